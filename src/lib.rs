@@ -1,0 +1,1 @@
+//! cmg: the `.cmg` language, the Cat and Mouse solver, and the tools built on them.
