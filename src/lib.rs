@@ -1,1 +1,5 @@
 //! cmg: the `.cmg` language, the Cat and Mouse solver, and the tools built on them.
+
+pub mod ide;
+pub mod model;
+pub mod syntax;

@@ -1,0 +1,104 @@
+//! The graph a file declares, on dense indices `0..n` ordered by node id.
+
+/// An undirected graph without self-loops or duplicate edges. Node ids (as written)
+/// map to dense indices in ascending order, so "smallest id" and "smallest index" agree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    ids: Vec<u32>,
+    adjacency: Vec<Vec<u32>>,
+    labels: Vec<Option<String>>,
+}
+
+impl Graph {
+    /// Builds the graph from its node ids, its edges (as id pairs; self-loops and
+    /// duplicates are dropped) and the labels of some nodes. Edge ends and labelled
+    /// nodes must be among `ids`.
+    pub fn new(
+        mut ids: Vec<u32>,
+        edges: impl IntoIterator<Item = (u32, u32)>,
+        labels: impl IntoIterator<Item = (u32, String)>,
+    ) -> Graph {
+        ids.sort_unstable();
+        ids.dedup();
+        let mut graph = Graph {
+            adjacency: vec![Vec::new(); ids.len()],
+            labels: vec![None; ids.len()],
+            ids,
+        };
+        for (a, b) in edges {
+            let (Some(a), Some(b)) = (graph.index_of(a), graph.index_of(b)) else {
+                continue;
+            };
+            if a != b {
+                graph.adjacency[a as usize].push(b);
+                graph.adjacency[b as usize].push(a);
+            }
+        }
+        for neighbours in &mut graph.adjacency {
+            neighbours.sort_unstable();
+            neighbours.dedup();
+        }
+        for (id, label) in labels {
+            if let Some(index) = graph.index_of(id) {
+                graph.labels[index as usize].get_or_insert(label);
+            }
+        }
+        graph
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.adjacency.iter().map(Vec::len).sum::<usize>() / 2
+    }
+
+    /// The node ids in ascending order; position `i` holds the id of index `i`.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    pub fn id(&self, index: u32) -> u32 {
+        self.ids[index as usize]
+    }
+
+    pub fn index_of(&self, id: u32) -> Option<u32> {
+        self.ids.binary_search(&id).ok().map(|i| i as u32)
+    }
+
+    pub fn contains(&self, id: u32) -> bool {
+        self.index_of(id).is_some()
+    }
+
+    /// The neighbours of the node at `index`, as indices in ascending order.
+    pub fn neighbours(&self, index: u32) -> &[u32] {
+        &self.adjacency[index as usize]
+    }
+
+    /// Adjacency lists on dense indices, as the solver takes them.
+    pub fn adjacency(&self) -> &[Vec<u32>] {
+        &self.adjacency
+    }
+
+    pub fn label(&self, index: u32) -> Option<&str> {
+        self.labels[index as usize].as_deref()
+    }
+
+    pub fn hole(&self) -> Option<u32> {
+        self.index_of(0)
+    }
+
+    pub fn mouse_start(&self) -> Option<u32> {
+        self.index_of(1)
+    }
+
+    pub fn cat_start(&self) -> Option<u32> {
+        self.index_of(2)
+    }
+
+    /// Whether ids are exactly `0..n`, as an adjacency list needs.
+    pub fn is_contiguous(&self) -> bool {
+        self.ids.last().is_none_or(|&last| last as usize + 1 == self.ids.len())
+    }
+}

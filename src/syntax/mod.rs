@@ -1,0 +1,13 @@
+//! Text to syntax: the lexer, the syntax tree, the parser and the line index.
+
+mod ast;
+mod lexer;
+mod line_index;
+mod parser;
+mod text_range;
+
+pub use ast::*;
+pub use lexer::{lex, SyntaxKind, Token};
+pub use line_index::{LineCol, LineIndex};
+pub use parser::{parse, parse_node_id, Chunk, Parse, SyntaxError};
+pub use text_range::TextRange;

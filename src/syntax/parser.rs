@@ -1,0 +1,352 @@
+//! The parser: tokens to statements, recovering at every statement boundary.
+//!
+//! Recovery works in two steps. First the token list is cut into statements at
+//! newlines and `;` (newlines inside `{ }` and `[ ]` do not count, unless the next
+//! line plainly starts a new statement, which is how an unclosed bracket is kept from
+//! swallowing the rest of the file). Then each statement is parsed on its own by the
+//! chumsky grammar, so a broken statement yields exactly one error and nothing else.
+
+use chumsky::input::{Stream, ValueInput};
+use chumsky::prelude::*;
+
+use super::ast::*;
+use super::lexer::{lex, SyntaxKind, Token};
+use super::TextRange;
+
+/// The result of parsing: never fails, errors are data.
+#[derive(Clone, Debug, Default)]
+pub struct Parse {
+    /// Every token of the text, comments and newlines included.
+    pub tokens: Vec<Token>,
+    pub file: SourceFile,
+    /// One chunk per statement in the text, broken or not, in order.
+    pub chunks: Vec<Chunk>,
+    pub errors: Vec<SyntaxError>,
+}
+
+/// The tokens of one statement as written, without its terminator or trailing comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chunk {
+    /// Indices into [`Parse::tokens`].
+    pub tokens: std::ops::Range<usize>,
+    pub range: TextRange,
+    /// The index of the statement in [`SourceFile::statements`], or `None` if it is broken.
+    pub statement: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+pub fn parse(text: &str) -> Parse {
+    let tokens = lex(text);
+    let mut file = SourceFile::default();
+    let mut chunks = Vec::new();
+    let mut errors = Vec::new();
+    for token_range in split_statements(&tokens) {
+        let significant: Vec<Token> = tokens[token_range.clone()]
+            .iter()
+            .filter(|t| !matches!(t.kind, SyntaxKind::Comment | SyntaxKind::Newline))
+            .copied()
+            .collect();
+        let range = significant[0]
+            .range
+            .cover(significant[significant.len() - 1].range);
+        let statement = match parse_statement(text, &significant) {
+            Ok(kind) => {
+                file.statements.push(Statement { range, kind });
+                Some(file.statements.len() - 1)
+            }
+            Err(error) => {
+                errors.push(error);
+                None
+            }
+        };
+        chunks.push(Chunk {
+            tokens: token_range,
+            range,
+            statement,
+        });
+    }
+    Parse {
+        tokens,
+        file,
+        chunks,
+        errors,
+    }
+}
+
+/// Cuts the token list into statements; every returned range starts and ends with a
+/// token that is neither a comment nor a newline.
+fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+    let is_gap = |kind: SyntaxKind| {
+        matches!(
+            kind,
+            SyntaxKind::Newline | SyntaxKind::Semicolon | SyntaxKind::Comment
+        )
+    };
+    let mut statements = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if is_gap(tokens[i].kind) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut depth = 0usize;
+        while i < tokens.len() {
+            match tokens[i].kind {
+                SyntaxKind::Semicolon => break,
+                SyntaxKind::Newline if depth == 0 || next_line_starts_statement(tokens, i) => {
+                    break
+                }
+                kind if kind.is_opening_bracket() => depth += 1,
+                kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            i += 1;
+        }
+        let mut end = i;
+        while matches!(
+            tokens[end - 1].kind,
+            SyntaxKind::Comment | SyntaxKind::Newline
+        ) {
+            end -= 1;
+        }
+        statements.push(start..end);
+    }
+    statements
+}
+
+/// Inside brackets a newline is plain whitespace, unless what follows cannot continue
+/// a bracket and plainly starts a statement: a keyword, `--`, `{`, or `NUMBER --`.
+fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
+    let mut rest = tokens[newline + 1..]
+        .iter()
+        .map(|t| t.kind)
+        .filter(|&kind| !matches!(kind, SyntaxKind::Comment | SyntaxKind::Newline));
+    match rest.next() {
+        Some(SyntaxKind::Number) => rest.next() == Some(SyntaxKind::DashDash),
+        Some(kind) => {
+            kind.is_keyword() || matches!(kind, SyntaxKind::DashDash | SyntaxKind::LBrace)
+        }
+        None => false,
+    }
+}
+
+type Extra<'a> = extra::Err<Rich<'a, SyntaxKind>>;
+
+fn parse_statement(text: &str, tokens: &[Token]) -> Result<StatementKind, SyntaxError> {
+    let last = tokens[tokens.len() - 1].range;
+    let end_of_input = SimpleSpan::from(last.end as usize..last.end as usize);
+    let stream = Stream::from_iter(
+        tokens
+            .iter()
+            .map(|t| (t.kind, SimpleSpan::from(t.range.to_usize())))
+            .collect::<Vec<_>>(),
+    )
+    .map(end_of_input, |(kind, span): (_, _)| (kind, span));
+    let (output, errors) = statement(text).parse(stream).into_output_errors();
+    match (output, errors.into_iter().next()) {
+        (Some(kind), None) => Ok(kind),
+        (_, Some(error)) => Err(syntax_error(text, &error, last)),
+        (None, None) => Err(SyntaxError {
+            range: last,
+            message: "this statement could not be read".to_owned(),
+        }),
+    }
+}
+
+fn statement<'a, I>(text: &'a str) -> impl Parser<'a, I, StatementKind, Extra<'a>> + Clone
+where
+    I: ValueInput<'a, Token = SyntaxKind, Span = SimpleSpan>,
+{
+    let node = just(SyntaxKind::Number).map_with(move |_, e| {
+        let span: SimpleSpan = e.span();
+        NodeRef {
+            id: parse_node_id(&text[span.into_range()]),
+            range: TextRange::from(span.into_range()),
+        }
+    });
+
+    let single = node.map(|node: NodeRef| Group {
+        range: node.range,
+        braced: false,
+        members: vec![node],
+    });
+    let braced = node
+        .then(
+            just(SyntaxKind::Comma)
+                .or_not()
+                .ignore_then(node)
+                .repeated()
+                .collect::<Vec<_>>(),
+        )
+        .delimited_by(just(SyntaxKind::LBrace), just(SyntaxKind::RBrace))
+        .map_with(|(first, rest), e| {
+            let span: SimpleSpan = e.span();
+            let mut members = vec![first];
+            members.extend(rest);
+            Group {
+                range: TextRange::from(span.into_range()),
+                braced: true,
+                members,
+            }
+        });
+    let group = single.or(braced);
+    let edges = group
+        .clone()
+        .then(
+            just(SyntaxKind::DashDash)
+                .ignore_then(group)
+                .repeated()
+                .at_least(1)
+                .collect::<Vec<_>>(),
+        )
+        .map(|(first, rest)| {
+            let mut groups = vec![first];
+            groups.extend(rest);
+            StatementKind::Edges(groups)
+        });
+
+    let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
+        let range = TextRange::from(span.into_range());
+        unescape(&text[range.to_usize()])
+            .map(|value| Label { value, range })
+            .map_err(|message| Rich::custom(span, message))
+    });
+    let node_decl = just(SyntaxKind::NodeKw)
+        .ignore_then(node)
+        .then(label.or_not())
+        .map(|(node, label)| StatementKind::Node(NodeDecl { node, label }));
+
+    let outcome = select! {
+        SyntaxKind::MouseKw => ExpectedOutcome::Mouse,
+        SyntaxKind::CatKw => ExpectedOutcome::Cat,
+        SyntaxKind::DrawKw => ExpectedOutcome::Draw,
+    }
+    .map_with(|outcome, e| {
+        let span: SimpleSpan = e.span();
+        (outcome, TextRange::from(span.into_range()))
+    });
+    let expect = just(SyntaxKind::ExpectKw)
+        .map_with(|_, e| {
+            let span: SimpleSpan = e.span();
+            TextRange::from(span.into_range())
+        })
+        .then(outcome)
+        .map(|(keyword_range, (outcome, outcome_range))| {
+            StatementKind::Expect(Expect {
+                keyword_range,
+                outcome,
+                outcome_range,
+            })
+        });
+
+    let list = node
+        .separated_by(just(SyntaxKind::Comma))
+        .allow_trailing()
+        .collect::<Vec<_>>()
+        .delimited_by(just(SyntaxKind::LBracket), just(SyntaxKind::RBracket))
+        .map_with(|neighbours, e| {
+            let span: SimpleSpan = e.span();
+            AdjacencyList {
+                range: TextRange::from(span.into_range()),
+                neighbours,
+            }
+        });
+    let adjacency = list
+        .separated_by(just(SyntaxKind::Comma))
+        .allow_trailing()
+        .collect::<Vec<_>>()
+        .delimited_by(just(SyntaxKind::LBracket), just(SyntaxKind::RBracket))
+        .map(StatementKind::Adjacency);
+
+    choice((edges, node_decl, expect, adjacency)).then_ignore(end())
+}
+
+/// A node id, or `None` when it is above [`MAX_NODE_ID`].
+pub fn parse_node_id(digits: &str) -> Option<u32> {
+    digits
+        .parse::<u64>()
+        .ok()
+        .filter(|&id| id <= u64::from(MAX_NODE_ID))
+        .map(|id| id as u32)
+}
+
+/// The value of a string token, quotes removed and `\"`, `\\` resolved.
+fn unescape(quoted: &str) -> Result<String, String> {
+    let inner = &quoted[1..quoted.len() - 1];
+    let mut value = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            value.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(escaped @ ('"' | '\\')) => value.push(escaped),
+            Some(other) => {
+                return Err(format!(
+                    "unknown escape `\\{other}` in a label: only `\\\"` and `\\\\` are allowed"
+                ))
+            }
+            None => unreachable!("the lexer never ends a string with a lone backslash"),
+        }
+    }
+    Ok(value)
+}
+
+/// Turns chumsky's error into our message: what was found, what would fit, and for
+/// the common mistakes, what to do.
+fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> SyntaxError {
+    let span = error.span();
+    let range = if span.start == span.end {
+        last
+    } else {
+        TextRange::from(span.into_range())
+    };
+    let message = match error.reason() {
+        chumsky::error::RichReason::Custom(message) => message.clone(),
+        chumsky::error::RichReason::ExpectedFound { expected, found } => {
+            let found_text = &text[range.to_usize()];
+            let found = match found.as_deref() {
+                None => "the end of the statement".to_owned(),
+                Some(SyntaxKind::Word) => format!("the unknown word `{found_text}`"),
+                Some(SyntaxKind::Error) => format!("`{found_text}`"),
+                Some(SyntaxKind::UnterminatedString) => {
+                    return SyntaxError {
+                        range,
+                        message: "this string has no closing `\"`: strings end on the line they start"
+                            .to_owned(),
+                    }
+                }
+                Some(kind) => kind.to_string(),
+            };
+            let mut names: Vec<String> = expected
+                .iter()
+                .filter_map(|pattern| match pattern {
+                    chumsky::error::RichPattern::Token(kind) => Some(kind.to_string()),
+                    chumsky::error::RichPattern::EndOfInput => {
+                        Some("the end of the statement".to_owned())
+                    }
+                    _ => None,
+                })
+                .collect();
+            names.sort();
+            names.dedup();
+            let expected = match names.as_slice() {
+                [] => return SyntaxError {
+                    range,
+                    message: format!("unexpected {found}"),
+                },
+                [one] => one.clone(),
+                [init @ .., last] => format!("{} or {last}", init.join(", ")),
+            };
+            format!("expected {expected}, found {found}")
+        }
+    };
+    SyntaxError { range, message }
+}
