@@ -2,4 +2,5 @@
 
 pub mod ide;
 pub mod model;
+pub mod solve;
 pub mod syntax;

@@ -1,0 +1,148 @@
+//! The graph a game is played on, stored as compressed adjacency lists (CSR) over dense node indices.
+
+/// A Cat and Mouse board: nodes `0..n`, sorted adjacency lists and the index of the hole.
+///
+/// The lists are stored back to back in one array (`targets`), with `offsets[v]..offsets[v + 1]`
+/// selecting the neighbours of `v`, so the solver's inner loop walks plain slices of `u32`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    offsets: Vec<u32>,
+    targets: Vec<u32>,
+    hole: Option<u32>,
+}
+
+impl Game {
+    /// Builds a game from adjacency lists, where list `i` holds the neighbours of node `i`.
+    ///
+    /// Each list is sorted ascending, with duplicates merged and self-loops and out-of-range
+    /// neighbours (`>= n`) dropped, because none of them is a move. The input is meant to be
+    /// symmetric; if it is not, each list is used as given, as the moves out of that node.
+    /// A hole outside `0..n` is dropped as well, so the game simply has no hole.
+    pub fn new(adjacency: &[Vec<u32>], hole: Option<u32>) -> Game {
+        let node_count = adjacency.len();
+        let mut offsets = Vec::with_capacity(node_count + 1);
+        let mut targets = Vec::with_capacity(adjacency.iter().map(Vec::len).sum());
+        offsets.push(0);
+        // One scratch buffer is reused for every list so that building stays linear and allocation-free per node.
+        let mut scratch = Vec::new();
+        for (node, list) in adjacency.iter().enumerate() {
+            scratch.clear();
+            scratch.extend(
+                list.iter()
+                    .copied()
+                    .filter(|&next| (next as usize) < node_count && next as usize != node),
+            );
+            scratch.sort_unstable();
+            scratch.dedup();
+            targets.extend_from_slice(&scratch);
+            offsets.push(to_u32(targets.len()));
+        }
+        Game {
+            offsets,
+            targets,
+            hole: hole.filter(|&hole| (hole as usize) < node_count),
+        }
+    }
+
+    /// The number of nodes, `n`; nodes are the indices `0..n`.
+    pub fn node_count(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    /// The number of undirected edges: each unordered pair of distinct nodes joined in either direction counts once.
+    pub fn edge_count(&self) -> usize {
+        let mut count = 0;
+        for node in 0..self.node_count() as u32 {
+            for &next in self.neighbours(node) {
+                // A pair listed both ways is counted from its smaller end only; a pair listed one way is counted once.
+                if node < next || self.neighbours(next).binary_search(&node).is_err() {
+                    count += 1;
+                }
+            }
+        }
+        count
+    }
+
+    /// The nodes one move away from `node`, sorted ascending.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `node` is not below [`Game::node_count`].
+    pub fn neighbours(&self, node: u32) -> &[u32] {
+        let node = node as usize;
+        &self.targets[self.offsets[node] as usize..self.offsets[node + 1] as usize]
+    }
+
+    /// The dense index of the hole (node 0 of the puzzle), if the graph has one.
+    pub fn hole(&self) -> Option<u32> {
+        self.hole
+    }
+
+    /// Whether every listed move can be played backwards, which is what the solver needs to walk
+    /// predecessors with the same lists it walks moves with.
+    pub(super) fn is_symmetric(&self) -> bool {
+        (0..self.node_count() as u32).all(|node| {
+            self.neighbours(node)
+                .iter()
+                .all(|&next| self.neighbours(next).binary_search(&node).is_ok())
+        })
+    }
+
+    /// The game with every move reversed, used as the predecessor lists of a one-sided graph.
+    pub(super) fn transposed(&self) -> Game {
+        let node_count = self.node_count();
+        let mut offsets = vec![0u32; node_count + 1];
+        for &next in &self.targets {
+            offsets[next as usize + 1] += 1;
+        }
+        for node in 0..node_count {
+            offsets[node + 1] += offsets[node];
+        }
+        let mut fill = offsets.clone();
+        let mut targets = vec![0u32; self.targets.len()];
+        // Sources are visited in ascending order, so every reversed list comes out sorted.
+        for node in 0..node_count as u32 {
+            for &next in self.neighbours(node) {
+                let slot = &mut fill[next as usize];
+                targets[*slot as usize] = node;
+                *slot += 1;
+            }
+        }
+        Game {
+            offsets,
+            targets,
+            hole: self.hole,
+        }
+    }
+}
+
+fn to_u32(value: usize) -> u32 {
+    u32::try_from(value).expect("a game has fewer than 2^32 adjacency entries")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Game;
+
+    #[test]
+    fn new_normalises_lists() {
+        let game = Game::new(&[vec![2, 1, 1, 0, 7], vec![0], vec![0, 2]], Some(0));
+        assert_eq!(game.neighbours(0), &[1, 2]);
+        assert_eq!(game.neighbours(1), &[0]);
+        assert_eq!(game.neighbours(2), &[0]);
+        assert_eq!(game.edge_count(), 2);
+        assert!(game.is_symmetric());
+    }
+
+    #[test]
+    fn one_sided_lists_are_kept_and_transposed() {
+        let game = Game::new(&[vec![1, 2], vec![], vec![1]], Some(5));
+        assert_eq!(game.hole(), None);
+        assert_eq!(game.edge_count(), 3);
+        assert!(!game.is_symmetric());
+        let reversed = game.transposed();
+        assert_eq!(reversed.neighbours(0), &[] as &[u32]);
+        assert_eq!(reversed.neighbours(1), &[0, 2]);
+        assert_eq!(reversed.neighbours(2), &[0]);
+    }
+}

@@ -1,0 +1,396 @@
+//! Tests of the solver against a deliberately simple reference solver, the puzzle's examples and known long games.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::atomic::AtomicBool;
+
+use cmg::solve::{solve, solve_cancellable, Game, Outcome, Player, Position, Solution};
+use proptest::prelude::*;
+
+/// The result of one decided position in the reference solver: who wins and in how many moves.
+type Decided = HashMap<Position, (Outcome, u32)>;
+
+/// A game as the reference solver sees it, straight from the definitions of the spec.
+struct ReferenceGame {
+    moves: Vec<BTreeSet<u32>>,
+    hole: Option<u32>,
+}
+
+impl ReferenceGame {
+    /// Reads adjacency lists the way the spec says the solver must: self-loops, duplicates and
+    /// out-of-range neighbours are not moves, and each list is taken as given.
+    fn new(adjacency: &[Vec<u32>], hole: Option<u32>) -> ReferenceGame {
+        let n = adjacency.len() as u32;
+        let moves = adjacency
+            .iter()
+            .enumerate()
+            .map(|(node, list)| {
+                list.iter()
+                    .copied()
+                    .filter(|&next| next < n && next != node as u32)
+                    .collect()
+            })
+            .collect();
+        ReferenceGame {
+            moves,
+            hole: hole.filter(|&hole| hole < n),
+        }
+    }
+
+    fn positions(&self) -> Vec<Position> {
+        let n = self.moves.len() as u32;
+        let mut all = Vec::new();
+        for mouse in 0..n {
+            for cat in 0..n {
+                for turn in [Player::Mouse, Player::Cat] {
+                    all.push(Position { mouse, cat, turn });
+                }
+            }
+        }
+        all
+    }
+
+    fn children(&self, pos: Position) -> Vec<Position> {
+        match pos.turn {
+            Player::Mouse => self.moves[pos.mouse as usize]
+                .iter()
+                .map(|&mouse| Position {
+                    mouse,
+                    turn: Player::Cat,
+                    ..pos
+                })
+                .collect(),
+            Player::Cat => self.moves[pos.cat as usize]
+                .iter()
+                .filter(|&&cat| Some(cat) != self.hole)
+                .map(|&cat| Position {
+                    cat,
+                    turn: Player::Mouse,
+                    ..pos
+                })
+                .collect(),
+        }
+    }
+
+    /// Decides positions level by level: level `k` holds the positions that end in exactly `k`
+    /// moves under optimal play, computed only from the levels before it.
+    fn solve(&self) -> Decided {
+        let mut decided = Decided::new();
+        for pos in self.positions() {
+            if Some(pos.cat) == self.hole {
+                continue;
+            }
+            if Some(pos.mouse) == self.hole {
+                decided.insert(pos, (Outcome::MouseWins, 0));
+            } else if pos.mouse == pos.cat {
+                decided.insert(pos, (Outcome::CatWins, 0));
+            }
+        }
+        for level in 1.. {
+            let mut found = Vec::new();
+            for pos in self.positions() {
+                if Some(pos.cat) == self.hole || decided.contains_key(&pos) {
+                    continue;
+                }
+                let (mover_wins, opponent_wins) = match pos.turn {
+                    Player::Mouse => (Outcome::MouseWins, Outcome::CatWins),
+                    Player::Cat => (Outcome::CatWins, Outcome::MouseWins),
+                };
+                let children: Vec<Option<(Outcome, u32)>> = self
+                    .children(pos)
+                    .into_iter()
+                    .map(|child| decided.get(&child).copied())
+                    .collect();
+                if children.contains(&Some((mover_wins, level - 1))) {
+                    found.push((pos, (mover_wins, level)));
+                } else if !children.is_empty()
+                    && children.iter().all(
+                        |child| matches!(child, Some((outcome, _)) if *outcome == opponent_wins),
+                    )
+                {
+                    let longest = children.iter().flatten().map(|&(_, moves)| moves).max();
+                    assert_eq!(
+                        longest,
+                        Some(level - 1),
+                        "a loss is found one level after its slowest move"
+                    );
+                    found.push((pos, (opponent_wins, level)));
+                }
+            }
+            if found.is_empty() {
+                break;
+            }
+            decided.extend(found);
+        }
+        decided
+    }
+}
+
+/// Solves with both solvers and checks that they agree on every position, then checks the optimal lines.
+fn check_against_reference(adjacency: &[Vec<u32>], hole: Option<u32>) {
+    let game = Game::new(adjacency, hole);
+    let solution = solve(&game);
+    let reference = ReferenceGame::new(adjacency, hole);
+    let decided = reference.solve();
+    for pos in reference.positions() {
+        let expected = decided.get(&pos).copied();
+        assert_eq!(
+            (solution.outcome(pos), solution.moves_to_end(pos)),
+            match expected {
+                Some((outcome, moves)) => (outcome, Some(moves)),
+                None => (Outcome::Draw, None),
+            },
+            "position {pos:?} of {adjacency:?} with hole {hole:?}"
+        );
+        check_best_move(&reference, &decided, &solution, pos);
+        check_line(&reference, &solution, pos);
+    }
+}
+
+/// Checks `best_move` against the spec's choice, made here from the reference results.
+fn check_best_move(
+    reference: &ReferenceGame,
+    decided: &Decided,
+    solution: &Solution,
+    pos: Position,
+) {
+    let terminal = Some(pos.cat) != reference.hole
+        && (Some(pos.mouse) == reference.hole || pos.mouse == pos.cat);
+    assert_eq!(solution.is_terminal(pos), terminal, "{pos:?}");
+    let children = reference.children(pos);
+    let expected = if terminal || Some(pos.cat) == reference.hole {
+        None
+    } else {
+        let result = |child: &Position| decided.get(child).copied();
+        // Children come in ascending node order, so the first match is the smallest node.
+        match decided.get(&pos) {
+            None => children.iter().find(|child| result(child).is_none()),
+            Some(&(outcome, moves)) => children
+                .iter()
+                .find(|child| result(child) == Some((outcome, moves - 1))),
+        }
+        .map(|child| match pos.turn {
+            Player::Mouse => child.mouse,
+            Player::Cat => child.cat,
+        })
+    };
+    assert_eq!(solution.best_move(pos), expected, "best move from {pos:?}");
+}
+
+/// Checks that the line from `start` is made of legal moves and ends the way the spec says.
+fn check_line(reference: &ReferenceGame, solution: &Solution, start: Position) {
+    let line = solution.line(start);
+    assert_eq!(line[0], start);
+    for pair in line.windows(2) {
+        assert!(
+            reference.children(pair[0]).contains(&pair[1]),
+            "{:?} -> {:?} is not a legal move",
+            pair[0],
+            pair[1]
+        );
+        assert_eq!(
+            solution.outcome(pair[0]),
+            solution.outcome(pair[1]),
+            "the line keeps the outcome"
+        );
+    }
+    let last = *line.last().unwrap();
+    match solution.moves_to_end(start) {
+        Some(moves) => {
+            assert_eq!(line.len() as u32 - 1, moves, "line from {start:?}");
+            assert!(solution.is_terminal(last));
+        }
+        None => {
+            let body = &line[..line.len() - 1];
+            let distinct: BTreeSet<_> = body
+                .iter()
+                .map(|pos| (pos.mouse, pos.cat, pos.turn == Player::Cat))
+                .collect();
+            assert_eq!(
+                distinct.len(),
+                body.len(),
+                "a draw line stops at its first repeat"
+            );
+            let repeats = body.contains(&last);
+            let stuck = reference.children(last).is_empty();
+            assert!(
+                repeats != stuck || Some(start.cat) == reference.hole,
+                "draw line from {start:?}: {line:?}"
+            );
+        }
+    }
+}
+
+fn case_count() -> u32 {
+    if std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| value == "1") {
+        16384
+    } else {
+        1024
+    }
+}
+
+/// Random undirected graphs of up to 12 nodes, sparse to dense, with or without a hole, some
+/// with isolated nodes and with nodes whose only neighbour is the hole.
+fn undirected_graph() -> impl Strategy<Value = (Vec<Vec<u32>>, Option<u32>)> {
+    (1..=12usize).prop_flat_map(|n| {
+        (
+            prop::collection::vec(any::<u8>(), n * n),
+            any::<u8>(),
+            prop::collection::vec(0..8u8, n),
+            prop_oneof![3 => Just(Some(0)), 1 => Just(None), 1 => (0..n as u32).prop_map(Some)],
+        )
+            .prop_map(move |(coins, density, kinds, hole)| {
+                let mut adjacency = vec![Vec::new(); n];
+                for a in 0..n {
+                    for b in a + 1..n {
+                        if coins[a * n + b] < density {
+                            adjacency[a].push(b as u32);
+                            adjacency[b].push(a as u32);
+                        }
+                    }
+                }
+                for (node, &kind) in kinds.iter().enumerate() {
+                    if Some(node as u32) == hole {
+                        continue;
+                    }
+                    // Kind 0 cuts the node off; kind 1 leaves it hanging on the hole alone.
+                    if kind <= 1 {
+                        for list in adjacency.iter_mut() {
+                            list.retain(|&next| next != node as u32);
+                        }
+                        adjacency[node].clear();
+                        if let (1, Some(hole)) = (kind, hole) {
+                            adjacency[node].push(hole);
+                            adjacency[hole as usize].push(node as u32);
+                        }
+                    }
+                }
+                (adjacency, hole)
+            })
+    })
+}
+
+/// Random lists that break the undirected promise: one-sided moves, self-loops, duplicates and
+/// out-of-range neighbours, which the solver must take as given instead of panicking.
+fn one_sided_graph() -> impl Strategy<Value = (Vec<Vec<u32>>, Option<u32>)> {
+    (1..=9usize).prop_flat_map(|n| {
+        (
+            prop::collection::vec(prop::collection::vec(0..n as u32 + 2, 0..6), n),
+            prop_oneof![Just(Some(0)), Just(None), Just(Some(n as u32 + 3))],
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(case_count()))]
+
+    #[test]
+    fn agrees_with_reference_on_undirected_graphs((adjacency, hole) in undirected_graph()) {
+        check_against_reference(&adjacency, hole);
+    }
+
+    #[test]
+    fn agrees_with_reference_on_one_sided_lists((adjacency, hole) in one_sided_graph()) {
+        check_against_reference(&adjacency, hole);
+    }
+}
+
+fn start() -> Position {
+    Position {
+        mouse: 1,
+        cat: 2,
+        turn: Player::Mouse,
+    }
+}
+
+/// Solves a puzzle-style graph (node `i` is index `i`, the hole is node 0) and reports the start position.
+fn solve_puzzle(adjacency: &[Vec<u32>]) -> (Outcome, Option<u32>) {
+    check_against_reference(adjacency, Some(0));
+    let solution = solve(&Game::new(adjacency, Some(0)));
+    (solution.outcome(start()), solution.moves_to_end(start()))
+}
+
+#[test]
+fn puzzle_example_one_is_a_draw() {
+    let adjacency = [
+        vec![2, 5],
+        vec![3],
+        vec![0, 4, 5],
+        vec![1, 4, 5],
+        vec![2, 3],
+        vec![0, 2, 3],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::Draw, None));
+    assert_eq!(Outcome::Draw.code(), 0);
+}
+
+#[test]
+fn puzzle_example_two_is_won_by_the_mouse_at_once() {
+    let adjacency = [vec![1, 3], vec![0], vec![3], vec![0, 2]];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::MouseWins, Some(1)));
+    let solution = solve(&Game::new(&adjacency, Some(0)));
+    assert_eq!(solution.best_move(start()), Some(0));
+    assert_eq!(Outcome::MouseWins.code(), 1);
+    assert_eq!(Outcome::CatWins.code(), 2);
+}
+
+#[test]
+fn ten_node_game_is_won_by_the_mouse_in_21_moves() {
+    let adjacency = [
+        vec![5, 7, 9],
+        vec![3, 4, 5, 6],
+        vec![3, 4, 5, 8],
+        vec![1, 2, 6, 7],
+        vec![1, 2, 5, 7, 9],
+        vec![0, 1, 2, 4, 8],
+        vec![1, 3, 7, 8],
+        vec![0, 3, 4, 6, 8],
+        vec![2, 5, 6, 7, 9],
+        vec![0, 4, 8],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::MouseWins, Some(21)));
+    let line = solve(&Game::new(&adjacency, Some(0))).line(start());
+    assert_eq!(line.len(), 22);
+    assert_eq!(line.last().unwrap().mouse, 0);
+}
+
+#[test]
+fn cancelled_solve_gives_up() {
+    let game = Game::new(&[vec![1, 3], vec![0], vec![3], vec![0, 2]], Some(0));
+    assert!(solve_cancellable(&game, &AtomicBool::new(true)).is_none());
+}
+
+#[test]
+fn uncancelled_solve_matches_solve() {
+    let adjacency: Vec<Vec<u32>> = (0..40u32)
+        .map(|node| {
+            [(node + 1) % 40, (node + 39) % 40, (node * 7 + 3) % 40]
+                .into_iter()
+                .collect()
+        })
+        .collect();
+    let game = Game::new(&adjacency, Some(0));
+    let plain = solve(&game);
+    let cancellable =
+        solve_cancellable(&game, &AtomicBool::new(false)).expect("the flag is never set");
+    assert_eq!(cancellable.game(), &game);
+    for mouse in 0..40 {
+        for cat in 0..40 {
+            for turn in [Player::Mouse, Player::Cat] {
+                let pos = Position { mouse, cat, turn };
+                assert_eq!(plain.outcome(pos), cancellable.outcome(pos));
+                assert_eq!(plain.moves_to_end(pos), cancellable.moves_to_end(pos));
+            }
+        }
+    }
+}
+
+#[test]
+fn game_normalises_its_lists() {
+    let game = Game::new(&[vec![2, 1, 1, 0, 9], vec![0, 2], vec![1, 0, 0]], Some(0));
+    assert_eq!(game.node_count(), 3);
+    assert_eq!(game.edge_count(), 3);
+    assert_eq!(game.neighbours(0), &[1, 2]);
+    assert_eq!(game.neighbours(2), &[0, 1]);
+    assert_eq!(game.hole(), Some(0));
+    assert_eq!(Game::new(&[vec![]], Some(1)).hole(), None);
+}
