@@ -1,5 +1,7 @@
 //! cmg: the `.cmg` language, the Cat and Mouse solver, and the tools built on them.
 
+pub mod analysis;
+pub mod cli;
 pub mod ide;
 pub mod model;
 pub mod solve;

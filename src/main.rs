@@ -1,2 +1,5 @@
 //! The `cmg` binary: a thin entry point into the command-line layer.
-fn main() {}
+
+fn main() -> std::process::ExitCode {
+    cmg::cli::run()
+}

@@ -10,9 +10,7 @@
 //! - a statement with a syntax error, or a `{ }` group holding a comment, is kept
 //!   exactly as written.
 
-use crate::syntax::{
-    Chunk, LineIndex, Parse, StatementKind, SyntaxKind, TextRange, Token,
-};
+use crate::syntax::{Chunk, LineIndex, Parse, StatementKind, SyntaxKind, TextRange, Token};
 
 /// The widest a one-line adjacency literal may be.
 pub const MAX_WIDTH: usize = 80;
@@ -74,9 +72,8 @@ impl Printer<'_> {
     /// Starts a new statement or comment line, keeping one blank line where the source
     /// had any.
     fn start_content(&mut self) {
-        if self.line_has_content {
-            self.out.push('\n');
-        } else if self.newlines >= 2 && !self.out.is_empty() {
+        let blank_line = self.newlines >= 2 && !self.out.is_empty();
+        if self.line_has_content || blank_line {
             self.out.push('\n');
         }
         self.line_has_content = true;

@@ -99,6 +99,8 @@ impl Graph {
 
     /// Whether ids are exactly `0..n`, as an adjacency list needs.
     pub fn is_contiguous(&self) -> bool {
-        self.ids.last().is_none_or(|&last| last as usize + 1 == self.ids.len())
+        self.ids
+            .last()
+            .is_none_or(|&last| last as usize + 1 == self.ids.len())
     }
 }

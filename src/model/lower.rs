@@ -55,11 +55,12 @@ impl EdgeDecl {
 pub(super) fn lower(parse: &Parse) -> Model {
     let mut model = Model::default();
     let mut labels: Vec<(u32, Label)> = Vec::new();
-    model
-        .diagnostics
-        .extend(parse.errors.iter().map(|error| {
-            Diagnostic::new(Code::Syntax, error.range, error.message.clone())
-        }));
+    model.diagnostics.extend(
+        parse
+            .errors
+            .iter()
+            .map(|error| Diagnostic::new(Code::Syntax, error.range, error.message.clone())),
+    );
 
     for (statement, stmt) in parse.file.statements.iter().enumerate() {
         let mention = |node: NodeRef, kind: MentionKind, model: &mut Model| {
@@ -142,9 +143,7 @@ pub(super) fn lower(parse: &Parse) -> Model {
     model.graph = Graph::new(
         model.mentions.iter().map(|mention| mention.id).collect(),
         model.edges.iter().map(|edge| (edge.a, edge.b)),
-        labels
-            .iter()
-            .map(|(id, label)| (*id, label.value.clone())),
+        labels.iter().map(|(id, label)| (*id, label.value.clone())),
     );
     model.labels = labels;
     model

@@ -95,7 +95,8 @@ mod tests {
         let text = "a\nb\r\nc\rd";
         let index = LineIndex::new(text);
         assert_eq!(index.line_count(), 4);
-        assert_eq!(index.line_col(6), LineCol { line: 3, col: 0 });
+        assert_eq!(index.line_col(7), LineCol { line: 3, col: 0 });
+        assert_eq!(index.line_col(6), LineCol { line: 2, col: 1 });
         assert_eq!(index.line_col(3), LineCol { line: 1, col: 1 });
         assert_eq!(index.line_content(text, 1), Some(TextRange::new(2, 3)));
         assert_eq!(index.line_col(100), LineCol { line: 3, col: 1 });

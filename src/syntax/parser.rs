@@ -99,9 +99,7 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         while i < tokens.len() {
             match tokens[i].kind {
                 SyntaxKind::Semicolon => break,
-                SyntaxKind::Newline if depth == 0 || next_line_starts_statement(tokens, i) => {
-                    break
-                }
+                SyntaxKind::Newline if depth == 0 || next_line_starts_statement(tokens, i) => break,
                 kind if kind.is_opening_bracket() => depth += 1,
                 kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
                 _ => {}
@@ -151,6 +149,9 @@ fn parse_statement(text: &str, tokens: &[Token]) -> Result<StatementKind, Syntax
     let (output, errors) = statement(text).parse(stream).into_output_errors();
     match (output, errors.into_iter().next()) {
         (Some(kind), None) => Ok(kind),
+        (_, Some(error)) if error.span().start == end_of_input.start => {
+            Err(unclosed_bracket(text, tokens).unwrap_or_else(|| syntax_error(text, &error, last)))
+        }
         (_, Some(error)) => Err(syntax_error(text, &error, last)),
         (None, None) => Err(SyntaxError {
             range: last,
@@ -197,7 +198,6 @@ where
         });
     let group = single.or(braced);
     let edges = group
-        .clone()
         .then(
             just(SyntaxKind::DashDash)
                 .ignore_then(group)
@@ -222,11 +222,11 @@ where
         .then(label.or_not())
         .map(|(node, label)| StatementKind::Node(NodeDecl { node, label }));
 
-    let outcome = select! {
-        SyntaxKind::MouseKw => ExpectedOutcome::Mouse,
-        SyntaxKind::CatKw => ExpectedOutcome::Cat,
-        SyntaxKind::DrawKw => ExpectedOutcome::Draw,
-    }
+    let outcome = choice((
+        just(SyntaxKind::MouseKw).to(ExpectedOutcome::Mouse),
+        just(SyntaxKind::CatKw).to(ExpectedOutcome::Cat),
+        just(SyntaxKind::DrawKw).to(ExpectedOutcome::Draw),
+    ))
     .map_with(|outcome, e| {
         let span: SimpleSpan = e.span();
         (outcome, TextRange::from(span.into_range()))
@@ -265,6 +265,32 @@ where
         .map(StatementKind::Adjacency);
 
     choice((edges, node_decl, expect, adjacency)).then_ignore(end())
+}
+
+/// When a statement ends inside brackets, the bracket left open is the mistake to
+/// point at, not the end of the line.
+fn unclosed_bracket(text: &str, tokens: &[Token]) -> Option<SyntaxError> {
+    let mut open: Vec<Token> = Vec::new();
+    for &token in tokens {
+        if token.kind.is_opening_bracket() {
+            open.push(token);
+        } else if token.kind.is_closing_bracket() {
+            open.pop();
+        }
+    }
+    let bracket = open.pop()?;
+    let closing = if bracket.kind == SyntaxKind::LBrace {
+        '}'
+    } else {
+        ']'
+    };
+    Some(SyntaxError {
+        range: bracket.range,
+        message: format!(
+            "this `{}` is never closed: add a `{closing}` where it ends",
+            &text[bracket.range.to_usize()]
+        ),
+    })
 }
 
 /// A node id, or `None` when it is above [`MAX_NODE_ID`].
@@ -312,19 +338,19 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
         chumsky::error::RichReason::Custom(message) => message.clone(),
         chumsky::error::RichReason::ExpectedFound { expected, found } => {
             let found_text = &text[range.to_usize()];
-            let found = match found.as_deref() {
-                None => "the end of the statement".to_owned(),
-                Some(SyntaxKind::Word) => format!("the unknown word `{found_text}`"),
-                Some(SyntaxKind::Error) => format!("`{found_text}`"),
-                Some(SyntaxKind::UnterminatedString) => {
-                    return SyntaxError {
+            let found =
+                match found.as_deref() {
+                    None => "the end of the statement".to_owned(),
+                    Some(SyntaxKind::Word) => format!("the unknown word `{found_text}`"),
+                    Some(SyntaxKind::Error) => format!("`{found_text}`"),
+                    Some(SyntaxKind::UnterminatedString) => return SyntaxError {
                         range,
-                        message: "this string has no closing `\"`: strings end on the line they start"
-                            .to_owned(),
-                    }
-                }
-                Some(kind) => kind.to_string(),
-            };
+                        message:
+                            "this string has no closing `\"`: strings end on the line they start"
+                                .to_owned(),
+                    },
+                    Some(kind) => kind.to_string(),
+                };
             let mut names: Vec<String> = expected
                 .iter()
                 .filter_map(|pattern| match pattern {
@@ -338,10 +364,12 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
             names.sort();
             names.dedup();
             let expected = match names.as_slice() {
-                [] => return SyntaxError {
-                    range,
-                    message: format!("unexpected {found}"),
-                },
+                [] => {
+                    return SyntaxError {
+                        range,
+                        message: format!("{found} is not expected here"),
+                    }
+                }
                 [one] => one.clone(),
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };

@@ -1,0 +1,136 @@
+//! One file's analysis from text to outcome: what the CLI and the server both start from.
+
+use crate::model::{Code, Diagnostic, Graph, Model};
+use crate::solve::{Game, Outcome, Player, Position, Solution};
+use crate::syntax::{parse, ExpectedOutcome, LineIndex, Parse};
+
+/// The cheap part of an analysis: parse and model, done on every keystroke.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub text: String,
+    pub parse: Parse,
+    pub model: Model,
+    pub line_index: LineIndex,
+}
+
+impl Analysis {
+    pub fn new(text: &str) -> Analysis {
+        let parse = parse(text);
+        let model = Model::new(text, &parse);
+        Analysis {
+            text: text.to_owned(),
+            line_index: LineIndex::new(text),
+            parse,
+            model,
+        }
+    }
+
+    /// The game to solve, or `None` when node 1 or node 2 is missing.
+    pub fn game(&self) -> Option<Game> {
+        game_of(&self.model.graph)
+    }
+}
+
+pub fn game_of(graph: &Graph) -> Option<Game> {
+    graph.mouse_start()?;
+    graph.cat_start()?;
+    Some(Game::new(graph.adjacency(), graph.hole()))
+}
+
+/// The position every game starts from: mouse on node 1, cat on node 2, mouse to move.
+pub fn start_position(graph: &Graph) -> Option<Position> {
+    Some(Position {
+        mouse: graph.mouse_start()?,
+        cat: graph.cat_start()?,
+        turn: Player::Mouse,
+    })
+}
+
+/// The position where the mouse starts on the node at `index` instead of node 1.
+pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+    Some(Position {
+        mouse: index,
+        cat: graph.cat_start()?,
+        turn: Player::Mouse,
+    })
+}
+
+/// The position where the cat starts on the node at `index` instead of node 2.
+pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+    Some(Position {
+        mouse: graph.mouse_start()?,
+        cat: index,
+        turn: Player::Mouse,
+    })
+}
+
+/// "mouse wins in 3", "cat wins in 1", "draw".
+pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
+    match (outcome, moves) {
+        (Outcome::Draw, _) | (_, None) => "draw".to_owned(),
+        (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
+        (Outcome::CatWins, Some(moves)) => format!("cat wins in {moves}"),
+    }
+}
+
+/// The outcome a solution gives a position, in words.
+pub fn describe_position(solution: &Solution, position: Position) -> String {
+    describe(solution.outcome(position), solution.moves_to_end(position))
+}
+
+pub fn outcome_keyword(outcome: Outcome) -> &'static str {
+    match outcome {
+        Outcome::MouseWins => "mouse",
+        Outcome::CatWins => "cat",
+        Outcome::Draw => "draw",
+    }
+}
+
+pub fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
+    match expected {
+        ExpectedOutcome::Mouse => Outcome::MouseWins,
+        ExpectedOutcome::Cat => Outcome::CatWins,
+        ExpectedOutcome::Draw => Outcome::Draw,
+    }
+}
+
+/// `expect-mismatch` for every `expect` the solved outcome disagrees with.
+pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic> {
+    let Some(start) = start_position(&model.graph) else {
+        return Vec::new();
+    };
+    let outcome = solution.outcome(start);
+    let solved = describe(outcome, solution.moves_to_end(start));
+    model
+        .expects
+        .iter()
+        .filter(|expect| expected_outcome(expect.outcome) != outcome)
+        .map(|expect| {
+            Diagnostic::new(
+                Code::ExpectMismatch,
+                expect.keyword_range.cover(expect.outcome_range),
+                format!(
+                    "`expect {}` disagrees with the solved outcome, {solved}: change it to `expect {}`",
+                    expect.outcome.keyword(),
+                    outcome_keyword(outcome),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// `too-large`: the editor does not solve graphs above its live-solve limit.
+pub fn too_large(analysis: &Analysis, limit: usize) -> Option<Diagnostic> {
+    let nodes = analysis.model.graph.node_count();
+    (nodes > limit).then(|| {
+        let range = analysis
+            .line_index
+            .line_content(&analysis.text, 0)
+            .unwrap_or_default();
+        Diagnostic::new(
+            Code::TooLarge,
+            range,
+            format!("the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`"),
+        )
+    })
+}

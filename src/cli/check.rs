@@ -1,0 +1,54 @@
+//! `cmg check`: every diagnostic of every file, for people or as JSON.
+
+use std::io::Write;
+
+use super::input::read_source;
+use super::render::{self, SourceView};
+use super::{exit_code, CliResult};
+use crate::analysis::{check_expectations, Analysis};
+use crate::model::Diagnostic;
+use crate::solve::solve;
+
+pub fn run(paths: &[String], json: bool) -> CliResult {
+    let mut failed = false;
+    let mut json_diagnostics = Vec::new();
+    let mut out = render::stream(false);
+    for path in paths {
+        let source = read_source(path)?;
+        let analysis = Analysis::new(&source.text);
+        let diagnostics = all_diagnostics(&analysis);
+        failed |= diagnostics
+            .iter()
+            .any(|d| d.severity() == crate::model::Severity::Error);
+        let view = SourceView {
+            name: &source.name,
+            text: &source.text,
+            lines: &analysis.line_index,
+        };
+        if json {
+            json_diagnostics.extend(diagnostics.iter().map(|d| render::to_json(&view, d)));
+        } else {
+            render::emit(&mut out, &view, &diagnostics);
+            if !diagnostics.is_empty() {
+                let _ = writeln!(out, "{}: {}", source.name, render::summary(&diagnostics));
+            }
+        }
+    }
+    if json {
+        let _ = writeln!(out, "{}", serde_json::Value::Array(json_diagnostics));
+    }
+    Ok(exit_code(failed))
+}
+
+/// The model's diagnostics and, where the game can be solved, the check of `expect`,
+/// sorted by position.
+pub fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
+    let mut diagnostics = analysis.model.diagnostics.clone();
+    if !analysis.model.expects.is_empty() {
+        if let Some(game) = analysis.game() {
+            diagnostics.extend(check_expectations(&analysis.model, &solve(&game)));
+        }
+    }
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+    diagnostics
+}

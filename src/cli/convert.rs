@@ -1,0 +1,133 @@
+//! `cmg import` and `cmg export`: between `.cmg` text and the puzzle's adjacency-list JSON.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use super::check::all_diagnostics;
+use super::input::{read_source, read_stdin};
+use super::render::{self, SourceView};
+use super::{CliError, CliResult};
+use crate::analysis::Analysis;
+use crate::model::Severity;
+
+pub fn import(argument: Option<&str>) -> CliResult {
+    let json = match argument {
+        Some(json) => json.to_owned(),
+        None => read_stdin()?,
+    };
+    let lists: Vec<Vec<u64>> = serde_json::from_str(&json).map_err(|error| {
+        CliError(format!(
+            "the input is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
+        ))
+    })?;
+    match adjacency_to_cmg(&lists) {
+        Ok(text) => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(message) => Err(CliError(message)),
+    }
+}
+
+/// Edge statements for an adjacency list: `i -- j` or `i -- {j k}` for the neighbours
+/// above `i`, `node i` for a node without edges. Every listed edge counts both ways, as
+/// in the puzzle; self-loops are left out, since they are no moves.
+pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
+    let n = lists.len() as u64;
+    let mut neighbours: Vec<Vec<u64>> = vec![Vec::new(); lists.len()];
+    for (i, list) in lists.iter().enumerate() {
+        for &j in list {
+            if j >= n {
+                return Err(format!(
+                    "list {i} names node {j}, but the list has only {n} nodes (0 to {})",
+                    n.saturating_sub(1)
+                ));
+            }
+            if j != i as u64 {
+                neighbours[i].push(j);
+                neighbours[j as usize].push(i as u64);
+            }
+        }
+    }
+    let mut text = String::from("# imported from an adjacency list\n");
+    for (i, list) in neighbours.iter_mut().enumerate() {
+        list.sort_unstable();
+        list.dedup();
+        let above: Vec<String> = list
+            .iter()
+            .filter(|&&j| j > i as u64)
+            .map(u64::to_string)
+            .collect();
+        match above.as_slice() {
+            [] if list.is_empty() => text.push_str(&format!("node {i}\n")),
+            [] => {}
+            [one] => text.push_str(&format!("{i} -- {one}\n")),
+            many => text.push_str(&format!("{i} -- {{{}}}\n", many.join(" "))),
+        }
+    }
+    Ok(text)
+}
+
+pub fn export(path: &str) -> CliResult {
+    let source = read_source(path)?;
+    let analysis = Analysis::new(&source.text);
+    let errors: Vec<_> = all_diagnostics(&analysis)
+        .into_iter()
+        .filter(|d| d.severity() == Severity::Error && d.code != crate::model::Code::ExpectMismatch)
+        .collect();
+    let syntax_broken = errors.iter().any(|d| {
+        matches!(
+            d.code,
+            crate::model::Code::Syntax | crate::model::Code::NumberTooLarge
+        )
+    });
+    if syntax_broken {
+        render::emit(
+            &mut render::stream(true),
+            &SourceView {
+                name: &source.name,
+                text: &source.text,
+                lines: &analysis.line_index,
+            },
+            &errors,
+        );
+        eprintln!(
+            "cmg: {}: not exported, since part of the file could not be read",
+            source.name
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let graph = &analysis.model.graph;
+    if !graph.is_contiguous() {
+        let missing: Vec<String> = (0..graph.ids().last().map_or(0, |&last| last))
+            .filter(|&id| !graph.contains(id))
+            .take(10)
+            .map(|id| id.to_string())
+            .collect();
+        eprintln!(
+            "cmg: {}: an adjacency list needs node ids 0 to n-1 without gaps, but {} missing",
+            source.name,
+            if missing.len() == 1 {
+                format!("node {} is", missing[0])
+            } else {
+                format!("nodes {} are", missing.join(", "))
+            }
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let lists: Vec<Vec<u32>> = (0..graph.node_count() as u32)
+        .map(|index| {
+            graph
+                .neighbours(index)
+                .iter()
+                .map(|&n| graph.id(n))
+                .collect()
+        })
+        .collect();
+    let _ = writeln!(
+        std::io::stdout(),
+        "{}",
+        serde_json::to_string(&lists).expect("lists of numbers serialize")
+    );
+    Ok(ExitCode::SUCCESS)
+}
