@@ -8,7 +8,8 @@
 //! - an adjacency literal stays on one line when it fits in [`MAX_WIDTH`] columns and
 //!   holds no comment, and otherwise gets one list per line with a trailing comma;
 //! - a statement with a syntax error, or a `{ }` group holding a comment, is kept
-//!   exactly as written.
+//!   exactly as written (followed by `;` if it leaves a bracket open, so that it
+//!   cannot swallow the next line).
 
 use crate::syntax::{Chunk, LineIndex, Parse, StatementKind, SyntaxKind, TextRange, Token};
 
@@ -32,6 +33,12 @@ pub fn format(text: &str, parse: &Parse) -> String {
             printer.start_content();
             printer.chunk(parse, chunk);
             i = chunk.tokens.end;
+            // A broken statement may leave a bracket open, and then only `;` is sure
+            // to end it: a line break could let it swallow the next line.
+            if chunk.statement.is_none() && leaves_bracket_open(&parse.tokens[chunk.tokens.clone()])
+            {
+                printer.out.push(';');
+            }
             continue;
         }
         let token = parse.tokens[i];
@@ -47,6 +54,24 @@ pub fn format(text: &str, parse: &Parse) -> String {
         printer.out.push('\n');
     }
     printer.out
+}
+
+/// Whether brackets are still open at the end of `tokens`, counted as the parser's
+/// statement splitter counts them.
+fn leaves_bracket_open(tokens: &[Token]) -> bool {
+    if tokens.last().map(|t| t.kind) == Some(SyntaxKind::UnterminatedString) {
+        // Its line break ends it, and a `;` would only join the string.
+        return false;
+    }
+    let mut depth = 0usize;
+    for token in tokens {
+        if token.kind.is_opening_bracket() {
+            depth += 1;
+        } else if token.kind.is_closing_bracket() {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    depth > 0
 }
 
 struct Printer<'a> {

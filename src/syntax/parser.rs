@@ -99,7 +99,13 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         while i < tokens.len() {
             match tokens[i].kind {
                 SyntaxKind::Semicolon => break,
-                SyntaxKind::Newline if depth == 0 || next_line_starts_statement(tokens, i) => break,
+                SyntaxKind::Newline
+                    if depth == 0
+                        || tokens[i - 1].kind == SyntaxKind::UnterminatedString
+                        || next_line_starts_statement(tokens, i) =>
+                {
+                    break
+                }
                 kind if kind.is_opening_bracket() => depth += 1,
                 kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
                 _ => {}
@@ -120,6 +126,8 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
 
 /// Inside brackets a newline is plain whitespace, unless what follows cannot continue
 /// a bracket and plainly starts a statement: a keyword, `--`, `{`, or `NUMBER --`.
+/// (A line that ends in an unterminated string also ends its statement, since nothing
+/// could be added to that line to close the bracket.)
 fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
     let mut rest = tokens[newline + 1..]
         .iter()
