@@ -1,0 +1,1 @@
+//! actions: to be written.

@@ -1,0 +1,1 @@
+//! code_lens: to be written.

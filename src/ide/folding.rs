@@ -1,0 +1,1 @@
+//! folding: to be written.

@@ -1,0 +1,1 @@
+//! hover: to be written.

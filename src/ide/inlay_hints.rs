@@ -1,0 +1,1 @@
+//! inlay_hints: to be written.

@@ -1,0 +1,1 @@
+//! navigation: to be written.

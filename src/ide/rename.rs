@@ -1,0 +1,1 @@
+//! rename: to be written.

@@ -1,0 +1,1 @@
+//! semantic_tokens: to be written.

@@ -1,0 +1,1 @@
+//! symbols: to be written.
