@@ -1,7 +1,7 @@
 //! One file's analysis from text to outcome: what the CLI and the server both start from.
 
 use crate::model::{Code, Diagnostic, Graph, Model};
-use crate::solve::{Game, Outcome, Player, Position, Solution};
+use crate::solve::{Game, Outcome, Player, Position, Solution, MAX_NODES};
 use crate::syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
 /// The cheap part of an analysis: parse and model, done on every keystroke.
@@ -25,7 +25,8 @@ impl Analysis {
         }
     }
 
-    /// The game to solve, or `None` when node 1 or node 2 is missing.
+    /// The game to solve, or `None` when node 1 or node 2 is missing, or the graph is
+    /// beyond what the solver can hold ([`MAX_NODES`]).
     pub fn game(&self) -> Option<Game> {
         game_of(&self.model.graph)
     }
@@ -34,6 +35,9 @@ impl Analysis {
 pub fn game_of(graph: &Graph) -> Option<Game> {
     graph.mouse_start()?;
     graph.cat_start()?;
+    if graph.node_count() > MAX_NODES {
+        return None;
+    }
     Some(Game::new(graph.adjacency(), graph.hole()))
 }
 

@@ -39,7 +39,8 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
         for &j in list {
             if j >= n {
                 return Err(format!(
-                    "list {i} names node {j}, but the list has only {n} nodes (0 to {})",
+                    "list {i} names node {j}, but the adjacency list has {} (0 to {})",
+                    super::render::plural(n as usize, "node"),
                     n.saturating_sub(1)
                 ));
             }
@@ -99,19 +100,22 @@ pub fn export(path: &str) -> CliResult {
     }
     let graph = &analysis.model.graph;
     if !graph.is_contiguous() {
-        let missing: Vec<String> = (0..graph.ids().last().map_or(0, |&last| last))
+        const SHOWN: usize = 10;
+        let last = graph.ids().last().map_or(0, |&last| last);
+        let missing_count = last as usize + 1 - graph.node_count();
+        let shown: Vec<String> = (0..last)
             .filter(|&id| !graph.contains(id))
-            .take(10)
+            .take(SHOWN)
             .map(|id| id.to_string())
             .collect();
+        let missing = match missing_count {
+            1 => format!("node {} is", shown[0]),
+            n if n <= SHOWN => format!("nodes {} are", shown.join(", ")),
+            n => format!("nodes {} and {} more are", shown.join(", "), n - SHOWN),
+        };
         eprintln!(
-            "cmg: {}: an adjacency list needs node ids 0 to n-1 without gaps, but {} missing",
+            "cmg: {}: an adjacency list needs node ids 0 to n-1 without gaps, but {missing} missing",
             source.name,
-            if missing.len() == 1 {
-                format!("node {} is", missing[0])
-            } else {
-                format!("nodes {} are", missing.join(", "))
-            }
         );
         return Ok(ExitCode::FAILURE);
     }

@@ -116,7 +116,7 @@ fn span_json(source: &SourceView<'_>, range: TextRange) -> (Value, Value) {
     (position(range.start), position(range.end))
 }
 
-/// "2 errors, 1 warning".
+/// "2 errors, 1 warning", with information and hints counted where there are any.
 pub fn summary(diagnostics: &[Diagnostic]) -> String {
     let count = |severity| {
         diagnostics
@@ -124,10 +124,20 @@ pub fn summary(diagnostics: &[Diagnostic]) -> String {
             .filter(|d| d.severity() == severity)
             .count()
     };
-    let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
-    format!(
-        "{}, {}",
+    let mut parts = vec![
         plural(count(Severity::Error), "error"),
-        plural(count(Severity::Warning), "warning")
-    )
+        plural(count(Severity::Warning), "warning"),
+    ];
+    if count(Severity::Information) > 0 {
+        parts.push(format!("{} information", count(Severity::Information)));
+    }
+    if count(Severity::Hint) > 0 {
+        parts.push(plural(count(Severity::Hint), "hint"));
+    }
+    parts.join(", ")
+}
+
+/// "1 edge", "2 edges".
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

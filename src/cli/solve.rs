@@ -10,7 +10,7 @@ use super::render::{self, SourceView};
 use super::{exit_code, CliResult};
 use crate::analysis::{describe, start_position, Analysis};
 use crate::model::Severity;
-use crate::solve::{solve, Player};
+use crate::solve::{solve, Player, MAX_NODES};
 
 pub fn run(path: &str, json: bool) -> CliResult {
     let source = read_source(path)?;
@@ -32,10 +32,18 @@ pub fn run(path: &str, json: bool) -> CliResult {
 
     let graph = &analysis.model.graph;
     let (Some(game), Some(start)) = (analysis.game(), start_position(graph)) else {
-        eprintln!(
-            "cmg: {}: no outcome: the graph needs node 1 (the mouse) and node 2 (the cat)",
-            source.name
-        );
+        if graph.node_count() > MAX_NODES {
+            eprintln!(
+                "cmg: {}: no outcome: the graph has {} nodes, and the solver handles at most {MAX_NODES}",
+                source.name,
+                graph.node_count()
+            );
+        } else {
+            eprintln!(
+                "cmg: {}: no outcome: the graph needs node 1 (the mouse) and node 2 (the cat)",
+                source.name
+            );
+        }
         return Ok(exit_code(true));
     };
     let solution = solve(&game);
@@ -60,11 +68,11 @@ pub fn run(path: &str, json: bool) -> CliResult {
     } else {
         let _ = writeln!(
             out,
-            "{} (result {}); {} nodes, {} edges",
+            "{} (result {}); {}, {}",
             describe(outcome, moves),
             outcome.code(),
-            graph.node_count(),
-            graph.edge_count()
+            render::plural(graph.node_count(), "node"),
+            render::plural(graph.edge_count(), "edge")
         );
         let _ = writeln!(out, "optimal line:");
         for (step, pair) in line.windows(2).enumerate() {

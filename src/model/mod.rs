@@ -29,7 +29,9 @@ pub struct Model {
 impl Model {
     pub fn new(text: &str, parse: &Parse) -> Model {
         let mut model = lower::lower(parse);
-        model.diagnostics.extend(validate::validate(text, &model));
+        model
+            .diagnostics
+            .extend(validate::validate(text, parse, &model));
         model
     }
 

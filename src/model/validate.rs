@@ -2,18 +2,18 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::syntax::{LineIndex, TextRange};
+use crate::syntax::{LineIndex, Parse, TextRange};
 
 use super::{Code, Diagnostic, EdgeOrigin, Graph, Model};
 
-pub(super) fn validate(text: &str, model: &Model) -> Vec<Diagnostic> {
+pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     diagnostics.extend(self_loops(model));
     diagnostics.extend(duplicate_edges(model));
     diagnostics.extend(one_sided_edges(model));
     diagnostics.extend(duplicate_labels(model));
     diagnostics.extend(duplicate_expects(model));
-    let file_start = file_start(text);
+    let file_start = file_start(text, parse);
     diagnostics.extend(missing_mouse(model, file_start));
     diagnostics.extend(missing_cat(model, file_start));
     diagnostics.extend(missing_hole(model, file_start));
@@ -24,11 +24,18 @@ pub(super) fn validate(text: &str, model: &Model) -> Vec<Diagnostic> {
     diagnostics
 }
 
-/// Where to point when the whole file is at fault: its first line.
-fn file_start(text: &str) -> TextRange {
-    LineIndex::new(text)
-        .line_content(text, 0)
-        .unwrap_or_default()
+/// Where to point when the whole file is at fault: its first statement, or its first
+/// line when it has none.
+fn file_start(text: &str, parse: &Parse) -> TextRange {
+    parse
+        .chunks
+        .first()
+        .map(|chunk| chunk.range)
+        .unwrap_or_else(|| {
+            LineIndex::new(text)
+                .line_content(text, 0)
+                .unwrap_or_default()
+        })
 }
 
 fn self_loops(model: &Model) -> Vec<Diagnostic> {
