@@ -222,7 +222,7 @@ fn check_line(reference: &ReferenceGame, solution: &Solution, start: Position) {
 
 fn case_count() -> u32 {
     if std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| value == "1") {
-        16384
+        4096
     } else {
         1024
     }
@@ -353,6 +353,113 @@ fn ten_node_game_is_won_by_the_mouse_in_21_moves() {
     assert_eq!(line.last().unwrap().mouse, 0);
 }
 
+/// Renders a line compactly, one `mouse/cat/mover` triple per position, for snapshots.
+fn render_line(line: &[Position]) -> String {
+    let steps: Vec<String> = line
+        .iter()
+        .map(|pos| {
+            let mover = match pos.turn {
+                Player::Mouse => 'M',
+                Player::Cat => 'C',
+            };
+            format!("{}/{}{mover}", pos.mouse, pos.cat)
+        })
+        .collect();
+    steps.join(" ")
+}
+
+#[test]
+fn ten_node_game_line() {
+    let adjacency = [
+        vec![5, 7, 9],
+        vec![3, 4, 5, 6],
+        vec![3, 4, 5, 8],
+        vec![1, 2, 6, 7],
+        vec![1, 2, 5, 7, 9],
+        vec![0, 1, 2, 4, 8],
+        vec![1, 3, 7, 8],
+        vec![0, 3, 4, 6, 8],
+        vec![2, 5, 6, 7, 9],
+        vec![0, 4, 8],
+    ];
+    let line = solve(&Game::new(&adjacency, Some(0))).line(start());
+    expect_test::expect!["1/2M 6/2C 6/8M 3/8C 3/6M 2/6C 2/1M 8/1C 8/4M 6/4C 6/7M 1/7C 1/4M 3/4C 3/7M 2/7C 2/4M 8/4C 8/1M 7/1C 7/3M 0/3C"].assert_eq(&render_line(&line));
+}
+
+// The long games below were found by hill-climbing random graphs with the solver; the reference
+// solver confirms every position of each of them.
+
+#[test]
+fn nine_node_game_is_won_by_the_cat_in_26_moves() {
+    let adjacency = [
+        vec![],
+        vec![3, 5],
+        vec![5, 6, 8],
+        vec![1, 4, 5, 6],
+        vec![3, 7, 8],
+        vec![1, 2, 3],
+        vec![2, 3, 7],
+        vec![4, 6, 8],
+        vec![2, 4, 7],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::CatWins, Some(26)));
+}
+
+#[test]
+fn another_ten_node_game_is_won_by_the_mouse_in_27_moves() {
+    let adjacency = [
+        vec![3, 4],
+        vec![2, 4, 9],
+        vec![1, 4, 5, 8],
+        vec![0, 6, 7, 8],
+        vec![0, 1, 2, 6, 7],
+        vec![2, 7, 8, 9],
+        vec![3, 4, 8, 9],
+        vec![3, 4, 5, 9],
+        vec![2, 3, 5, 6],
+        vec![1, 5, 6, 7],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::MouseWins, Some(27)));
+}
+
+#[test]
+fn twelve_node_game_is_won_by_the_mouse_in_39_moves() {
+    let adjacency = [
+        vec![3, 7],
+        vec![3, 4, 7, 9],
+        vec![3, 5, 7, 9, 11],
+        vec![0, 1, 2, 5, 6, 8, 11],
+        vec![1, 6, 7, 10, 11],
+        vec![2, 3, 6, 9, 10],
+        vec![3, 4, 5, 10, 11],
+        vec![0, 1, 2, 4, 8, 9, 10],
+        vec![3, 7, 10, 11],
+        vec![1, 2, 5, 7, 10],
+        vec![4, 5, 6, 7, 8, 9],
+        vec![2, 3, 4, 6, 8],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::MouseWins, Some(39)));
+}
+
+#[test]
+fn twelve_node_game_is_won_by_the_cat_in_46_moves() {
+    let adjacency = [
+        vec![8],
+        vec![2, 3, 9, 11],
+        vec![1, 3, 4, 5, 8, 10],
+        vec![1, 2, 6, 8],
+        vec![2, 6, 7, 10, 11],
+        vec![2, 8, 11],
+        vec![3, 4, 7, 8, 10],
+        vec![4, 6, 8],
+        vec![0, 2, 3, 5, 6, 7, 11],
+        vec![1, 10, 11],
+        vec![2, 4, 6, 9, 11],
+        vec![1, 4, 5, 8, 9, 10],
+    ];
+    assert_eq!(solve_puzzle(&adjacency), (Outcome::CatWins, Some(46)));
+}
+
 #[test]
 fn cancelled_solve_gives_up() {
     let game = Game::new(&[vec![1, 3], vec![0], vec![3], vec![0, 2]], Some(0));
@@ -393,4 +500,7 @@ fn game_normalises_its_lists() {
     assert_eq!(game.neighbours(2), &[0, 1]);
     assert_eq!(game.hole(), Some(0));
     assert_eq!(Game::new(&[vec![]], Some(1)).hole(), None);
+    let empty = Game::new(&[], None);
+    assert_eq!((empty.node_count(), empty.edge_count()), (0, 0));
+    assert_eq!(solve(&empty).game(), &empty);
 }

@@ -17,6 +17,12 @@ pub(super) const CAT_WINS: u32 = 1 << 30;
 /// The moves to the end of a decided position.
 pub(super) const MOVES: u32 = CAT_WINS - 1;
 
+/// Set in a queue entry when the cat won the queued position; the rest of the entry is its index.
+///
+/// Carrying the winner in the queue spares the solver a read of the popped position's state word,
+/// which is a cache miss on large games. Indices stay below `2^31` under [`MAX_NODES`].
+const QUEUED_CAT_WINS: u32 = 1 << 31;
+
 /// How many queue pops go by between two looks at the cancellation flag; a power of two keeps the test cheap.
 const CANCEL_CHECK_INTERVAL: usize = 4096;
 
@@ -70,16 +76,28 @@ pub(super) fn retrograde(game: &Game, should_stop: impl Fn() -> bool) -> Option<
     let (mut state, mut queue) = initial_state(game, layout);
 
     let square = node_count * node_count;
+    // The queue runs in order of discovery, so it holds the positions level by level: all those
+    // that end in `moves` moves, then all those that end in `moves + 1`. Tracking where the current
+    // level ends gives the moves of a popped position without reading its state word back.
+    let mut moves = 0;
+    let mut level_end = queue.len();
     let mut cursor = 0;
-    while let Some(&position) = queue.get(cursor) {
+    while let Some(&entry) = queue.get(cursor) {
         if cursor % CANCEL_CHECK_INTERVAL == 0 && should_stop() {
             return None;
         }
+        if cursor == level_end {
+            moves += 1;
+            level_end = queue.len();
+        }
         cursor += 1;
-        let position = position as usize;
-        let decided = state[position];
-        let moves = (decided & MOVES) + 1;
-        let cat_won = decided & CAT_WINS != 0;
+        let position = (entry & !QUEUED_CAT_WINS) as usize;
+        let cat_won = entry & QUEUED_CAT_WINS != 0;
+        debug_assert_eq!(
+            state[position] & (MOVES | CAT_WINS),
+            moves | (entry & QUEUED_CAT_WINS) >> 1
+        );
+        let moves = moves + 1;
         if position < square {
             // The mouse is to move, so the cat moved last: predecessors differ in the cat's node.
             let (cat, mouse) = (position / node_count, position % node_count);
@@ -154,7 +172,7 @@ fn initial_state(game: &Game, layout: Layout) -> (Vec<u32>, Vec<u32>) {
     let mut queue = Vec::with_capacity(layout.position_count());
     let mut decide = |position: usize, word: u32| {
         state[position] = word;
-        queue.push(position as u32);
+        queue.push(queue_entry(position, word));
     };
     for node in 0..node_count {
         if Some(node) == hole {
@@ -184,7 +202,7 @@ fn win_all(row: &mut [u32], row_start: usize, sources: &[u32], word: u32, queue:
         let slot = &mut row[source as usize];
         if *slot & DECIDED == 0 {
             *slot = word;
-            queue.push((row_start + source as usize) as u32);
+            queue.push(queue_entry(row_start + source as usize, word));
         }
     }
 }
@@ -197,8 +215,13 @@ fn lose_one(row: &mut [u32], row_start: usize, sources: &[u32], word: u32, queue
             *slot -= 1;
             if *slot == 0 {
                 *slot = word;
-                queue.push((row_start + source as usize) as u32);
+                queue.push(queue_entry(row_start + source as usize, word));
             }
         }
     }
+}
+
+/// The queue entry of a position just decided with the state word `word`.
+fn queue_entry(position: usize, word: u32) -> u32 {
+    position as u32 | (word & CAT_WINS) << 1
 }
