@@ -3,6 +3,7 @@
 pub mod analysis;
 pub mod cli;
 pub mod ide;
+pub mod lsp;
 pub mod model;
 pub mod solve;
 pub mod syntax;

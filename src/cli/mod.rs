@@ -63,6 +63,8 @@ enum Command {
         /// The file to draw; `-` reads standard input.
         file: String,
     },
+    /// Run the language server on standard input and output.
+    Lsp,
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -78,6 +80,7 @@ pub fn run() -> ExitCode {
         Command::Import { json } => convert::import(json.as_deref()),
         Command::Export { file } => convert::export(&file),
         Command::Dot { file } => dot::run(&file),
+        Command::Lsp => return crate::lsp::run(),
     };
     match result {
         Ok(code) => code,

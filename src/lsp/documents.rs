@@ -1,0 +1,137 @@
+//! Open documents: text on a rope, the analysis of the current version, and the state
+//! of its solve. Everything here is synchronous and runs under the server's lock.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use ropey::Rope;
+
+use crate::analysis::{check_expectations, too_large, Analysis};
+use crate::model::Diagnostic;
+use crate::solve::{Game, Solution};
+
+use super::config::Config;
+
+pub struct Document {
+    pub version: i32,
+    pub rope: Rope,
+    pub analysis: Arc<Analysis>,
+    pub solve: SolveState,
+    /// The last game solved for this document and its solution, reused while edits
+    /// leave the graph alone (typing a comment or a label solves nothing).
+    last_solved: Option<(Game, Arc<Solution>)>,
+}
+
+#[derive(Clone)]
+pub enum SolveState {
+    /// Node 1 or node 2 is missing: there is nothing to solve.
+    NoGame,
+    /// Above the live-solve limit.
+    TooLarge {
+        limit: usize,
+    },
+    /// A solve for this version runs on the blocking pool; setting the flag stops it.
+    Pending {
+        cancel: Arc<AtomicBool>,
+    },
+    Solved(Arc<Solution>),
+}
+
+/// A solve to run off the request path, for one version of one document.
+pub struct SolveJob {
+    pub version: i32,
+    pub game: Game,
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl Document {
+    pub fn new(text: &str, version: i32) -> Document {
+        Document {
+            version,
+            rope: Rope::from_str(text),
+            analysis: Arc::new(Analysis::new("")),
+            solve: SolveState::NoGame,
+            last_solved: None,
+        }
+    }
+
+    /// Re-analyses the rope's text after an edit (or a settings change) and decides
+    /// what solving it needs. Any solve still running for an older version is stopped.
+    pub fn refresh(&mut self, config: &Config) -> Option<SolveJob> {
+        self.cancel_solve();
+        self.analysis = Arc::new(Analysis::new(&self.rope.to_string()));
+        let graph = &self.analysis.model.graph;
+        if graph.mouse_start().is_none() || graph.cat_start().is_none() {
+            self.solve = SolveState::NoGame;
+            return None;
+        }
+        if graph.node_count() > config.max_nodes {
+            self.solve = SolveState::TooLarge {
+                limit: config.max_nodes,
+            };
+            return None;
+        }
+        let Some(game) = self.analysis.game() else {
+            self.solve = SolveState::TooLarge {
+                limit: crate::solve::MAX_NODES,
+            };
+            return None;
+        };
+        if let Some((solved_game, solution)) = &self.last_solved {
+            if *solved_game == game {
+                self.solve = SolveState::Solved(solution.clone());
+                return None;
+            }
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.solve = SolveState::Pending {
+            cancel: cancel.clone(),
+        };
+        Some(SolveJob {
+            version: self.version,
+            game,
+            cancel,
+        })
+    }
+
+    /// Stores a finished solve if it is still the one this version waits for; a result
+    /// for an older version (or a cancelled job) is dropped.
+    pub fn accept_solution(&mut self, job: &SolveJob, solution: Solution) -> bool {
+        let waiting = matches!(&self.solve, SolveState::Pending { cancel } if Arc::ptr_eq(cancel, &job.cancel));
+        if !waiting || job.version != self.version {
+            return false;
+        }
+        let solution = Arc::new(solution);
+        self.last_solved = Some((job.game.clone(), solution.clone()));
+        self.solve = SolveState::Solved(solution);
+        true
+    }
+
+    pub fn cancel_solve(&self) {
+        if let SolveState::Pending { cancel } = &self.solve {
+            cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The solution of the current version, if there is one yet.
+    pub fn solution(&self) -> Option<Arc<Solution>> {
+        match &self.solve {
+            SolveState::Solved(solution) => Some(solution.clone()),
+            _ => None,
+        }
+    }
+
+    /// The full diagnostic set of the current version, sorted by position.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        let mut diagnostics = self.analysis.model.diagnostics.clone();
+        match &self.solve {
+            SolveState::TooLarge { limit } => diagnostics.extend(too_large(&self.analysis, *limit)),
+            SolveState::Solved(solution) => {
+                diagnostics.extend(check_expectations(&self.analysis.model, solution))
+            }
+            SolveState::NoGame | SolveState::Pending { .. } => {}
+        }
+        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
+        diagnostics
+    }
+}

@@ -1,0 +1,479 @@
+//! The `LanguageServer` implementation: document sync, scheduling of solves, and each
+//! request turned into a call of an `ide` function.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ropey::Rope;
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+use crate::analysis::Analysis;
+use crate::model::{Code, Severity};
+use crate::solve::{solve_cancellable, Solution};
+
+use super::config::Config;
+use super::convert::{self, Encoding};
+use super::documents::{Document, SolveJob};
+
+/// The command behind the outcome code lens: shows the optimal line.
+pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
+
+#[derive(Clone)]
+pub struct Server {
+    client: Client,
+    state: Arc<Mutex<State>>,
+    /// Held while diagnostics are computed and sent, so that they reach the client in
+    /// the order they were computed and an older set never lands after a newer one.
+    publish: Arc<tokio::sync::Mutex<()>>,
+}
+
+#[derive(Default)]
+struct State {
+    documents: HashMap<Uri, Document>,
+    config: Config,
+    encoding: Encoding,
+    client: ClientSupport,
+}
+
+/// What the client said it can do, as far as the server cares.
+#[derive(Clone, Copy, Default)]
+struct ClientSupport {
+    configuration: bool,
+    inlay_hint_refresh: bool,
+    code_lens_refresh: bool,
+}
+
+/// What a request works on: one version of one document, copied out of the lock.
+struct Snapshot {
+    rope: Rope,
+    analysis: Arc<Analysis>,
+    solution: Option<Arc<Solution>>,
+    encoding: Encoding,
+    config: Config,
+}
+
+impl Snapshot {
+    fn offset(&self, position: Position) -> u32 {
+        convert::offset(&self.rope, self.encoding, position)
+    }
+
+    fn range(&self, range: crate::syntax::TextRange) -> Range {
+        convert::range(&self.rope, self.encoding, range)
+    }
+
+    fn solution(&self) -> Option<&Solution> {
+        self.solution.as_deref()
+    }
+}
+
+/// Runs a feature, turning a panic into an error response so the server keeps serving.
+fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
+        let mut error = Error::internal_error();
+        error.message = format!("cmg: internal error in {feature}; the server goes on").into();
+        error
+    })
+}
+
+impl Server {
+    pub fn new(client: Client) -> Server {
+        Server {
+            client,
+            state: Arc::default(),
+            publish: Arc::default(),
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic while the lock was held leaves plain data behind, still usable.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let state = self.state();
+        let document = state.documents.get(uri)?;
+        Some(Snapshot {
+            rope: document.rope.clone(),
+            analysis: document.analysis.clone(),
+            solution: document.solution(),
+            encoding: state.encoding,
+            config: state.config.clone(),
+        })
+    }
+
+    /// Sends the full diagnostic set of the document's current version.
+    async fn publish_diagnostics(&self, uri: &Uri) {
+        let _order = self.publish.lock().await;
+        let payload = {
+            let state = self.state();
+            state.documents.get(uri).and_then(|document| {
+                guarded("diagnostics", || {
+                    let diagnostics = document
+                        .diagnostics()
+                        .iter()
+                        .map(|d| to_lsp_diagnostic(uri, &document.rope, state.encoding, d))
+                        .collect::<Vec<_>>();
+                    (diagnostics, document.version)
+                })
+                .ok()
+            })
+        };
+        if let Some((diagnostics, version)) = payload {
+            self.client
+                .publish_diagnostics(uri.clone(), diagnostics, Some(version))
+                .await;
+        }
+    }
+
+    /// Runs a solve on the blocking pool; when it finishes and its version is still
+    /// current, stores it, publishes the diagnostics that depend on it, and asks the
+    /// client to refresh hints and lenses.
+    fn spawn_solve(&self, uri: Uri, job: SolveJob) {
+        let server = self.clone();
+        tokio::spawn(async move {
+            let game = job.game.clone();
+            let cancel = job.cancel.clone();
+            let solved = tokio::task::spawn_blocking(move || {
+                catch_unwind(AssertUnwindSafe(|| solve_cancellable(&game, &cancel)))
+            })
+            .await;
+            let Ok(Ok(Some(solution))) = solved else {
+                return;
+            };
+            let (accepted, support) = {
+                let mut state = server.state();
+                let support = state.client;
+                let accepted = state
+                    .documents
+                    .get_mut(&uri)
+                    .is_some_and(|document| document.accept_solution(&job, solution));
+                (accepted, support)
+            };
+            if accepted {
+                server.publish_diagnostics(&uri).await;
+                server.refresh_views(support).await;
+            }
+        });
+    }
+
+    async fn refresh_views(&self, support: ClientSupport) {
+        if support.inlay_hint_refresh {
+            let _ = self.client.inlay_hint_refresh().await;
+        }
+        if support.code_lens_refresh {
+            let _ = self.client.code_lens_refresh().await;
+        }
+    }
+
+    /// After the text of a document changed: publish, then solve off the request path.
+    async fn after_edit(&self, uri: Uri, job: Option<SolveJob>) {
+        self.publish_diagnostics(&uri).await;
+        if let Some(job) = job {
+            self.spawn_solve(uri, job);
+        }
+    }
+
+    /// Reads the `cmg` settings from the client, where it can answer.
+    async fn pull_configuration(&self) {
+        if !self.state().client.configuration {
+            return;
+        }
+        let items = vec![ConfigurationItem {
+            scope_uri: None,
+            section: Some("cmg".to_owned()),
+        }];
+        if let Ok(values) = self.client.configuration(items).await {
+            if let Some(settings) = values.first() {
+                self.state().config.update(settings);
+            }
+        }
+    }
+
+    /// Re-analyses every document (settings changed) and refreshes what the client shows.
+    async fn refresh_all(&self) {
+        let jobs: Vec<(Uri, Option<SolveJob>)> = {
+            let mut state = self.state();
+            let config = state.config.clone();
+            state
+                .documents
+                .iter_mut()
+                .map(|(uri, document)| (uri.clone(), document.refresh(&config)))
+                .collect()
+        };
+        for (uri, job) in jobs {
+            self.after_edit(uri, job).await;
+        }
+        let support = self.state().client;
+        self.refresh_views(support).await;
+    }
+}
+
+fn to_lsp_diagnostic(
+    uri: &Uri,
+    rope: &Rope,
+    encoding: Encoding,
+    diagnostic: &crate::model::Diagnostic,
+) -> Diagnostic {
+    let severity = match diagnostic.severity() {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Information => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    };
+    let related = diagnostic
+        .related
+        .iter()
+        .map(|related| DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), convert::range(rope, encoding, related.range)),
+            message: related.message.clone(),
+        })
+        .collect::<Vec<_>>();
+    Diagnostic {
+        range: convert::range(rope, encoding, diagnostic.range),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
+        source: Some("cmg".to_owned()),
+        message: diagnostic.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: (diagnostic.code == Code::UnreachableNode).then(|| vec![DiagnosticTag::UNNECESSARY]),
+        ..Diagnostic::default()
+    }
+}
+
+/// One edit that turns `old` into `new`, trimmed to the part that differs, so that the
+/// editor keeps the cursor and folds where nothing changed.
+fn minimal_edit(rope: &Rope, encoding: Encoding, old: &str, new: &str) -> Option<TextEdit> {
+    if old == new {
+        return None;
+    }
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let mut suffix = old[prefix..]
+        .bytes()
+        .rev()
+        .zip(new[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    let range = crate::syntax::TextRange::new(prefix as u32, (old.len() - suffix) as u32);
+    Some(TextEdit {
+        range: convert::range(rope, encoding, range),
+        new_text: new[prefix..new.len() - suffix].to_owned(),
+    })
+}
+
+fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(encoding.kind()),
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: vec![SHOW_LINE_COMMAND.to_owned()],
+            ..ExecuteCommandOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+impl LanguageServer for Server {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let encoding = Encoding::negotiate(
+            params
+                .capabilities
+                .general
+                .as_ref()
+                .and_then(|general| general.position_encodings.as_deref()),
+        );
+        let workspace = params.capabilities.workspace.as_ref();
+        let support = ClientSupport {
+            configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            inlay_hint_refresh: workspace
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
+            code_lens_refresh: workspace
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
+        };
+        {
+            let mut state = self.state();
+            state.encoding = encoding;
+            state.client = support;
+            if let Some(options) = &params.initialization_options {
+                state.config.update(options);
+            }
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(encoding),
+            server_info: Some(ServerInfo {
+                name: "cmg".to_owned(),
+                version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+            }),
+            ..InitializeResult::default()
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.pull_configuration().await;
+        self.refresh_all().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        for document in self.state().documents.values() {
+            document.cancel_solve();
+        }
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let job = {
+            let mut state = self.state();
+            let config = state.config.clone();
+            let mut document =
+                Document::new(&params.text_document.text, params.text_document.version);
+            let job = guarded("analysis", || document.refresh(&config))
+                .ok()
+                .flatten();
+            if let Some(old) = state.documents.insert(uri.clone(), document) {
+                old.cancel_solve();
+            }
+            job
+        };
+        self.after_edit(uri, job).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        // Every change is applied under the lock before anything awaits, so edits
+        // are never reordered or lost.
+        let job = {
+            let mut state = self.state();
+            let (config, encoding) = (state.config.clone(), state.encoding);
+            let Some(document) = state.documents.get_mut(&uri) else {
+                return;
+            };
+            for change in &params.content_changes {
+                convert::apply_change(&mut document.rope, encoding, change.range, &change.text);
+            }
+            document.version = params.text_document.version;
+            guarded("analysis", || document.refresh(&config))
+                .ok()
+                .flatten()
+        };
+        self.after_edit(uri, job).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let _order = self.publish.lock().await;
+        if let Some(document) = self.state().documents.remove(&uri) {
+            document.cancel_solve();
+        }
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        if self.state().client.configuration {
+            self.pull_configuration().await;
+        } else {
+            let settings = params
+                .settings
+                .get("cmg")
+                .unwrap_or(&params.settings)
+                .clone();
+            self.state().config.update(&settings);
+        }
+        self.refresh_all().await;
+    }
+
+    async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
+        let Some(snapshot) = self.snapshot(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        guarded("formatting", || {
+            let analysis = &snapshot.analysis;
+            let formatted = crate::ide::format(&analysis.text, &analysis.parse);
+            Some(
+                minimal_edit(
+                    &snapshot.rope,
+                    snapshot.encoding,
+                    &analysis.text,
+                    &formatted,
+                )
+                .into_iter()
+                .collect(),
+            )
+        })
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command != SHOW_LINE_COMMAND {
+            return Err(Error::invalid_params(format!(
+                "unknown command {}",
+                params.command
+            )));
+        }
+        let text = params
+            .arguments
+            .first()
+            .and_then(|argument| argument.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or("no optimal line")
+            .to_owned();
+        self.client.show_message(MessageType::INFO, text).await;
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_feature_becomes_an_error_response() {
+        let result: Result<()> = guarded("hover", || panic!("boom"));
+        let error = result.unwrap_err();
+        assert_eq!(
+            error.code,
+            tower_lsp_server::jsonrpc::ErrorCode::InternalError
+        );
+        assert!(error.message.contains("hover"));
+        assert_eq!(guarded("hover", || 7).unwrap(), 7);
+    }
+
+    #[test]
+    fn minimal_edit_keeps_common_prefix_and_suffix() {
+        let old = "a é b";
+        let new = "a éé b";
+        let rope = Rope::from_str(old);
+        let edit = minimal_edit(&rope, Encoding::Utf16, old, new).unwrap();
+        assert_eq!(
+            edit.range,
+            Range::new(Position::new(0, 3), Position::new(0, 3))
+        );
+        assert_eq!(edit.new_text, "é");
+        assert!(minimal_edit(&rope, Encoding::Utf16, old, old).is_none());
+    }
+}

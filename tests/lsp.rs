@@ -1,0 +1,268 @@
+//! The language server in process, over an in-memory pipe with real framing: document
+//! sync, diagnostics with versions, scheduling of solves, settings, bad requests.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{codes, LspClient};
+use tokio::io::{ReadHalf, WriteHalf};
+
+type Client = LspClient<ReadHalf<tokio::io::DuplexStream>, WriteHalf<tokio::io::DuplexStream>>;
+
+const URI: &str = "file:///test/graph.cmg";
+
+/// A server on one end of a pipe, a client on the other.
+fn start() -> Client {
+    let (client_end, server_end) = tokio::io::duplex(1 << 20);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let (service, socket) = tower_lsp_server::LspService::new(cmg::lsp::Server::new);
+    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+    let (client_read, client_write) = tokio::io::split(client_end);
+    LspClient::new(client_read, client_write)
+}
+
+async fn started(options: Value) -> Client {
+    let mut client = start();
+    client
+        .initialize(
+            json!({"workspace": {"inlayHint": {"refreshSupport": true}, "codeLens": {"refreshSupport": true}}}),
+            options,
+        )
+        .await;
+    client
+}
+
+fn version_is(version: i64) -> impl Fn(&Value) -> bool {
+    move |params| params["version"] == json!(version)
+}
+
+#[tokio::test]
+async fn open_publishes_diagnostics_with_the_version() {
+    let mut client = started(json!(null)).await;
+    client.open(URI, 7, "0 -- 1 -- 2\n2 -- 2\nfoo\n").await;
+    let params = client.diagnostics_where(URI, version_is(7)).await;
+    assert_eq!(codes(&params), ["self-loop", "syntax"]);
+    let self_loop = &params["diagnostics"][0];
+    assert_eq!(
+        self_loop["range"],
+        json!({"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 6}})
+    );
+    assert_eq!(self_loop["severity"], 1);
+    assert_eq!(self_loop["source"], "cmg");
+}
+
+#[tokio::test]
+async fn incremental_changes_apply_in_order() {
+    let mut client = started(json!(null)).await;
+    client.open(URI, 1, "0 -- 1 -- 2\n").await;
+    client.diagnostics_where(URI, version_is(1)).await;
+    // Two changes in one notification: break line 0, then add a self-loop at the end.
+    client
+        .change(
+            URI,
+            2,
+            json!([
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "text": "x"},
+                {"range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}}, "text": "3 -- 3\n"},
+            ]),
+        )
+        .await;
+    let params = client.diagnostics_where(URI, version_is(2)).await;
+    assert!(codes(&params).contains(&"syntax".to_owned()), "{params}");
+    assert!(codes(&params).contains(&"self-loop".to_owned()), "{params}");
+    // Delete everything.
+    client
+        .change(
+            URI,
+            3,
+            json!([{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}, "text": ""}]),
+        )
+        .await;
+    let params = client.diagnostics_where(URI, version_is(3)).await;
+    assert_eq!(
+        codes(&params),
+        ["missing-mouse", "missing-cat", "missing-hole"]
+    );
+    // A full-text change replaces it all.
+    client
+        .change(
+            URI,
+            4,
+            json!([{"text": "[[1,3],[0],[3],[0,2]]\nexpect cat\n"}]),
+        )
+        .await;
+    let params = client
+        .diagnostics_where(URI, |p| {
+            p["version"] == 4 && codes(p).contains(&"expect-mismatch".to_owned())
+        })
+        .await;
+    assert!(params["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("mouse wins in 1"));
+}
+
+/// A random-looking graph of `n` nodes with a mouse and a cat, big enough that
+/// solving it takes a while.
+fn big_graph(n: u32, salt: u32) -> String {
+    let mut text = String::new();
+    let mut state = 0x9e37_79b9u32 ^ salt;
+    for a in 0..n {
+        for _ in 0..3 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            let b = state % n;
+            if a != b {
+                text.push_str(&format!("{a} -- {b}\n"));
+            }
+        }
+    }
+    text
+}
+
+#[tokio::test]
+async fn a_stale_solve_is_never_published() {
+    let mut client = started(json!({"solver": {"maxNodes": 5000}})).await;
+    // Version 1 expects the wrong outcome for its graph; version 2 has another graph
+    // and no expectation. Only version 2's solve may ever reach the client.
+    let v1 = format!(
+        "{}expect draw\nexpect mouse\nexpect cat\n",
+        big_graph(400, 1)
+    );
+    let v2 = big_graph(400, 2);
+    client.open(URI, 1, &v1).await;
+    client.change(URI, 2, json!([{"text": v2}])).await;
+    client.diagnostics_where(URI, version_is(2)).await;
+    // Give a stale solve every chance to land.
+    let hover_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
+    while tokio::time::Instant::now() < hover_deadline {
+        client.call("textDocument/formatting", json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}})).await;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let published = client.published(URI);
+    let last = published.last().unwrap();
+    assert_eq!(last["version"], 2);
+    for params in &published {
+        if params["version"] == 2 {
+            assert!(
+                !codes(params).contains(&"expect-mismatch".to_owned()),
+                "stale: {params}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn too_large_follows_the_setting() {
+    let mut client = started(json!({"solver": {"maxNodes": 3}})).await;
+    client.open(URI, 1, "0 -- 1 -- 2 -- 3\n").await;
+    let params = client.diagnostics_where(URI, version_is(1)).await;
+    assert_eq!(codes(&params), ["too-large"]);
+    // Raising the limit through didChangeConfiguration solves it.
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"cmg": {"solver": {"maxNodes": 10}}}}),
+        )
+        .await;
+    let params = client
+        .diagnostics_where(URI, |p| p["version"] == 1 && codes(p).is_empty())
+        .await;
+    assert_eq!(params["diagnostics"], json!([]));
+}
+
+#[tokio::test]
+async fn settings_are_pulled_when_the_client_offers_configuration() {
+    let mut client = start();
+    client.settings = json!({"solver": {"maxNodes": 2}});
+    client
+        .initialize(json!({"workspace": {"configuration": true}}), json!(null))
+        .await;
+    client.open(URI, 1, "0 -- 1 -- 2\n").await;
+    let params = client
+        .diagnostics_where(URI, |p| codes(p).contains(&"too-large".to_owned()))
+        .await;
+    assert_eq!(params["version"], 1);
+}
+
+#[tokio::test]
+async fn close_clears_diagnostics() {
+    let mut client = started(json!(null)).await;
+    client.open(URI, 1, "foo\n").await;
+    client.diagnostics_where(URI, version_is(1)).await;
+    client
+        .notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": URI}}),
+        )
+        .await;
+    let params = client
+        .diagnostics_where(URI, |p| {
+            p["diagnostics"] == json!([]) && p.get("version").is_none_or(Value::is_null)
+        })
+        .await;
+    assert_eq!(params["diagnostics"], json!([]));
+}
+
+#[tokio::test]
+async fn unknown_documents_and_bad_positions_get_empty_answers() {
+    let mut client = started(json!(null)).await;
+    let result = client
+        .call("textDocument/formatting", json!({"textDocument": {"uri": "file:///nowhere.cmg"}, "options": {"tabSize": 2, "insertSpaces": true}}))
+        .await;
+    assert_eq!(result, Value::Null);
+    // Edits to an unknown document are ignored, and the server goes on.
+    client
+        .change("file:///nowhere.cmg", 2, json!([{"text": "1 -- 2"}]))
+        .await;
+    client.open(URI, 1, "1  --  2\n").await;
+    client.diagnostics_where(URI, version_is(1)).await;
+    // A change far past the end of the text clamps to the end.
+    client
+        .change(URI, 2, json!([{"range": {"start": {"line": 50, "character": 9}, "end": {"line": 60, "character": 0}}, "text": "0 -- 1\n"}]))
+        .await;
+    let params = client.diagnostics_where(URI, version_is(2)).await;
+    assert!(
+        !codes(&params).contains(&"missing-hole".to_owned()),
+        "{params}"
+    );
+}
+
+#[tokio::test]
+async fn formatting_returns_a_minimal_edit() {
+    let mut client = started(json!(null)).await;
+    client.open(URI, 1, "# é😀\n0 -- 1\n1--2\n").await;
+    let edits = client
+        .call(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await;
+    assert_eq!(
+        edits,
+        json!([{"range": {"start": {"line": 2, "character": 1}, "end": {"line": 2, "character": 3}}, "newText": " -- "}])
+    );
+    assert_eq!(edits.as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn utf8_is_negotiated_when_offered() {
+    let mut client = start();
+    let result = client
+        .initialize(
+            json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),
+            json!(null),
+        )
+        .await;
+    assert_eq!(result["capabilities"]["positionEncoding"], "utf-8");
+    client
+        .open(URI, 1, "# é😀\n0 -- 1 -- 2\n2 -- 2 # é\n")
+        .await;
+    let params = client.diagnostics_where(URI, version_is(1)).await;
+    let self_loop = &params["diagnostics"][0];
+    assert_eq!(
+        self_loop["range"]["end"],
+        json!({"line": 2, "character": 6})
+    );
+}

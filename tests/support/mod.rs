@@ -1,0 +1,191 @@
+//! A small LSP client for the tests: real `Content-Length` framing over any byte
+//! stream, answers to the server's own requests, and waits with time limits so a
+//! broken server fails a test instead of hanging it.
+
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+pub struct LspClient<R, W> {
+    reader: BufReader<R>,
+    writer: W,
+    next_id: i64,
+    /// Notifications from the server, in order of arrival.
+    pub notifications: Vec<Value>,
+    /// What `workspace/configuration` answers for the `cmg` section.
+    pub settings: Value,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
+    pub fn new(reader: R, writer: W) -> Self {
+        LspClient {
+            reader: BufReader::new(reader),
+            writer,
+            next_id: 1,
+            notifications: Vec::new(),
+            settings: json!({}),
+        }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        let body = serde_json::to_string(&message).unwrap();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// The next message, or `None` at end of stream.
+    pub async fn receive(&mut self) -> Option<Value> {
+        tokio::time::timeout(TIMEOUT, self.receive_inner())
+            .await
+            .expect("the server did not answer in time")
+    }
+
+    async fn receive_inner(&mut self) -> Option<Value> {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).await.ok()? == 0 {
+                return None;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = Some(value.parse::<usize>().unwrap());
+            }
+        }
+        let mut body = vec![0; length.expect("a frame without Content-Length")];
+        self.reader.read_exact(&mut body).await.ok()?;
+        Some(serde_json::from_slice(&body).unwrap())
+    }
+
+    /// Handles one incoming message: answers server requests, keeps notifications.
+    /// Returns responses to our own requests.
+    async fn dispatch(&mut self, message: Value) -> Option<Value> {
+        match (message.get("id"), message.get("method")) {
+            (Some(id), Some(method)) => {
+                let result = match method.as_str() {
+                    Some("workspace/configuration") => json!([self.settings.clone()]),
+                    _ => Value::Null,
+                };
+                let id = id.clone();
+                self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+                    .await;
+                None
+            }
+            (None, Some(_)) => {
+                self.notifications.push(message);
+                None
+            }
+            _ => Some(message),
+        }
+    }
+
+    /// Sends a request and waits for its response (the whole response object).
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        loop {
+            let message = self.receive().await.expect("the server closed the stream");
+            if let Some(response) = self.dispatch(message).await {
+                if response["id"] == json!(id) {
+                    return response;
+                }
+            }
+        }
+    }
+
+    /// Sends a request and returns its `result`, failing on an error response.
+    pub async fn call(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request(method, params).await;
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    pub async fn initialize(&mut self, capabilities: Value, options: Value) -> Value {
+        let result = self
+            .call(
+                "initialize",
+                json!({"processId": null, "rootUri": null, "capabilities": capabilities, "initializationOptions": options}),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        result
+    }
+
+    pub async fn open(&mut self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "cmg", "version": version, "text": text}}),
+        )
+        .await;
+    }
+
+    pub async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+
+    /// Waits for a `publishDiagnostics` for `uri` that satisfies `accept`, and returns
+    /// its params. Earlier ones stay in `notifications`.
+    pub async fn diagnostics_where(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        let matches = |n: &Value| {
+            n["method"] == "textDocument/publishDiagnostics"
+                && n["params"]["uri"] == uri
+                && accept(&n["params"])
+        };
+        if let Some(found) = self.notifications.iter().find(|n| matches(n)) {
+            return found["params"].clone();
+        }
+        loop {
+            let message = self.receive().await.expect("the server closed the stream");
+            let _ = self.dispatch(message).await;
+            if let Some(last) = self.notifications.last() {
+                if matches(last) {
+                    return last["params"].clone();
+                }
+            }
+        }
+    }
+
+    /// Every `publishDiagnostics` for `uri` received so far.
+    pub fn published(&self, uri: &str) -> Vec<Value> {
+        self.notifications
+            .iter()
+            .filter(|n| {
+                n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri
+            })
+            .map(|n| n["params"].clone())
+            .collect()
+    }
+}
+
+/// The codes of a `publishDiagnostics` params object.
+pub fn codes(params: &Value) -> Vec<String> {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
+}
