@@ -1,1 +1,365 @@
-//! hover: to be written.
+//! Hover: what a node is and who wins from it, and whether an `expect` holds.
+//!
+//! A node hover shows the id, label, role and neighbours, then two outcomes: the mouse
+//! starting on the node (cat on node 2, mouse to move) with its best first move, and the
+//! cat starting on it (mouse on node 1, mouse to move). An `expect` hover shows the
+//! solved outcome and whether the expectation matches it.
+
+use std::fmt::Write;
+
+use crate::analysis::{
+    self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, start_position,
+    Analysis,
+};
+use crate::model::Graph;
+use crate::solve::Solution;
+use crate::syntax::{Expect, TextRange};
+
+use super::mention_at;
+
+/// Markdown to show for the text at `range`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The hover at byte `offset`: on a node mention or on an `expect` statement; `None`
+/// elsewhere, including offsets past the end of the text.
+pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> Option<Hover> {
+    if offset as usize > analysis.text.len() {
+        return None;
+    }
+    let solution = solution.filter(|solution| fits(analysis, solution));
+    if let Some(mention) = mention_at(analysis, offset) {
+        let index = analysis.model.graph.index_of(mention.id)?;
+        return Some(Hover {
+            range: mention.range,
+            markdown: node_markdown(&analysis.model.graph, solution, index),
+        });
+    }
+    analysis.model.expects.iter().find_map(|expect| {
+        let range = [expect.keyword_range, expect.outcome_range]
+            .into_iter()
+            .find(|range| range.touches(offset))?;
+        Some(Hover {
+            range,
+            markdown: expect_markdown(analysis, solution, expect),
+        })
+    })
+}
+
+/// Whether `solution` was solved for this analysis's graph. A solution for another
+/// version of the document could name nodes the graph no longer has, and its queries
+/// panic on those.
+fn fits(analysis: &Analysis, solution: &Solution) -> bool {
+    solution.game().node_count() == analysis.model.graph.node_count()
+}
+
+fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> String {
+    let id = graph.id(index);
+    let mut markdown = format!("**node {id}**");
+    if let Some(label) = graph.label(index) {
+        write!(markdown, " \"{label}\"").unwrap();
+    }
+    if let Some(role) = role(id) {
+        write!(markdown, " · {role}").unwrap();
+    }
+    let neighbours = graph.neighbours(index);
+    if neighbours.is_empty() {
+        markdown.push_str("\n\nneighbours: none");
+    } else {
+        let ids: Vec<String> = neighbours
+            .iter()
+            .map(|&n| graph.id(n).to_string())
+            .collect();
+        write!(markdown, "\n\nneighbours: {}", ids.join(", ")).unwrap();
+    }
+    markdown.push_str("\n\n");
+    match solution {
+        Some(solution) => {
+            write!(
+                markdown,
+                "- mouse starts here: {}\n- cat starts here: {}",
+                mouse_start_outcome(graph, solution, index),
+                cat_start_outcome(graph, solution, index),
+            )
+            .unwrap();
+        }
+        None if analysis::game_of(graph).is_none() => {
+            markdown.push_str("outcome not computed: the game needs node 1 and node 2");
+        }
+        None => markdown.push_str("outcome not computed"),
+    }
+    markdown
+}
+
+/// The role the rules give a node id, if any.
+fn role(id: u32) -> Option<&'static str> {
+    match id {
+        0 => Some("hole"),
+        1 => Some("mouse start"),
+        2 => Some("cat start"),
+        _ => None,
+    }
+}
+
+/// The outcome with the mouse on the node at `index` instead of node 1.
+fn mouse_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String {
+    let Some(position) = mouse_starts_at(graph, index) else {
+        return "no game".to_owned();
+    };
+    if solution.is_terminal(position) {
+        // The only terminal starts are the hole and the cat's own node; "wins in 0" would
+        // read like a bug, so say what happens instead.
+        return if Some(index) == graph.hole() {
+            "the mouse is already in the hole: mouse wins".to_owned()
+        } else {
+            "the cat is already there: cat wins".to_owned()
+        };
+    }
+    let outcome = format!("**{}**", describe_position(solution, position));
+    match solution.best_move(position) {
+        Some(next) => format!("{outcome}, best first move to node {}", graph.id(next)),
+        None => format!("{outcome}, the mouse has no move"),
+    }
+}
+
+/// The outcome with the cat on the node at `index` instead of node 2.
+fn cat_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String {
+    let Some(position) = cat_starts_at(graph, index) else {
+        return "no game".to_owned();
+    };
+    if Some(index) == graph.hole() {
+        return "not possible: the cat may never stand on the hole".to_owned();
+    }
+    if solution.is_terminal(position) {
+        return "the mouse is already there: cat wins".to_owned();
+    }
+    format!("**{}**", describe_position(solution, position))
+}
+
+fn expect_markdown(analysis: &Analysis, solution: Option<&Solution>, expect: &Expect) -> String {
+    let keyword = expect.outcome.keyword();
+    let mut markdown = format!("**expect {keyword}**\n\n");
+    let solved = solution.zip(start_position(&analysis.model.graph));
+    let Some((solution, start)) = solved else {
+        markdown.push_str("solved outcome: not computed");
+        return markdown;
+    };
+    let outcome = solution.outcome(start);
+    write!(
+        markdown,
+        "solved outcome: **{}**\n\n",
+        describe_position(solution, start)
+    )
+    .unwrap();
+    if expected_outcome(expect.outcome) == outcome {
+        markdown.push_str("✓ matches");
+    } else {
+        write!(
+            markdown,
+            "✗ does not match: the solved outcome is `expect {}`",
+            analysis::outcome_keyword(outcome)
+        )
+        .unwrap();
+    }
+    markdown
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use crate::ide::test_utils::analyze;
+
+    use super::*;
+
+    fn check(fixture: &str, expect: Expect) {
+        let (analysis, solution, offset) = analyze(fixture);
+        let actual = match hover(&analysis, solution.as_ref(), offset) {
+            Some(hover) => format!(
+                "{:?} {:?}\n{}\n",
+                hover.range,
+                &analysis.text[hover.range.to_usize()],
+                hover.markdown
+            ),
+            None => "no hover\n".to_owned(),
+        };
+        expect.assert_eq(&actual);
+    }
+
+    const CAT_WINS: &str = "node 0 \"exit\"\n0 -- 3 -- 1\n2 -- 3\n";
+
+    #[test]
+    fn hole() {
+        check(
+            "node $00 \"exit\"\n0 -- 3 -- 1\n2 -- 3\n",
+            expect![[r##"
+                5..6 "0"
+                **node 0** "exit" · hole
+
+                neighbours: 3
+
+                - mouse starts here: the mouse is already in the hole: mouse wins
+                - cat starts here: not possible: the cat may never stand on the hole
+            "##]],
+        );
+    }
+
+    #[test]
+    fn mouse_start() {
+        check(
+            &format!("{CAT_WINS}1$0 -- 4\n"),
+            expect![[r#"
+                33..34 "1"
+                **node 1** · mouse start
+
+                neighbours: 3, 4
+
+                - mouse starts here: **cat wins in 4**, best first move to node 4
+                - cat starts here: the mouse is already there: cat wins
+            "#]],
+        );
+    }
+
+    #[test]
+    fn cat_start() {
+        check(
+            "0 -- 3 -- 1\n$02 -- 3\n",
+            expect![[r##"
+                12..13 "2"
+                **node 2** · cat start
+
+                neighbours: 3
+
+                - mouse starts here: the cat is already there: cat wins
+                - cat starts here: **cat wins in 2**
+            "##]],
+        );
+    }
+
+    #[test]
+    fn other_node() {
+        check(
+            "0 -- 3$0 -- 1\n2 -- 3\n1 -- 4 -- 0\n",
+            expect![[r#"
+                5..6 "3"
+                **node 3**
+
+                neighbours: 0, 1, 2
+
+                - mouse starts here: **mouse wins in 1**, best first move to node 0
+                - cat starts here: **mouse wins in 3**
+            "#]],
+        );
+    }
+
+    #[test]
+    fn isolated_node_in_adjacency_list() {
+        check(
+            "[[1,3],[0],[3],[0,2],$0[]]\n",
+            expect![[r#"
+                21..23 "[]"
+                **node 4**
+
+                neighbours: none
+
+                - mouse starts here: **draw**, the mouse has no move
+                - cat starts here: **mouse wins in 1**
+            "#]],
+        );
+    }
+
+    #[test]
+    fn expect_matches() {
+        check(
+            &format!("{CAT_WINS}exp$0ect cat\n"),
+            expect![[r#"
+                33..39 "expect"
+                **expect cat**
+
+                solved outcome: **cat wins in 2**
+
+                ✓ matches
+            "#]],
+        );
+    }
+
+    #[test]
+    fn expect_mismatch() {
+        check(
+            &format!("{CAT_WINS}expect mouse$0\n"),
+            expect![[r#"
+                40..45 "mouse"
+                **expect mouse**
+
+                solved outcome: **cat wins in 2**
+
+                ✗ does not match: the solved outcome is `expect cat`
+            "#]],
+        );
+    }
+
+    #[test]
+    fn without_a_game() {
+        check(
+            "0 -- 3$0 -- 1\nexpect draw\n",
+            expect![[r##"
+                5..6 "3"
+                **node 3**
+
+                neighbours: 0, 1
+
+                outcome not computed: the game needs node 1 and node 2
+            "##]],
+        );
+        check(
+            "0 -- 1\nexpect $0draw\n",
+            expect![[r##"
+                14..18 "draw"
+                **expect draw**
+
+                solved outcome: not computed
+            "##]],
+        );
+    }
+
+    #[test]
+    fn without_a_solution() {
+        let (analysis, _, offset) = analyze("0 -- $01 -- 2\n");
+        let hover = hover(&analysis, None, offset).unwrap();
+        expect![[r##"
+            **node 1** · mouse start
+
+            neighbours: 0, 2
+
+            outcome not computed"##]]
+        .assert_eq(&hover.markdown);
+    }
+
+    #[test]
+    fn nothing_to_hover() {
+        check("0 -- 1 -- 2  $0  # comment\n", expect!["no hover\n"]);
+        let (analysis, solution, _) = analyze("0 -- 1 -- 2");
+        for offset in [12, 100, u32::MAX] {
+            assert_eq!(hover(&analysis, solution.as_ref(), offset), None);
+        }
+    }
+
+    #[test]
+    fn unicode_and_crlf() {
+        check(
+            "node 0 \"é😀\"\r\n0 -- 3 -- 1\r\n2 -- $03\r\n",
+            expect![[r#"
+                35..36 "3"
+                **node 3**
+
+                neighbours: 0, 1, 2
+
+                - mouse starts here: **mouse wins in 1**, best first move to node 0
+                - cat starts here: **cat wins in 1**
+            "#]],
+        );
+    }
+}
