@@ -160,4 +160,13 @@ mod tests {
             "##]],
         );
     }
+
+    #[test]
+    fn stale_solution_is_not_used() {
+        // A solution for another version of the document must not be read: its node
+        // indices do not fit this graph.
+        let (_, stale, _) = analyze("[[1,3],[0],[3],[0,2],[4]]");
+        let (analysis, _, _) = analyze("0 -- 1 -- 2\n");
+        assert_eq!(code_lenses(&analysis, stale.as_ref()), []);
+    }
 }

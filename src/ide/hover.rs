@@ -60,7 +60,7 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
     let id = graph.id(index);
     let mut markdown = format!("**node {id}**");
     if let Some(label) = graph.label(index) {
-        write!(markdown, " \"{label}\"").unwrap();
+        write!(markdown, " \"{}\"", escape_markdown(label)).unwrap();
     }
     if let Some(role) = role(id) {
         write!(markdown, " · {role}").unwrap();
@@ -92,6 +92,22 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
         None => markdown.push_str("outcome not computed"),
     }
     markdown
+}
+
+/// `text` with the characters that markdown would read as markup escaped, so that a
+/// label such as `*start*` shows as written.
+fn escape_markdown(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '!'
+        ) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
 }
 
 /// The role the rules give a node id, if any.
@@ -345,6 +361,44 @@ mod tests {
         for offset in [12, 100, u32::MAX] {
             assert_eq!(hover(&analysis, solution.as_ref(), offset), None);
         }
+    }
+
+    #[test]
+    fn label_markup_is_escaped() {
+        check(
+            "node 1$0 \"*a_b* <i>\"\n1 -- 2\n",
+            expect![[r#"
+                5..6 "1"
+                **node 1** "\*a\_b\* \<i\>" · mouse start
+
+                neighbours: 2
+
+                - mouse starts here: **cat wins in 1**, best first move to node 2
+                - cat starts here: the mouse is already there: cat wins
+            "#]],
+        );
+    }
+
+    #[test]
+    fn every_offset_of_every_example() {
+        for entry in std::fs::read_dir("examples").unwrap() {
+            let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            let (analysis, solution, _) = analyze(&text);
+            for offset in 0..=text.len() as u32 + 2 {
+                if let Some(hover) = hover(&analysis, solution.as_ref(), offset) {
+                    assert!(hover.range.touches(offset));
+                    assert!(text.get(hover.range.to_usize()).is_some());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stale_solution_is_not_used() {
+        let (_, stale, _) = analyze("[[1,3],[0],[3],[0,2],[4]]");
+        let (analysis, _, offset) = analyze("0 -- $01 -- 2\n");
+        let hover = hover(&analysis, stale.as_ref(), offset).unwrap();
+        assert!(hover.markdown.ends_with("outcome not computed"));
     }
 
     #[test]
