@@ -1,1 +1,172 @@
-//! code_lens: to be written.
+//! Code lens: the optimal line of the game, on the first line of the file.
+//!
+//! The title lists positions as `mouse,cat` node ids, one per move, from the start
+//! `1,2`: "▶ optimal line: 1,2 → 3,2 → 0,2". A long line is cut to its first moves, an
+//! ellipsis and its last position, so that the lens stays on one line; the full line
+//! travels in [`CodeLens::line`] for the command behind the lens. A drawn line ends
+//! at its first repeated position and says "(repeats)".
+
+use crate::analysis::{start_position, Analysis};
+use crate::solve::{Outcome, Position, Solution};
+use crate::syntax::TextRange;
+
+/// How many positions a title shows in full; longer lines are shortened.
+const MAX_SHOWN: usize = 8;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeLens {
+    pub range: TextRange,
+    pub title: String,
+    /// The optimal line from the start, as `[mouse id, cat id]` pairs, the start included.
+    pub line: Vec<[u32; 2]>,
+}
+
+/// The optimal-line lens; none without a solution.
+pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<CodeLens> {
+    let graph = &analysis.model.graph;
+    // A solution for another version of the graph would name nodes this one does not have.
+    let Some(solution) =
+        solution.filter(|solution| solution.game().node_count() == graph.node_count())
+    else {
+        return Vec::new();
+    };
+    let Some(start) = start_position(graph) else {
+        return Vec::new();
+    };
+    let positions = solution.line(start);
+    let line: Vec<[u32; 2]> = positions
+        .iter()
+        .map(|position| [graph.id(position.mouse), graph.id(position.cat)])
+        .collect();
+    let range = analysis
+        .line_index
+        .line_content(&analysis.text, 0)
+        .unwrap_or_default();
+    let mut title = format!("▶ optimal line: {}", shorten(&line));
+    if solution.outcome(start) == Outcome::Draw && repeats(&positions) {
+        title.push_str(" (repeats)");
+    }
+    vec![CodeLens { range, title, line }]
+}
+
+fn shorten(line: &[[u32; 2]]) -> String {
+    let step = |&[mouse, cat]: &[u32; 2]| format!("{mouse},{cat}");
+    let steps: Vec<String> = if line.len() <= MAX_SHOWN {
+        line.iter().map(step).collect()
+    } else {
+        let mut steps: Vec<String> = line[..MAX_SHOWN - 2].iter().map(step).collect();
+        steps.push("…".to_owned());
+        steps.extend(line.last().map(step));
+        steps
+    };
+    steps.join(" → ")
+}
+
+/// Whether the line ends at a position it has been at before.
+fn repeats(positions: &[Position]) -> bool {
+    match positions.split_last() {
+        Some((last, earlier)) => earlier.contains(last),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use crate::ide::test_utils::analyze;
+
+    use super::*;
+
+    fn check(fixture: &str, expect: Expect) {
+        let (analysis, solution, _) = analyze(fixture);
+        let actual: String = code_lenses(&analysis, solution.as_ref())
+            .iter()
+            .map(|lens| {
+                format!(
+                    "{:?} {:?}\n{}\n{:?}\n",
+                    lens.range,
+                    &analysis.text[lens.range.to_usize()],
+                    lens.title,
+                    lens.line
+                )
+            })
+            .collect();
+        expect.assert_eq(&actual);
+    }
+
+    #[test]
+    fn mouse_wins() {
+        check(
+            "[[1,3],[0],[3],[0,2]]\nexpect mouse\n",
+            expect![[r##"
+                0..21 "[[1,3],[0],[3],[0,2]]"
+                ▶ optimal line: 1,2 → 0,2
+                [[1, 2], [0, 2]]
+            "##]],
+        );
+    }
+
+    #[test]
+    fn cat_wins() {
+        check(
+            "# cat wins\r\n0 -- 3 -- 1\r\n2 -- 3\r\n",
+            expect![[r##"
+                0..10 "# cat wins"
+                ▶ optimal line: 1,2 → 3,2 → 3,3
+                [[1, 2], [3, 2], [3, 3]]
+            "##]],
+        );
+    }
+
+    #[test]
+    fn draw_repeats() {
+        check(
+            "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
+            expect![[r#"
+                0..10 "0 -- {2 5}"
+                ▶ optimal line: 1,2 → 3,2 → 3,5 → 4,5 → 4,2 → 3,2 (repeats)
+                [[1, 2], [3, 2], [3, 5], [4, 5], [4, 2], [3, 2]]
+            "#]],
+        );
+    }
+
+    #[test]
+    fn long_line_is_shortened() {
+        let text = std::fs::read_to_string("examples/long-game.cmg").unwrap();
+        check(
+            &text,
+            expect![[r##"
+                0..74 "# A long game on 10 nodes: the mouse wins, but only after 21 moves (plies)"
+                ▶ optimal line: 1,2 → 6,2 → 6,8 → 3,8 → 3,6 → 2,6 → … → 0,3
+                [[1, 2], [6, 2], [6, 8], [3, 8], [3, 6], [2, 6], [2, 1], [8, 1], [8, 4], [6, 4], [6, 7], [1, 7], [1, 4], [3, 4], [3, 7], [2, 7], [2, 4], [8, 4], [8, 1], [7, 1], [7, 3], [0, 3]]
+            "##]],
+        );
+    }
+
+    #[test]
+    fn no_game_no_lens() {
+        check("0 -- 1\n", expect![""]);
+    }
+
+    #[test]
+    fn empty_first_line() {
+        check(
+            "\n0 -- 1 -- 2\n",
+            expect![[r##"
+                0..0 ""
+                ▶ optimal line: 1,2 → 0,2
+                [[1, 2], [0, 2]]
+            "##]],
+        );
+    }
+
+    #[test]
+    fn stale_solution_is_not_used() {
+        // A solution for another version of the document must not be read: its node
+        // indices do not fit this graph.
+        let (_, stale, _) = analyze("[[1,3],[0],[3],[0,2],[4]]");
+        let (analysis, _, _) = analyze("0 -- 1 -- 2\n");
+        assert_eq!(code_lenses(&analysis, stale.as_ref()), []);
+    }
+}

@@ -1,1 +1,0 @@
-//! hover: to be written.
