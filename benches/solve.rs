@@ -4,38 +4,14 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 use cmg::solve::{solve, Game};
 
-/// A xorshift64 generator: the graphs only need to be the same on every run, not to be good random numbers.
-struct XorShift(u64);
+mod common;
 
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, bound: usize) -> u32 {
-        (self.next() % bound as u64) as u32
-    }
-}
-
-/// A connected graph of `node_count` nodes and about `edge_count` edges: a random spanning tree
-/// keeps every node in play, and the other edges join random pairs.
+/// The benchmark graph: see [`common::random_edges`].
 fn random_game(node_count: usize, edge_count: usize, seed: u64) -> Game {
-    let mut rng = XorShift(seed);
     let mut adjacency = vec![Vec::new(); node_count];
-    let join = |a: u32, b: u32, adjacency: &mut [Vec<u32>]| {
+    for (a, b) in common::random_edges(node_count, edge_count, seed) {
         adjacency[a as usize].push(b);
         adjacency[b as usize].push(a);
-    };
-    for node in 1..node_count {
-        let parent = rng.below(node);
-        join(node as u32, parent, &mut adjacency);
-    }
-    for _ in node_count - 1..edge_count {
-        let (a, b) = (rng.below(node_count), rng.below(node_count));
-        join(a, b, &mut adjacency);
     }
     // Duplicates and self-loops from the random pairs are merged and dropped here, so the edge count is approximate.
     Game::new(&adjacency, Some(0))

@@ -41,6 +41,13 @@ pub fn game_of(graph: &Graph) -> Option<Game> {
     Some(Game::new(graph.adjacency(), graph.hole()))
 }
 
+/// `solution` if it was solved for this graph. A solution for another version of a
+/// document could name nodes the graph no longer has, and its queries panic on those;
+/// the editor features call this before reading one.
+pub fn solution_for<'a>(graph: &Graph, solution: Option<&'a Solution>) -> Option<&'a Solution> {
+    solution.filter(|solution| solution.game().node_count() == graph.node_count())
+}
+
 /// The position every game starts from: mouse on node 1, cat on node 2, mouse to move.
 pub fn start_position(graph: &Graph) -> Option<Position> {
     Some(Position {

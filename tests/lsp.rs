@@ -1,10 +1,8 @@
 //! The language server in process, over an in-memory pipe with real framing: document
 //! sync, diagnostics with versions, scheduling of solves, settings, bad requests.
 
-mod support;
-
+use cmg::lsp::test_client::{codes, LspClient};
 use serde_json::{json, Value};
-use support::{codes, LspClient};
 use tokio::io::{ReadHalf, WriteHalf};
 
 type Client = LspClient<ReadHalf<tokio::io::DuplexStream>, WriteHalf<tokio::io::DuplexStream>>;

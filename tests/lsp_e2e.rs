@@ -1,12 +1,10 @@
 //! The real `cmg lsp` binary over stdio: a whole session from initialize to exit.
 
-mod support;
-
 use std::process::Stdio;
 use std::time::Duration;
 
+use cmg::lsp::test_client::{codes, LspClient};
 use serde_json::json;
-use support::{codes, LspClient};
 
 const URI: &str = "file:///e2e/long-game.cmg";
 

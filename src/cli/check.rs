@@ -20,11 +20,7 @@ pub fn run(paths: &[String], json: bool) -> CliResult {
         failed |= diagnostics
             .iter()
             .any(|d| d.severity() == crate::model::Severity::Error);
-        let view = SourceView {
-            name: &source.name,
-            text: &source.text,
-            lines: &analysis.line_index,
-        };
+        let view = SourceView::new(&source, &analysis);
         if json {
             json_diagnostics.extend(diagnostics.iter().map(|d| render::to_json(&view, d)));
         } else {

@@ -85,11 +85,7 @@ pub fn export(path: &str) -> CliResult {
     if syntax_broken {
         render::emit(
             &mut render::stream(true),
-            &SourceView {
-                name: &source.name,
-                text: &source.text,
-                lines: &analysis.line_index,
-            },
+            &SourceView::new(&source, &analysis),
             &errors,
         );
         eprintln!(

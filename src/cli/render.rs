@@ -48,6 +48,16 @@ impl<'a> Files<'a> for SourceView<'a> {
     }
 }
 
+impl<'a> SourceView<'a> {
+    pub fn new(source: &'a super::input::Source, analysis: &'a crate::analysis::Analysis) -> Self {
+        SourceView {
+            name: &source.name,
+            text: &source.text,
+            lines: &analysis.line_index,
+        }
+    }
+}
+
 /// A terminal stream for `stdout` (or `stderr`), coloured only when it is a terminal.
 pub fn stream(to_stderr: bool) -> StandardStream {
     let (is_terminal, make): (bool, fn(ColorChoice) -> StandardStream) = if to_stderr {

@@ -22,11 +22,7 @@ pub fn run(path: &str, json: bool) -> CliResult {
     let has_errors = diagnostics.iter().any(|d| d.severity() == Severity::Error);
     render::emit(
         &mut render::stream(true),
-        &SourceView {
-            name: &source.name,
-            text: &source.text,
-            lines: &analysis.line_index,
-        },
+        &SourceView::new(&source, &analysis),
         &diagnostics,
     );
 

@@ -6,7 +6,7 @@
 //! travels in [`CodeLens::line`] for the command behind the lens. A drawn line ends
 //! at its first repeated position and says "(repeats)".
 
-use crate::analysis::{start_position, Analysis};
+use crate::analysis::{solution_for, start_position, Analysis};
 use crate::solve::{Outcome, Position, Solution};
 use crate::syntax::TextRange;
 
@@ -24,10 +24,7 @@ pub struct CodeLens {
 /// The optimal-line lens; none without a solution.
 pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<CodeLens> {
     let graph = &analysis.model.graph;
-    // A solution for another version of the graph would name nodes this one does not have.
-    let Some(solution) =
-        solution.filter(|solution| solution.game().node_count() == graph.node_count())
-    else {
+    let Some(solution) = solution_for(graph, solution) else {
         return Vec::new();
     };
     let Some(start) = start_position(graph) else {

@@ -15,7 +15,9 @@
 //! the id; only a node that is never written (an empty list, say) gets its hint inside
 //! its list, right after the `[`.
 
-use crate::analysis::{describe, describe_position, mouse_starts_at, start_position, Analysis};
+use crate::analysis::{
+    describe, describe_position, mouse_starts_at, solution_for, start_position, Analysis,
+};
 use crate::model::MentionKind;
 use crate::solve::{Outcome, Solution};
 
@@ -57,10 +59,7 @@ pub fn inlay_hints(
     config: &InlayHintConfig,
 ) -> Vec<InlayHint> {
     let graph = &analysis.model.graph;
-    // A solution for another version of the graph would name nodes this one does not have.
-    let Some(solution) =
-        solution.filter(|solution| solution.game().node_count() == graph.node_count())
-    else {
+    let Some(solution) = solution_for(graph, solution) else {
         return Vec::new();
     };
     let Some(start) = start_position(graph) else {

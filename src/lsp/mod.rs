@@ -4,7 +4,10 @@
 mod config;
 mod convert;
 mod documents;
+mod handlers;
 mod server;
+#[doc(hidden)]
+pub mod test_client;
 
 pub use server::Server;
 

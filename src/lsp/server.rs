@@ -11,16 +11,13 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use crate::analysis::Analysis;
 use crate::model::{Code, Severity};
-use crate::solve::{solve_cancellable, Solution};
+use crate::solve::solve_cancellable;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{Document, SolveJob};
-
-/// The command behind the outcome code lens: shows the optimal line.
-pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
+use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
 
 #[derive(Clone)]
 pub struct Server {
@@ -45,29 +42,6 @@ struct ClientSupport {
     configuration: bool,
     inlay_hint_refresh: bool,
     code_lens_refresh: bool,
-}
-
-/// What a request works on: one version of one document, copied out of the lock.
-struct Snapshot {
-    rope: Rope,
-    analysis: Arc<Analysis>,
-    solution: Option<Arc<Solution>>,
-    encoding: Encoding,
-    config: Config,
-}
-
-impl Snapshot {
-    fn offset(&self, position: Position) -> u32 {
-        convert::offset(&self.rope, self.encoding, position)
-    }
-
-    fn range(&self, range: crate::syntax::TextRange) -> Range {
-        convert::range(&self.rope, self.encoding, range)
-    }
-
-    fn solution(&self) -> Option<&Solution> {
-        self.solution.as_deref()
-    }
 }
 
 /// Runs a feature, turning a panic into an error response so the server keeps serving.
@@ -99,12 +73,27 @@ impl Server {
         let state = self.state();
         let document = state.documents.get(uri)?;
         Some(Snapshot {
+            uri: uri.clone(),
             rope: document.rope.clone(),
             analysis: document.analysis.clone(),
             solution: document.solution(),
             encoding: state.encoding,
             config: state.config.clone(),
         })
+    }
+
+    /// Answers a request from a snapshot of `uri`: nothing for an unknown document, an
+    /// error response if the feature panics.
+    fn answer<T>(
+        &self,
+        uri: &Uri,
+        feature: &str,
+        f: impl FnOnce(&Snapshot) -> Option<T>,
+    ) -> Result<Option<T>> {
+        match self.snapshot(uri) {
+            Some(snapshot) => guarded(feature, || f(&snapshot)),
+            None => Ok(None),
+        }
     }
 
     /// Sends the full diagnostic set of the document's current version.
@@ -214,7 +203,7 @@ impl Server {
     }
 }
 
-fn to_lsp_diagnostic(
+pub(super) fn to_lsp_diagnostic(
     uri: &Uri,
     rope: &Rope,
     encoding: Encoding,
@@ -287,6 +276,44 @@ fn capabilities(encoding: Encoding) -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::REFACTOR_REWRITE,
+            ]),
+            ..CodeActionOptions::default()
+        })),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: handlers::semantic_tokens_legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: None,
+                ..SemanticTokensOptions::default()
+            },
+        )),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![
+                "-".to_owned(),
+                "{".to_owned(),
+                "[".to_owned(),
+                ",".to_owned(),
+            ]),
+            ..CompletionOptions::default()
+        }),
+        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![SHOW_LINE_COMMAND.to_owned()],
             ..ExecuteCommandOptions::default()
@@ -425,6 +452,119 @@ impl LanguageServer for Server {
                 .into_iter()
                 .collect(),
             )
+        })
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let at = params.text_document_position_params;
+        self.answer(&at.text_document.uri, "hover", |s| {
+            handlers::hover(s, at.position)
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        self.answer(&params.text_document.uri, "inlay hints", |s| {
+            Some(handlers::inlay_hints(s, params.range))
+        })
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        self.answer(&params.text_document.uri, "code lens", |s| {
+            Some(handlers::code_lenses(s))
+        })
+    }
+
+    async fn semantic_tokens_full(
+        &self,
+        params: SemanticTokensParams,
+    ) -> Result<Option<SemanticTokensResult>> {
+        self.answer(&params.text_document.uri, "semantic tokens", |s| {
+            Some(SemanticTokensResult::Tokens(handlers::semantic_tokens(s)))
+        })
+    }
+
+    async fn document_symbol(
+        &self,
+        params: DocumentSymbolParams,
+    ) -> Result<Option<DocumentSymbolResponse>> {
+        self.answer(&params.text_document.uri, "document symbols", |s| {
+            Some(DocumentSymbolResponse::Nested(handlers::document_symbols(
+                s,
+            )))
+        })
+    }
+
+    async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
+        self.answer(&params.text_document.uri, "folding", |s| {
+            Some(handlers::folding_ranges(s))
+        })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        self.answer(&params.text_document.uri, "code actions", |s| {
+            Some(handlers::code_actions(s, params.range))
+        })
+    }
+
+    async fn goto_definition(
+        &self,
+        params: GotoDefinitionParams,
+    ) -> Result<Option<GotoDefinitionResponse>> {
+        let at = params.text_document_position_params;
+        self.answer(&at.text_document.uri, "definition", |s| {
+            handlers::definition(s, at.position)
+        })
+    }
+
+    async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
+        let at = params.text_document_position;
+        let include = params.context.include_declaration;
+        self.answer(&at.text_document.uri, "references", |s| {
+            Some(handlers::references(s, at.position, include))
+        })
+    }
+
+    async fn document_highlight(
+        &self,
+        params: DocumentHighlightParams,
+    ) -> Result<Option<Vec<DocumentHighlight>>> {
+        let at = params.text_document_position_params;
+        self.answer(&at.text_document.uri, "highlights", |s| {
+            Some(handlers::highlights(s, at.position))
+        })
+    }
+
+    async fn prepare_rename(
+        &self,
+        params: TextDocumentPositionParams,
+    ) -> Result<Option<PrepareRenameResponse>> {
+        let Some(snapshot) = self.snapshot(&params.text_document.uri) else {
+            return Ok(None);
+        };
+        guarded("rename", || {
+            handlers::prepare_rename(&snapshot, params.position)
+        })?
+        .map(Some)
+    }
+
+    async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+        let at = params.text_document_position;
+        let Some(snapshot) = self.snapshot(&at.text_document.uri) else {
+            return Ok(None);
+        };
+        guarded("rename", || {
+            handlers::rename(&snapshot, at.position, &params.new_name)
+        })?
+        .map(Some)
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        let at = params.text_document_position;
+        self.answer(&at.text_document.uri, "completion", |s| {
+            Some(CompletionResponse::Array(handlers::completions(
+                s,
+                at.position,
+            )))
         })
     }
 

@@ -8,8 +8,8 @@
 use std::fmt::Write;
 
 use crate::analysis::{
-    self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, start_position,
-    Analysis,
+    self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, solution_for,
+    start_position, Analysis,
 };
 use crate::model::Graph;
 use crate::solve::Solution;
@@ -30,7 +30,7 @@ pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> O
     if offset as usize > analysis.text.len() {
         return None;
     }
-    let solution = solution.filter(|solution| fits(analysis, solution));
+    let solution = solution_for(&analysis.model.graph, solution);
     if let Some(mention) = mention_at(analysis, offset) {
         let index = analysis.model.graph.index_of(mention.id)?;
         return Some(Hover {
@@ -47,13 +47,6 @@ pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> O
             markdown: expect_markdown(analysis, solution, expect),
         })
     })
-}
-
-/// Whether `solution` was solved for this analysis's graph. A solution for another
-/// version of the document could name nodes the graph no longer has, and its queries
-/// panic on those.
-fn fits(analysis: &Analysis, solution: &Solution) -> bool {
-    solution.game().node_count() == analysis.model.graph.node_count()
 }
 
 fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> String {

@@ -1,8 +1,7 @@
-//! A small LSP client for the tests: real `Content-Length` framing over any byte
-//! stream, answers to the server's own requests, and waits with time limits so a
-//! broken server fails a test instead of hanging it.
-
-#![allow(dead_code)]
+//! A small LSP client for the tests and benchmarks: real `Content-Length` framing over
+//! any byte stream, answers to the server's own requests, and waits with time limits so
+//! a broken server fails a test instead of hanging it. It panics on protocol errors,
+//! which is what a test wants.
 
 use std::time::Duration;
 

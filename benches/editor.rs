@@ -1,0 +1,96 @@
+//! Benchmarks of what runs on every keystroke: parsing and checking a file, formatting
+//! it, and the language server's latency from `didChange` to `publishDiagnostics`.
+
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use serde_json::json;
+
+use cmg::analysis::Analysis;
+use cmg::ide::format;
+use cmg::lsp::test_client::LspClient;
+
+mod common;
+
+const SIZES: [(usize, usize); 2] = [(50, 150), (2000, 10000)];
+
+fn bench_analysis(c: &mut Criterion) {
+    let mut group = c.benchmark_group("analysis");
+    for (nodes, edges) in SIZES {
+        let text = common::random_cmg(nodes, edges, 7);
+        group.bench_with_input(
+            BenchmarkId::new("parse_and_check", nodes),
+            &text,
+            |b, text| b.iter(|| Analysis::new(text)),
+        );
+        let analysis = Analysis::new(&text);
+        group.bench_with_input(
+            BenchmarkId::new("format", nodes),
+            &analysis,
+            |b, analysis| b.iter(|| format(&analysis.text, &analysis.parse)),
+        );
+    }
+    group.finish();
+}
+
+/// Time from sending a `didChange` (a full-text change that edits a comment, so the
+/// graph and its solution stay) to receiving the `publishDiagnostics` of that version,
+/// through an in-memory pipe with real framing.
+fn bench_lsp_latency(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("lsp_did_change_to_diagnostics");
+    group.sample_size(20);
+    for (nodes, edges) in SIZES {
+        // Two of the three expectations fail once solved, which tells when the solve is in.
+        let text = common::random_cmg(nodes, edges, 7) + "expect mouse\nexpect cat\nexpect draw\n";
+        let uri = "file:///bench.cmg";
+        let mut client = runtime.block_on(async {
+            let (client_end, server_end) = tokio::io::duplex(1 << 22);
+            let (server_read, server_write) = tokio::io::split(server_end);
+            let (service, socket) = tower_lsp_server::LspService::new(cmg::lsp::Server::new);
+            tokio::spawn(
+                tower_lsp_server::Server::new(server_read, server_write, socket).serve(service),
+            );
+            let (client_read, client_write) = tokio::io::split(client_end);
+            let mut client = LspClient::new(client_read, client_write);
+            client
+                .initialize(json!({}), json!({"solver": {"maxNodes": 5000}}))
+                .await;
+            client.open(uri, 0, &text).await;
+            client
+                .diagnostics_where(uri, |p| {
+                    p["version"] == 0
+                        && cmg::lsp::test_client::codes(p).contains(&"expect-mismatch".to_owned())
+                })
+                .await;
+            client
+        });
+        let mut version = 0;
+        group.bench_function(BenchmarkId::from_parameter(nodes), |b| {
+            b.iter_custom(|iterations| {
+                runtime.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iterations {
+                        version += 1;
+                        let edited = format!("{text}# edit {version}\n");
+                        let start = Instant::now();
+                        client.change(uri, version, json!([{"text": edited}])).await;
+                        client
+                            .diagnostics_where(uri, |p| p["version"] == version)
+                            .await;
+                        total += start.elapsed();
+                        client.notifications.clear();
+                    }
+                    total
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_analysis, bench_lsp_latency);
+criterion_main!(benches);

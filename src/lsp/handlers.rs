@@ -1,0 +1,338 @@
+//! Requests answered from one document snapshot: each calls an `ide` function and
+//! turns its plain result into protocol types.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use ropey::Rope;
+use serde_json::json;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode};
+use tower_lsp_server::ls_types::*;
+
+use crate::analysis::Analysis;
+use crate::ide::{self, actions, completion, folding, inlay_hints, navigation, semantic_tokens};
+use crate::solve::Solution;
+use crate::syntax::TextRange;
+
+use super::config::Config;
+use super::convert::{self, Encoding};
+
+/// The command behind the outcome code lens: shows the optimal line.
+pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
+
+/// What a request works on: one version of one document, copied out of the lock. The
+/// solution, if any, is the one solved for exactly this version.
+pub struct Snapshot {
+    pub uri: Uri,
+    pub rope: Rope,
+    pub analysis: Arc<Analysis>,
+    pub solution: Option<Arc<Solution>>,
+    pub encoding: Encoding,
+    pub config: Config,
+}
+
+impl Snapshot {
+    fn offset(&self, position: Position) -> u32 {
+        convert::offset(&self.rope, self.encoding, position)
+    }
+
+    fn range(&self, range: TextRange) -> Range {
+        convert::range(&self.rope, self.encoding, range)
+    }
+
+    fn solution(&self) -> Option<&Solution> {
+        self.solution.as_deref()
+    }
+
+    fn edits(&self, edits: &[ide::TextEdit]) -> Vec<TextEdit> {
+        edits
+            .iter()
+            .map(|edit| TextEdit::new(self.range(edit.range), edit.new_text.clone()))
+            .collect()
+    }
+
+    fn workspace_edit(&self, edits: &[ide::TextEdit]) -> WorkspaceEdit {
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(self.uri.clone(), self.edits(edits))])),
+            ..WorkspaceEdit::default()
+        }
+    }
+}
+
+/// An error the user should read, such as why a rename is refused.
+fn refusal(message: String) -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32803),
+        message: message.into(),
+        data: None,
+    }
+}
+
+pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
+    let hover = ide::hover::hover(
+        &snapshot.analysis,
+        snapshot.solution(),
+        snapshot.offset(position),
+    )?;
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: hover.markdown,
+        }),
+        range: Some(snapshot.range(hover.range)),
+    })
+}
+
+pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
+    let wanted = convert::text_range(&snapshot.rope, snapshot.encoding, range);
+    let config = inlay_hints::InlayHintConfig {
+        node_outcomes: snapshot.config.node_hints,
+    };
+    inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config)
+        .into_iter()
+        .filter(|hint| wanted.touches(hint.offset))
+        .map(|hint| InlayHint {
+            position: convert::position(&snapshot.rope, snapshot.encoding, hint.offset),
+            label: InlayHintLabel::String(hint.label),
+            kind: None,
+            text_edits: None,
+            tooltip: hint.tooltip.map(InlayHintTooltip::String),
+            padding_left: Some(true),
+            padding_right: None,
+            data: None,
+        })
+        .collect()
+}
+
+pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
+    ide::code_lens::code_lenses(&snapshot.analysis, snapshot.solution())
+        .into_iter()
+        .map(|lens| {
+            let steps: Vec<String> = lens
+                .line
+                .iter()
+                .map(|[m, c]| format!("({m}, {c})"))
+                .collect();
+            let text = format!("Optimal line as (mouse, cat): {}", steps.join(" → "));
+            CodeLens {
+                range: snapshot.range(lens.range),
+                command: Some(Command {
+                    title: lens.title,
+                    command: SHOW_LINE_COMMAND.to_owned(),
+                    arguments: Some(vec![json!({"text": text, "line": lens.line})]),
+                }),
+                data: None,
+            }
+        })
+        .collect()
+}
+
+/// The legend: node ids are `number`, the three special nodes `enumMember` with a
+/// modifier naming their role; the outcome words are keywords with `outcome`.
+pub fn semantic_tokens_legend() -> SemanticTokensLegend {
+    SemanticTokensLegend {
+        token_types: vec![
+            SemanticTokenType::NUMBER,
+            SemanticTokenType::ENUM_MEMBER,
+            SemanticTokenType::KEYWORD,
+            SemanticTokenType::STRING,
+            SemanticTokenType::COMMENT,
+            SemanticTokenType::OPERATOR,
+        ],
+        token_modifiers: vec![
+            SemanticTokenModifier::new("hole"),
+            SemanticTokenModifier::new("mouseStart"),
+            SemanticTokenModifier::new("catStart"),
+            SemanticTokenModifier::new("outcome"),
+        ],
+    }
+}
+
+/// Index into the legend's types and modifier bits of a token kind; punctuation is
+/// left to the grammar.
+fn token_type(kind: semantic_tokens::TokenKind) -> Option<(u32, u32)> {
+    use semantic_tokens::TokenKind;
+    Some(match kind {
+        TokenKind::Node => (0, 0),
+        TokenKind::Hole => (1, 1 << 0),
+        TokenKind::MouseStart => (1, 1 << 1),
+        TokenKind::CatStart => (1, 1 << 2),
+        TokenKind::Keyword => (2, 0),
+        TokenKind::Outcome => (2, 1 << 3),
+        TokenKind::String => (3, 0),
+        TokenKind::Comment => (4, 0),
+        TokenKind::Operator => (5, 0),
+        TokenKind::Punctuation => return None,
+    })
+}
+
+pub fn semantic_tokens(snapshot: &Snapshot) -> SemanticTokens {
+    let mut data = Vec::new();
+    let mut previous = Position::new(0, 0);
+    for token in semantic_tokens::semantic_tokens(&snapshot.analysis) {
+        let Some((token_type, modifiers)) = token_type(token.kind) else {
+            continue;
+        };
+        let range = snapshot.range(token.range);
+        if range.start.line != range.end.line || range.end.character <= range.start.character {
+            continue;
+        }
+        let delta_line = range.start.line - previous.line;
+        let delta_start = if delta_line == 0 {
+            range.start.character - previous.character
+        } else {
+            range.start.character
+        };
+        data.push(SemanticToken {
+            delta_line,
+            delta_start,
+            length: range.end.character - range.start.character,
+            token_type,
+            token_modifiers_bitset: modifiers,
+        });
+        previous = range.start;
+    }
+    SemanticTokens {
+        result_id: None,
+        data,
+    }
+}
+
+pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
+    ide::symbols::document_symbols(&snapshot.analysis)
+        .into_iter()
+        .map(|symbol| {
+            #[allow(deprecated)] // `deprecated` is a required field of the struct.
+            DocumentSymbol {
+                name: symbol.name,
+                detail: symbol.detail,
+                kind: SymbolKind::CONSTANT,
+                tags: None,
+                deprecated: None,
+                range: snapshot.range(symbol.range),
+                selection_range: snapshot.range(symbol.selection_range),
+                children: None,
+            }
+        })
+        .collect()
+}
+
+pub fn folding_ranges(snapshot: &Snapshot) -> Vec<FoldingRange> {
+    folding::folding_ranges(&snapshot.analysis)
+        .into_iter()
+        .map(|fold| {
+            let range = snapshot.range(fold.range);
+            FoldingRange {
+                start_line: range.start.line,
+                start_character: None,
+                end_line: range.end.line,
+                end_character: None,
+                kind: Some(match fold.kind {
+                    folding::FoldKind::Region => FoldingRangeKind::Region,
+                    folding::FoldKind::Comment => FoldingRangeKind::Comment,
+                }),
+                collapsed_text: None,
+            }
+        })
+        .filter(|fold| fold.end_line > fold.start_line)
+        .collect()
+}
+
+pub fn code_actions(snapshot: &Snapshot, range: Range) -> Vec<CodeActionOrCommand> {
+    let range = convert::text_range(&snapshot.rope, snapshot.encoding, range);
+    actions::code_actions(&snapshot.analysis, snapshot.solution(), range)
+        .into_iter()
+        .map(|action| {
+            let diagnostics = action.fixes.as_ref().map(|diagnostic| {
+                vec![super::server::to_lsp_diagnostic(
+                    &snapshot.uri,
+                    &snapshot.rope,
+                    snapshot.encoding,
+                    diagnostic,
+                )]
+            });
+            CodeActionOrCommand::CodeAction(CodeAction {
+                title: action.title,
+                kind: Some(match action.kind {
+                    actions::ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+                    actions::ActionKind::Refactor => CodeActionKind::REFACTOR_REWRITE,
+                }),
+                diagnostics,
+                edit: Some(snapshot.workspace_edit(&action.edits)),
+                is_preferred: action.preferred.then_some(true),
+                ..CodeAction::default()
+            })
+        })
+        .collect()
+}
+
+pub fn definition(snapshot: &Snapshot, position: Position) -> Option<GotoDefinitionResponse> {
+    let target = navigation::definition(&snapshot.analysis, snapshot.offset(position))?;
+    Some(GotoDefinitionResponse::Scalar(Location::new(
+        snapshot.uri.clone(),
+        snapshot.range(target.focus_range),
+    )))
+}
+
+pub fn references(
+    snapshot: &Snapshot,
+    position: Position,
+    include_declaration: bool,
+) -> Vec<Location> {
+    navigation::references(
+        &snapshot.analysis,
+        snapshot.offset(position),
+        include_declaration,
+    )
+    .into_iter()
+    .map(|range| Location::new(snapshot.uri.clone(), snapshot.range(range)))
+    .collect()
+}
+
+pub fn highlights(snapshot: &Snapshot, position: Position) -> Vec<DocumentHighlight> {
+    navigation::highlights(&snapshot.analysis, snapshot.offset(position))
+        .into_iter()
+        .map(|highlight| DocumentHighlight {
+            range: snapshot.range(highlight.range),
+            kind: Some(match highlight.kind {
+                navigation::HighlightKind::Read => DocumentHighlightKind::READ,
+                navigation::HighlightKind::Write => DocumentHighlightKind::WRITE,
+            }),
+        })
+        .collect()
+}
+
+pub fn prepare_rename(
+    snapshot: &Snapshot,
+    position: Position,
+) -> Result<PrepareRenameResponse, Error> {
+    ide::rename::prepare_rename(&snapshot.analysis, snapshot.offset(position))
+        .map(|range| PrepareRenameResponse::Range(snapshot.range(range)))
+        .map_err(refusal)
+}
+
+pub fn rename(
+    snapshot: &Snapshot,
+    position: Position,
+    new_name: &str,
+) -> Result<WorkspaceEdit, Error> {
+    ide::rename::rename(&snapshot.analysis, snapshot.offset(position), new_name)
+        .map(|edits| snapshot.workspace_edit(&edits))
+        .map_err(refusal)
+}
+
+pub fn completions(snapshot: &Snapshot, position: Position) -> Vec<CompletionItem> {
+    completion::completions(&snapshot.analysis, snapshot.offset(position))
+        .into_iter()
+        .map(|item| CompletionItem {
+            label: item.label,
+            kind: Some(match item.kind {
+                completion::CompletionKind::Node => CompletionItemKind::VALUE,
+                completion::CompletionKind::Keyword => CompletionItemKind::KEYWORD,
+                completion::CompletionKind::Outcome => CompletionItemKind::ENUM_MEMBER,
+            }),
+            detail: item.detail,
+            ..CompletionItem::default()
+        })
+        .collect()
+}
