@@ -40,6 +40,30 @@ async fn a_session_from_initialize_to_exit() {
     let message = params["diagnostics"][0]["message"].as_str().unwrap();
     assert!(message.contains("mouse wins in 21"), "{message}");
 
+    // Hover on node 5, the first neighbour in the list of node 0 (`[5, 7, 9],`).
+    let hover_line = text
+        .lines()
+        .position(|line| line.trim_start().starts_with("[5"))
+        .unwrap() as u32;
+    let column = text
+        .lines()
+        .nth(hover_line as usize)
+        .unwrap()
+        .find('5')
+        .unwrap() as u32;
+    let hover = client
+        .call("textDocument/hover", json!({"textDocument": {"uri": URI}, "position": {"line": hover_line, "character": column}}))
+        .await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("**node 5**"), "{markdown}");
+
+    let hints = client
+        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}))
+        .await;
+    let first = &hints[0];
+    assert_eq!(first["label"], "mouse wins in 21", "{hints}");
+    assert_eq!(first["position"]["line"], 0);
+
     let edits = client
         .call(
             "textDocument/formatting",
