@@ -3,8 +3,12 @@
 //! a panic.
 
 use ropey::Rope;
-use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
+use tower_lsp_server::ls_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
+    NumberOrString, Position, PositionEncodingKind, Range, Uri,
+};
 
+use crate::model::{Code, Severity};
 use crate::syntax::TextRange;
 
 /// How the client counts characters in a line, negotiated at initialization.
@@ -110,6 +114,39 @@ pub fn apply_change(rope: &mut Rope, encoding: Encoding, range: Option<Range>, t
             rope.remove(start..end);
             rope.insert(start, text);
         }
+    }
+}
+
+/// A cmg diagnostic in protocol form; related locations point into the same document.
+pub fn diagnostic(
+    uri: &Uri,
+    rope: &Rope,
+    encoding: Encoding,
+    diagnostic: &crate::model::Diagnostic,
+) -> Diagnostic {
+    let severity = match diagnostic.severity() {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Information => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    };
+    let related = diagnostic
+        .related
+        .iter()
+        .map(|related| DiagnosticRelatedInformation {
+            location: Location::new(uri.clone(), range(rope, encoding, related.range)),
+            message: related.message.clone(),
+        })
+        .collect::<Vec<_>>();
+    Diagnostic {
+        range: range(rope, encoding, diagnostic.range),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
+        source: Some("cmg".to_owned()),
+        message: diagnostic.message.clone(),
+        related_information: (!related.is_empty()).then_some(related),
+        tags: (diagnostic.code == Code::UnreachableNode).then(|| vec![DiagnosticTag::UNNECESSARY]),
+        ..Diagnostic::default()
     }
 }
 

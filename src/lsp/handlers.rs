@@ -127,27 +127,6 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
         .collect()
 }
 
-/// The legend: node ids are `number`, the three special nodes `enumMember` with a
-/// modifier naming their role; the outcome words are keywords with `outcome`.
-pub fn semantic_tokens_legend() -> SemanticTokensLegend {
-    SemanticTokensLegend {
-        token_types: vec![
-            SemanticTokenType::NUMBER,
-            SemanticTokenType::ENUM_MEMBER,
-            SemanticTokenType::KEYWORD,
-            SemanticTokenType::STRING,
-            SemanticTokenType::COMMENT,
-            SemanticTokenType::OPERATOR,
-        ],
-        token_modifiers: vec![
-            SemanticTokenModifier::new("hole"),
-            SemanticTokenModifier::new("mouseStart"),
-            SemanticTokenModifier::new("catStart"),
-            SemanticTokenModifier::new("outcome"),
-        ],
-    }
-}
-
 /// Index into the legend's types and modifier bits of a token kind; punctuation is
 /// left to the grammar.
 fn token_type(kind: semantic_tokens::TokenKind) -> Option<(u32, u32)> {
@@ -244,7 +223,7 @@ pub fn code_actions(snapshot: &Snapshot, range: Range) -> Vec<CodeActionOrComman
         .into_iter()
         .map(|action| {
             let diagnostics = action.fixes.as_ref().map(|diagnostic| {
-                vec![super::server::to_lsp_diagnostic(
+                vec![convert::diagnostic(
                     &snapshot.uri,
                     &snapshot.rope,
                     snapshot.encoding,
@@ -335,4 +314,66 @@ pub fn completions(snapshot: &Snapshot, position: Position) -> Vec<CompletionIte
             ..CompletionItem::default()
         })
         .collect()
+}
+
+pub fn formatting(snapshot: &Snapshot) -> Vec<TextEdit> {
+    let analysis = &snapshot.analysis;
+    let formatted = ide::format(&analysis.text, &analysis.parse);
+    minimal_edit(
+        &snapshot.rope,
+        snapshot.encoding,
+        &analysis.text,
+        &formatted,
+    )
+    .into_iter()
+    .collect()
+}
+
+/// One edit that turns `old` into `new`, trimmed to the part that differs, so that the
+/// editor keeps the cursor and folds where nothing changed.
+fn minimal_edit(rope: &Rope, encoding: Encoding, old: &str, new: &str) -> Option<TextEdit> {
+    if old == new {
+        return None;
+    }
+    let mut prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+        prefix -= 1;
+    }
+    let mut suffix = old[prefix..]
+        .bytes()
+        .rev()
+        .zip(new[prefix..].bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
+        suffix -= 1;
+    }
+    let range = crate::syntax::TextRange::new(prefix as u32, (old.len() - suffix) as u32);
+    Some(TextEdit {
+        range: convert::range(rope, encoding, range),
+        new_text: new[prefix..new.len() - suffix].to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimal_edit_keeps_common_prefix_and_suffix() {
+        let old = "a é b";
+        let new = "a éé b";
+        let rope = Rope::from_str(old);
+        let edit = minimal_edit(&rope, Encoding::Utf16, old, new).unwrap();
+        assert_eq!(
+            edit.range,
+            Range::new(Position::new(0, 3), Position::new(0, 3))
+        );
+        assert_eq!(edit.new_text, "é");
+        assert!(minimal_edit(&rope, Encoding::Utf16, old, old).is_none());
+    }
 }

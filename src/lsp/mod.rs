@@ -1,6 +1,7 @@
 //! The language server: the tower-lsp-server adapter over the `ide` features. The only
 //! layer that knows the protocol.
 
+mod capabilities;
 mod config;
 mod convert;
 mod documents;

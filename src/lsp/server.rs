@@ -5,15 +5,14 @@ use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use ropey::Rope;
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use crate::model::{Code, Severity};
 use crate::solve::solve_cancellable;
 
+use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{Document, SolveJob};
@@ -106,7 +105,7 @@ impl Server {
                     let diagnostics = document
                         .diagnostics()
                         .iter()
-                        .map(|d| to_lsp_diagnostic(uri, &document.rope, state.encoding, d))
+                        .map(|d| convert::diagnostic(uri, &document.rope, state.encoding, d))
                         .collect::<Vec<_>>();
                     (diagnostics, document.version)
                 })
@@ -203,125 +202,6 @@ impl Server {
     }
 }
 
-pub(super) fn to_lsp_diagnostic(
-    uri: &Uri,
-    rope: &Rope,
-    encoding: Encoding,
-    diagnostic: &crate::model::Diagnostic,
-) -> Diagnostic {
-    let severity = match diagnostic.severity() {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        Severity::Warning => DiagnosticSeverity::WARNING,
-        Severity::Information => DiagnosticSeverity::INFORMATION,
-        Severity::Hint => DiagnosticSeverity::HINT,
-    };
-    let related = diagnostic
-        .related
-        .iter()
-        .map(|related| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), convert::range(rope, encoding, related.range)),
-            message: related.message.clone(),
-        })
-        .collect::<Vec<_>>();
-    Diagnostic {
-        range: convert::range(rope, encoding, diagnostic.range),
-        severity: Some(severity),
-        code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
-        source: Some("cmg".to_owned()),
-        message: diagnostic.message.clone(),
-        related_information: (!related.is_empty()).then_some(related),
-        tags: (diagnostic.code == Code::UnreachableNode).then(|| vec![DiagnosticTag::UNNECESSARY]),
-        ..Diagnostic::default()
-    }
-}
-
-/// One edit that turns `old` into `new`, trimmed to the part that differs, so that the
-/// editor keeps the cursor and folds where nothing changed.
-fn minimal_edit(rope: &Rope, encoding: Encoding, old: &str, new: &str) -> Option<TextEdit> {
-    if old == new {
-        return None;
-    }
-    let mut prefix = old
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
-        prefix -= 1;
-    }
-    let mut suffix = old[prefix..]
-        .bytes()
-        .rev()
-        .zip(new[prefix..].bytes().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
-    while !old.is_char_boundary(old.len() - suffix) || !new.is_char_boundary(new.len() - suffix) {
-        suffix -= 1;
-    }
-    let range = crate::syntax::TextRange::new(prefix as u32, (old.len() - suffix) as u32);
-    Some(TextEdit {
-        range: convert::range(rope, encoding, range),
-        new_text: new[prefix..new.len() - suffix].to_owned(),
-    })
-}
-
-fn capabilities(encoding: Encoding) -> ServerCapabilities {
-    ServerCapabilities {
-        position_encoding: Some(encoding.kind()),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(
-            TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                ..TextDocumentSyncOptions::default()
-            },
-        )),
-        document_formatting_provider: Some(OneOf::Left(true)),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        inlay_hint_provider: Some(OneOf::Left(true)),
-        code_lens_provider: Some(CodeLensOptions {
-            resolve_provider: Some(false),
-        }),
-        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![
-                CodeActionKind::QUICKFIX,
-                CodeActionKind::REFACTOR_REWRITE,
-            ]),
-            ..CodeActionOptions::default()
-        })),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
-            SemanticTokensOptions {
-                legend: handlers::semantic_tokens_legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
-                range: None,
-                ..SemanticTokensOptions::default()
-            },
-        )),
-        definition_provider: Some(OneOf::Left(true)),
-        references_provider: Some(OneOf::Left(true)),
-        document_highlight_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions {
-            prepare_provider: Some(true),
-            work_done_progress_options: WorkDoneProgressOptions::default(),
-        })),
-        document_symbol_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec![
-                "-".to_owned(),
-                "{".to_owned(),
-                "[".to_owned(),
-                ",".to_owned(),
-            ]),
-            ..CompletionOptions::default()
-        }),
-        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
-        execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![SHOW_LINE_COMMAND.to_owned()],
-            ..ExecuteCommandOptions::default()
-        }),
-        ..ServerCapabilities::default()
-    }
-}
-
 impl LanguageServer for Server {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
         let encoding = Encoding::negotiate(
@@ -352,7 +232,7 @@ impl LanguageServer for Server {
             }
         }
         Ok(InitializeResult {
-            capabilities: capabilities(encoding),
+            capabilities: capabilities::capabilities(encoding),
             server_info: Some(ServerInfo {
                 name: "cmg".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
@@ -436,22 +316,8 @@ impl LanguageServer for Server {
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        let Some(snapshot) = self.snapshot(&params.text_document.uri) else {
-            return Ok(None);
-        };
-        guarded("formatting", || {
-            let analysis = &snapshot.analysis;
-            let formatted = crate::ide::format(&analysis.text, &analysis.parse);
-            Some(
-                minimal_edit(
-                    &snapshot.rope,
-                    snapshot.encoding,
-                    &analysis.text,
-                    &formatted,
-                )
-                .into_iter()
-                .collect(),
-            )
+        self.answer(&params.text_document.uri, "formatting", |s| {
+            Some(handlers::formatting(s))
         })
     }
 
@@ -601,19 +467,5 @@ mod tests {
         );
         assert!(error.message.contains("hover"));
         assert_eq!(guarded("hover", || 7).unwrap(), 7);
-    }
-
-    #[test]
-    fn minimal_edit_keeps_common_prefix_and_suffix() {
-        let old = "a é b";
-        let new = "a éé b";
-        let rope = Rope::from_str(old);
-        let edit = minimal_edit(&rope, Encoding::Utf16, old, new).unwrap();
-        assert_eq!(
-            edit.range,
-            Range::new(Position::new(0, 3), Position::new(0, 3))
-        );
-        assert_eq!(edit.new_text, "é");
-        assert!(minimal_edit(&rope, Encoding::Utf16, old, old).is_none());
     }
 }
