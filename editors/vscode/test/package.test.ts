@@ -169,3 +169,32 @@ test("the grammar's keywords are the lexer's keywords", () => {
   assert.ok(lexerWords.length > 0, "no keyword tokens found in src/syntax/lexer.rs");
   assert.deepEqual(grammarWords.sort(), lexerWords.sort());
 });
+
+test("the packaged bundle loads with nothing but `vscode` supplied", async () => {
+  const os = await import("node:os");
+  const Module = (await import("node:module")).default as unknown as {
+    _load: (request: string, ...rest: unknown[]) => unknown;
+  };
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "cmg-bundle-"));
+  const bundle = path.join(directory, "extension.js");
+  fs.writeFileSync(bundle, vsixFiles().get("extension/dist/extension.js")!);
+  // Any property of the stand-in is another stand-in, so module-level code that
+  // touches the API (`class X extends vscode.Y`) runs; a require of anything not
+  // bundled would still throw.
+  const standIn = (): unknown =>
+    new Proxy(function () {}, {
+      get: (_target, property) => (property === "prototype" ? {} : standIn()),
+      construct: () => standIn() as object,
+    });
+  const load = Module._load;
+  Module._load = (request: string, ...rest: unknown[]) =>
+    request === "vscode" ? standIn() : load.call(Module, request, ...rest);
+  try {
+    const extension = (await import(bundle)) as Record<string, unknown>;
+    assert.equal(typeof extension.activate, "function");
+    assert.equal(typeof extension.deactivate, "function");
+  } finally {
+    Module._load = load;
+    fs.rmSync(directory, { recursive: true });
+  }
+});
