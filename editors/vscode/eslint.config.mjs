@@ -1,0 +1,28 @@
+// Lint rules on top of `tsc --strict`: the recommended sets, type-aware, with no
+// exceptions, so `npm run lint` fails on any warning.
+
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["dist/", "out/", "node_modules/", "syntaxes/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs"] } },
+    },
+    rules: {
+      // node:test runs the promises `test()` returns itself; awaiting them is optional.
+      "@typescript-eslint/no-floating-promises": [
+        "error",
+        { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: "test" }] },
+      ],
+    },
+  },
+  {
+    files: ["**/*.mjs"],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { globals: { process: "readonly" } },
+  },
+);

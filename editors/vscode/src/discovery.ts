@@ -1,0 +1,104 @@
+// Finding the `cmg` binary. This module does not import `vscode`, so that the search
+// order can be tested with node's own test runner, outside the editor.
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** Where the server was found, so that the output channel can say which one runs. */
+export type ServerSource = "setting" | "bundled" | "PATH";
+
+export type Discovery =
+  | { ok: true; path: string; source: ServerSource }
+  | { ok: false; message: string };
+
+/** Everything the search reads from the outside world, so that tests can fake it. */
+export interface DiscoveryInput {
+  /** The `cmg.server.path` setting; empty means "not set". */
+  configuredPath: string | undefined;
+  /** The folder the extension is installed in, which may hold `server/cmg`. */
+  extensionPath: string;
+  platform: NodeJS.Platform;
+  /** The `PATH` environment variable. */
+  pathVariable: string | undefined;
+  homeDirectory?: string;
+  isExecutable?: (file: string) => boolean;
+}
+
+/**
+ * Looks for the server: the setting first, then a binary shipped inside the extension,
+ * then `cmg` on `PATH`. A setting that points nowhere is an error rather than a reason
+ * to fall back, since silently running a different binary than the one the user chose
+ * would be confusing.
+ */
+export function findServer(input: DiscoveryInput): Discovery {
+  const isExecutable = input.isExecutable ?? isExecutableFile;
+  const paths = input.platform === "win32" ? path.win32 : path.posix;
+  const binary = input.platform === "win32" ? "cmg.exe" : "cmg";
+
+  const configured = input.configuredPath?.trim() ?? "";
+  if (configured !== "") {
+    const expanded = expandHome(configured, input.homeDirectory ?? os.homedir(), paths);
+    if (isExecutable(expanded)) {
+      return { ok: true, path: expanded, source: "setting" };
+    }
+    return {
+      ok: false,
+      message:
+        `cmg: the setting cmg.server.path is "${configured}", but there is no ` +
+        `executable file there. Fix the path, or clear the setting to use the ` +
+        `bundled server or \`cmg\` from PATH.`,
+    };
+  }
+
+  const bundled = paths.join(input.extensionPath, "server", binary);
+  if (isExecutable(bundled)) {
+    return { ok: true, path: bundled, source: "bundled" };
+  }
+
+  const delimiter = input.platform === "win32" ? ";" : ":";
+  for (const directory of (input.pathVariable ?? "").split(delimiter)) {
+    // An empty PATH entry means the current directory, which an editor should not
+    // run programs from.
+    if (directory === "") {
+      continue;
+    }
+    const candidate = paths.join(directory, binary);
+    if (isExecutable(candidate)) {
+      return { ok: true, path: candidate, source: "PATH" };
+    }
+  }
+
+  return {
+    ok: false,
+    message:
+      `cmg: could not find the language server. Install it with ` +
+      `\`cargo install --path .\` from the cmg repository so that \`${binary}\` is ` +
+      `on PATH, or set cmg.server.path to the binary.`,
+  };
+}
+
+function expandHome(file: string, home: string, paths: path.PlatformPath): string {
+  if (file === "~") {
+    return home;
+  }
+  if (file.startsWith("~/") || file.startsWith("~\\")) {
+    return paths.join(home, file.slice(2));
+  }
+  return file;
+}
+
+/** A regular file we may execute (on Windows, any regular file). */
+export function isExecutableFile(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) {
+      return false;
+    }
+    if (process.platform !== "win32") {
+      fs.accessSync(file, fs.constants.X_OK);
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,25 @@
+// The settings the server reads, in the shape `src/lsp/config.rs` expects. Kept apart
+// from `vscode` so that tests can check the shape without an editor.
+
+/** The `cmg.*` settings the server understands, as the editor's settings name them. */
+export const SERVER_SETTINGS = ["solver.maxNodes", "inlayHints.nodes"] as const;
+
+export type ServerSetting = (typeof SERVER_SETTINGS)[number];
+
+/**
+ * Builds the initialization options, `{solver: {maxNodes}, inlayHints: {nodes}}`, from
+ * a reader of the `cmg` configuration section. Values the user has not set come back
+ * as `undefined` and are left out, so that the server keeps its own defaults.
+ */
+export function initializationOptions(read: (key: ServerSetting) => unknown): Record<string, unknown> {
+  const options: Record<string, Record<string, unknown>> = {};
+  for (const key of SERVER_SETTINGS) {
+    const value = read(key);
+    if (value === undefined) {
+      continue;
+    }
+    const [group, name] = key.split(".") as [string, string];
+    options[group] = { ...options[group], [name]: value };
+  }
+  return options;
+}
