@@ -4,15 +4,12 @@
 -- Run from the repository root:
 --   CMG_BIN=target/debug/cmg nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/test.lua"
 -- It exits 0 and prints "neovim: N passed, 0 failed" on success, non-zero otherwise.
--- CMG_NVIM_ALLOW_NO_HOVER=1 accepts a server without hover support (a stop-gap until
--- hover is merged; remove it then).
 
 local root = vim.fn.getcwd()
 local binary = os.getenv("CMG_BIN") or "target/debug/cmg"
 if not binary:match("^/") then
   binary = root .. "/" .. binary
 end
-local allow_no_hover = os.getenv("CMG_NVIM_ALLOW_NO_HOVER") == "1"
 
 local passed, failed = 0, 0
 
@@ -84,10 +81,6 @@ local function run()
   -- Hover on the `3` of "0 -- 1 -- 2 -- 3" (line 1, column 15): node 3 has a label.
   local client = vim.lsp.buf_get_clients(bufnr)[1] or vim.lsp.get_active_clients()[1]
   local offers_hover = client ~= nil and client.server_capabilities.hoverProvider
-  if not offers_hover and allow_no_hover then
-    say("skip hover: the server offers no hover, accepted because CMG_NVIM_ALLOW_NO_HOVER=1")
-    return
-  end
   check("the server offers hover", offers_hover)
   local responses = vim.lsp.buf_request_sync(bufnr, "textDocument/hover", {
     textDocument = vim.lsp.util.make_text_document_params(bufnr),
