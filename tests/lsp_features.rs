@@ -305,3 +305,77 @@ proptest! {
         })?;
     }
 }
+
+/// Hover, a quick fix and a rename on a line where a label with `é😀` comes before
+/// the ids: byte columns (UTF-8 mode) and UTF-16 columns differ there.
+#[tokio::test]
+async fn positions_after_non_ascii_in_both_encodings() {
+    const LINE: &str = "0 -- 1 -- 2\nnode 9 \"é😀\"; 9 -- 3; 3 -- 3\n3 -- 1\n";
+    // Columns of the second `9` and of the self-loop on line 1, per encoding.
+    for (encoding, nine, self_loop) in [("utf-8", 17, 25), ("utf-16", 14, 22)] {
+        let mut client = start();
+        let init = client
+            .initialize(
+                json!({"general": {"positionEncodings": [encoding]}}),
+                json!(null),
+            )
+            .await;
+        assert_eq!(init["capabilities"]["positionEncoding"], encoding);
+        client.open(URI, 1, LINE).await;
+        let params = client.diagnostics_where(URI, version_is_one).await;
+        let diagnostic = params["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "self-loop")
+            .unwrap();
+        assert_eq!(
+            diagnostic["range"]["start"],
+            json!({"line": 1, "character": self_loop}),
+            "{encoding}"
+        );
+
+        let hover = client.call("textDocument/hover", at(1, nine)).await;
+        assert!(
+            hover["contents"]["value"]
+                .as_str()
+                .unwrap()
+                .contains("**node 9**"),
+            "{encoding}: {hover}"
+        );
+        assert_eq!(hover["range"]["start"]["character"], nine);
+
+        let actions = client
+            .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 1, "character": self_loop}, "end": {"line": 1, "character": self_loop}}, "context": {"diagnostics": []}}))
+            .await;
+        let fix = actions
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["kind"] == "quickfix")
+            .expect("a self-loop fix");
+        for edit in fix["edit"]["changes"][URI].as_array().unwrap() {
+            assert_eq!(edit["range"]["start"]["line"], 1, "{encoding}: {edit}");
+            assert!(
+                edit["range"]["start"]["character"].as_i64().unwrap() >= nine as i64,
+                "{encoding}: {edit}"
+            );
+        }
+
+        let renamed = client
+            .call("textDocument/rename", json!({"textDocument": {"uri": URI}, "position": {"line": 1, "character": nine}, "newName": "8"}))
+            .await;
+        let mut starts: Vec<i64> = renamed["changes"][URI]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["range"]["start"]["character"].as_i64().unwrap())
+            .collect();
+        starts.sort();
+        assert_eq!(starts, [5, nine as i64], "{encoding}");
+    }
+}
+
+fn version_is_one(params: &Value) -> bool {
+    params["version"] == 1
+}
