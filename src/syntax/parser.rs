@@ -45,6 +45,8 @@ pub fn parse(text: &str) -> Parse {
     let mut file = SourceFile::default();
     let mut chunks = Vec::new();
     let mut errors = Vec::new();
+    // One parser for the whole file, run on each statement in turn.
+    let parser = statement(text);
     for token_range in split_statements(&tokens) {
         let significant: Vec<Token> = tokens[token_range.clone()]
             .iter()
@@ -54,7 +56,8 @@ pub fn parse(text: &str) -> Parse {
         let range = significant[0]
             .range
             .cover(significant[significant.len() - 1].range);
-        let statement = match parse_statement(text, &significant) {
+        let input = token_stream(&significant);
+        let statement = match parse_statement(&parser, input, text, &significant) {
             Ok(kind) => {
                 file.statements.push(Statement { range, kind });
                 Some(file.statements.len() - 1)
@@ -144,20 +147,36 @@ fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
 
 type Extra<'a> = extra::Err<Rich<'a, SyntaxKind>>;
 
-fn parse_statement(text: &str, tokens: &[Token]) -> Result<StatementKind, SyntaxError> {
-    let last = tokens[tokens.len() - 1].range;
-    let end_of_input = SimpleSpan::from(last.end as usize..last.end as usize);
-    let stream = Stream::from_iter(
+/// The significant tokens of one statement as chumsky input, spans in bytes.
+fn token_stream<'a>(
+    tokens: &[Token],
+) -> impl ValueInput<'a, Token = SyntaxKind, Span = SimpleSpan> {
+    let end = tokens.last().map_or(0, |t| t.range.end as usize);
+    Stream::from_iter(
         tokens
             .iter()
             .map(|t| (t.kind, SimpleSpan::from(t.range.to_usize())))
             .collect::<Vec<_>>(),
     )
-    .map(end_of_input, |(kind, span): (_, _)| (kind, span));
-    let (output, errors) = statement(text).parse(stream).into_output_errors();
+    .map(SimpleSpan::from(end..end), |(kind, span): (_, _)| {
+        (kind, span)
+    })
+}
+
+fn parse_statement<'a, I>(
+    parser: &impl Parser<'a, I, StatementKind, Extra<'a>>,
+    input: I,
+    text: &str,
+    tokens: &[Token],
+) -> Result<StatementKind, SyntaxError>
+where
+    I: ValueInput<'a, Token = SyntaxKind, Span = SimpleSpan>,
+{
+    let last = tokens[tokens.len() - 1].range;
+    let (output, errors) = parser.parse(input).into_output_errors();
     match (output, errors.into_iter().next()) {
         (Some(kind), None) => Ok(kind),
-        (_, Some(error)) if error.span().start == end_of_input.start => {
+        (_, Some(error)) if error.span().start == last.end as usize => {
             Err(unclosed_bracket(text, tokens).unwrap_or_else(|| syntax_error(text, &error, last)))
         }
         (_, Some(error)) => Err(syntax_error(text, &error, last)),
