@@ -135,3 +135,57 @@ impl Document {
         diagnostics
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::solve;
+
+    fn edit(document: &mut Document, text: &str) -> Option<SolveJob> {
+        document.rope = Rope::from_str(text);
+        document.version += 1;
+        document.refresh(&Config::default())
+    }
+
+    #[test]
+    fn a_newer_edit_cancels_the_running_solve_and_its_result_is_dropped() {
+        let mut document = Document::new("", 0);
+        let first = edit(&mut document, "0 -- 1 -- 2\n").expect("a game to solve");
+        let second = edit(&mut document, "0 -- 1 -- 2 -- 3\n").expect("another game");
+        assert!(
+            first.cancel.load(Ordering::Relaxed),
+            "the older solve keeps running"
+        );
+        assert!(!second.cancel.load(Ordering::Relaxed));
+        assert!(!document.accept_solution(&first, solve(&first.game)));
+        assert!(document.solution().is_none());
+        assert!(document.accept_solution(&second, solve(&second.game)));
+        assert!(document.solution().is_some());
+    }
+
+    #[test]
+    fn edits_that_keep_the_graph_reuse_the_solution() {
+        let mut document = Document::new("", 0);
+        let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
+        assert!(document.accept_solution(&job, solve(&job.game)));
+        assert!(edit(&mut document, "# a comment\n0 -- 1 -- 2\nexpect cat\n").is_none());
+        assert!(document.solution().is_some());
+        let codes: Vec<_> = document.diagnostics().iter().map(|d| d.code).collect();
+        assert_eq!(codes, [crate::model::Code::ExpectMismatch]);
+    }
+
+    #[test]
+    fn no_game_and_too_large_need_no_solve() {
+        let mut document = Document::new("", 0);
+        assert!(edit(&mut document, "0 -- 3\n").is_none());
+        assert!(matches!(document.solve, SolveState::NoGame));
+        document.rope = Rope::from_str("0 -- 1 -- 2 -- 3\n");
+        let small = Config {
+            max_nodes: 3,
+            ..Config::default()
+        };
+        assert!(document.refresh(&small).is_none());
+        let codes: Vec<_> = document.diagnostics().iter().map(|d| d.code).collect();
+        assert_eq!(codes, [crate::model::Code::TooLarge]);
+    }
+}
