@@ -4,7 +4,7 @@
 //! list alone, never from the syntax tree.
 
 use crate::analysis::Analysis;
-use crate::syntax::{SyntaxKind, Token};
+use crate::syntax::{is_statement_break, SyntaxKind, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {
@@ -104,41 +104,18 @@ fn current_statement(tokens: &[Token], end: usize) -> &[Token] {
     let mut start = 0;
     let mut depth = 0usize;
     for (i, token) in tokens[..end].iter().enumerate() {
+        if is_statement_break(tokens, i, depth) {
+            start = i + 1;
+            depth = 0;
+            continue;
+        }
         match token.kind {
-            SyntaxKind::Semicolon => {
-                start = i + 1;
-                depth = 0;
-            }
-            SyntaxKind::Newline
-                if depth == 0
-                    || (i > 0 && tokens[i - 1].kind == SyntaxKind::UnterminatedString)
-                    || next_line_starts_statement(tokens, i) =>
-            {
-                start = i + 1;
-                depth = 0;
-            }
             kind if kind.is_opening_bracket() => depth += 1,
             kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
     &tokens[start..end]
-}
-
-/// The parser's rule for a line break inside brackets: what follows cannot continue a
-/// bracket and plainly starts a statement (a keyword, `--`, `{`, or `NUMBER --`).
-fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
-    let mut rest = tokens[newline + 1..]
-        .iter()
-        .map(|t| t.kind)
-        .filter(|&kind| !matches!(kind, SyntaxKind::Comment | SyntaxKind::Newline));
-    match rest.next() {
-        Some(SyntaxKind::Number) => rest.next() == Some(SyntaxKind::DashDash),
-        Some(kind) => {
-            kind.is_keyword() || matches!(kind, SyntaxKind::DashDash | SyntaxKind::LBrace)
-        }
-        None => false,
-    }
 }
 
 fn keywords() -> Vec<CompletionItem> {

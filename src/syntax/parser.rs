@@ -99,16 +99,8 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
         }
         let start = i;
         let mut depth = 0usize;
-        while i < tokens.len() {
+        while i < tokens.len() && !is_statement_break(tokens, i, depth) {
             match tokens[i].kind {
-                SyntaxKind::Semicolon => break,
-                SyntaxKind::Newline
-                    if depth == 0
-                        || tokens[i - 1].kind == SyntaxKind::UnterminatedString
-                        || next_line_starts_statement(tokens, i) =>
-                {
-                    break
-                }
                 kind if kind.is_opening_bracket() => depth += 1,
                 kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
                 _ => {}
@@ -127,10 +119,23 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
     statements
 }
 
-/// Inside brackets a newline is plain whitespace, unless what follows cannot continue
-/// a bracket and plainly starts a statement: a keyword, `--`, `{`, or `NUMBER --`.
-/// (A line that ends in an unterminated string also ends its statement, since nothing
-/// could be added to that line to close the bracket.)
+/// Whether `tokens[i]` ends the statement it is in, at bracket depth `depth`: `;`
+/// always does, and a line break outside brackets. Inside brackets a line break is plain
+/// whitespace, unless what follows cannot continue a bracket and plainly starts a
+/// statement (a keyword, `--`, `{`, or `NUMBER --`), or the line ends in an unterminated
+/// string (nothing could be added to that line to close the bracket).
+pub fn is_statement_break(tokens: &[Token], i: usize, depth: usize) -> bool {
+    match tokens[i].kind {
+        SyntaxKind::Semicolon => true,
+        SyntaxKind::Newline => {
+            depth == 0
+                || (i > 0 && tokens[i - 1].kind == SyntaxKind::UnterminatedString)
+                || next_line_starts_statement(tokens, i)
+        }
+        _ => false,
+    }
+}
+
 fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
     let mut rest = tokens[newline + 1..]
         .iter()
