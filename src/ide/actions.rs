@@ -7,7 +7,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::{check_expectations, outcome_keyword, start_position, Analysis};
+use crate::analysis::{
+    check_expectations, outcome_keyword, solution_for, start_position, Analysis,
+};
 use crate::model::{Code, Diagnostic, EdgeDecl, EdgeOrigin};
 use crate::solve::Solution;
 use crate::syntax::{AdjacencyList, Group, StatementKind, SyntaxKind, TextRange};
@@ -40,9 +42,7 @@ pub fn code_actions(
     if range.start > range.end || range.end as usize > analysis.text.len() {
         return Vec::new();
     }
-    // A solution of another version of the text would name the wrong nodes.
-    let solution = solution
-        .filter(|solution| solution.game().node_count() == analysis.model.graph.node_count());
+    let solution = solution_for(&analysis.model.graph, solution);
     let mut diagnostics: Vec<Diagnostic> = analysis.model.diagnostics.clone();
     if let Some(solution) = solution {
         diagnostics.extend(check_expectations(&analysis.model, solution));
