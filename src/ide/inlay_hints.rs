@@ -124,7 +124,7 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
 /// Where the hint of node `id` goes: after its first written mention, else just inside
 /// the first list that declares it.
 fn hint_offset(analysis: &Analysis, id: u32) -> Option<u32> {
-    let mut mentions = analysis.model.mentions.iter().filter(|m| m.id == id);
+    let mut mentions = analysis.model.mentions_of(id);
     let first = mentions.clone().next()?;
     match mentions.find(|m| m.kind != MentionKind::ListIndex) {
         Some(written) => Some(written.range.end),

@@ -75,16 +75,15 @@ pub(crate) fn node_at(analysis: &Analysis, offset: u32) -> Option<u32> {
 pub(crate) fn id_mentions(analysis: &Analysis, id: u32) -> impl Iterator<Item = &Mention> {
     analysis
         .model
-        .mentions
-        .iter()
-        .filter(move |mention| mention.id == id && mention.kind != MentionKind::ListIndex)
+        .mentions_of(id)
+        .filter(|mention| mention.kind != MentionKind::ListIndex)
 }
 
 fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTarget> {
-    let mentions = &analysis.model.mentions;
-    let declaration = mentions
-        .iter()
-        .find(|mention| mention.id == id && mention.kind == MentionKind::Declaration);
+    let declaration = analysis
+        .model
+        .mentions_of(id)
+        .find(|mention| mention.kind == MentionKind::Declaration);
     let mention = declaration.or_else(|| analysis.model.first_mention(id))?;
     let full_range = match mention.kind {
         // The whole `node n "label"` statement is what declares the node.

@@ -48,9 +48,8 @@ pub fn rename(analysis: &Analysis, offset: u32, new_name: &str) -> Result<Vec<Te
 fn check_renamable(analysis: &Analysis, id: u32) -> Result<(), String> {
     let listed = analysis
         .model
-        .mentions
-        .iter()
-        .any(|mention| mention.id == id && mention.kind == MentionKind::ListIndex);
+        .mentions_of(id)
+        .any(|mention| mention.kind == MentionKind::ListIndex);
     if listed {
         return Err(format!(
             "node {id} is declared by its position in an adjacency literal (list {id}), so its id cannot change without reordering the lists; turn the literal into edge statements first"

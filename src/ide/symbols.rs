@@ -31,9 +31,8 @@ pub fn document_symbols(analysis: &Analysis) -> Vec<Symbol> {
         .enumerate()
         .filter_map(|(index, &id)| {
             let declaration = model
-                .mentions
-                .iter()
-                .find(|m| m.id == id && m.kind == MentionKind::Declaration);
+                .mentions_of(id)
+                .find(|m| m.kind == MentionKind::Declaration);
             let (range, selection_range) = match declaration {
                 Some(declaration) => {
                     let statement = model_statement_range(analysis, declaration.statement);

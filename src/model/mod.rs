@@ -24,20 +24,59 @@ pub struct Model {
     pub labels: Vec<(u32, Label)>,
     /// Syntax errors and every check of the model, in source order of their checks.
     pub diagnostics: Vec<Diagnostic>,
+    /// Indices into `mentions` grouped by node (dense index order), each group in
+    /// source order: node `i`'s are `by_node[node_starts[i]..node_starts[i + 1]]`.
+    by_node: Vec<u32>,
+    node_starts: Vec<u32>,
 }
 
 impl Model {
     pub fn new(text: &str, parse: &Parse) -> Model {
         let mut model = lower::lower(parse);
+        model.index_mentions();
         model
             .diagnostics
             .extend(validate::validate(text, parse, &model));
         model
     }
 
+    /// Groups the mentions by node, so that per-node lookups cost no scan of the file.
+    fn index_mentions(&mut self) {
+        let node_of = |mention: &Mention| self.graph.index_of(mention.id).map(|i| i as usize);
+        let mut starts = vec![0u32; self.graph.node_count() + 1];
+        for node in self.mentions.iter().filter_map(node_of) {
+            starts[node + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut by_node = vec![0u32; self.mentions.len()];
+        for (index, mention) in self.mentions.iter().enumerate() {
+            if let Some(node) = node_of(mention) {
+                by_node[next[node] as usize] = index as u32;
+                next[node] += 1;
+            }
+        }
+        self.by_node = by_node;
+        self.node_starts = starts;
+    }
+
+    /// Every mention of node `id`, in source order.
+    pub fn mentions_of(&self, id: u32) -> impl Iterator<Item = &Mention> + Clone {
+        let group = match self.graph.index_of(id) {
+            Some(node) if (node as usize) + 1 < self.node_starts.len() => {
+                let node = node as usize;
+                &self.by_node[self.node_starts[node] as usize..self.node_starts[node + 1] as usize]
+            }
+            _ => &[],
+        };
+        group.iter().map(|&index| &self.mentions[index as usize])
+    }
+
     /// The first place node `id` is mentioned.
     pub fn first_mention(&self, id: u32) -> Option<&Mention> {
-        self.mentions.iter().find(|mention| mention.id == id)
+        self.mentions_of(id).next()
     }
 
     pub fn has_errors(&self) -> bool {
