@@ -7,8 +7,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::json;
 
 use cmg::analysis::Analysis;
-use cmg::ide::format;
+use cmg::ide::{self, format};
 use cmg::lsp::test_client::LspClient;
+use cmg::syntax::TextRange;
 
 mod common;
 
@@ -30,6 +31,32 @@ fn bench_analysis(c: &mut Criterion) {
             |b, analysis| b.iter(|| format(&analysis.text, &analysis.parse)),
         );
     }
+    group.finish();
+}
+
+/// The requests an editor sends while the user moves around a large file.
+fn bench_features(c: &mut Criterion) {
+    let mut group = c.benchmark_group("features_2000_nodes");
+    let text = common::random_cmg(2000, 10000, 7);
+    let analysis = Analysis::new(&text);
+    let solution = analysis.game().map(|game| cmg::solve::solve(&game));
+    let solution = solution.as_ref();
+    let offset = text.len() as u32 / 2;
+    group.bench_function("inlay_hints", |b| {
+        b.iter(|| ide::inlay_hints::inlay_hints(&analysis, solution, &Default::default()))
+    });
+    group.bench_function("document_symbols", |b| {
+        b.iter(|| ide::symbols::document_symbols(&analysis))
+    });
+    group.bench_function("semantic_tokens", |b| {
+        b.iter(|| ide::semantic_tokens::semantic_tokens(&analysis))
+    });
+    group.bench_function("hover", |b| {
+        b.iter(|| ide::hover::hover(&analysis, solution, offset))
+    });
+    group.bench_function("code_actions", |b| {
+        b.iter(|| ide::actions::code_actions(&analysis, solution, TextRange::empty(offset)))
+    });
     group.finish();
 }
 
@@ -92,5 +119,5 @@ fn bench_lsp_latency(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_analysis, bench_lsp_latency);
+criterion_group!(benches, bench_analysis, bench_features, bench_lsp_latency);
 criterion_main!(benches);
