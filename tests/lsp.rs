@@ -264,3 +264,61 @@ async fn utf8_is_negotiated_when_offered() {
         json!({"line": 2, "character": 6})
     );
 }
+
+#[tokio::test]
+async fn a_burst_of_edits_is_applied_in_order() {
+    let mut client = started(json!(null)).await;
+    client.open(URI, 0, "").await;
+    // Fifty incremental edits sent back to back, each inserting an unformatted line at
+    // a place that depends on the edits before it; a lost or reordered edit changes the
+    // final text.
+    let mut expected = String::new();
+    for version in 1..=50u32 {
+        let line = format!("{version}--{}\n", version + 1);
+        let row = version / 2;
+        let at = json!({"line": row, "character": 0});
+        client
+            .change(
+                URI,
+                version as i32,
+                json!([{"range": {"start": at, "end": at}, "text": line}]),
+            )
+            .await;
+        let offset: usize = expected
+            .split_inclusive('\n')
+            .take(row as usize)
+            .map(str::len)
+            .sum();
+        expected.insert_str(offset, &line);
+    }
+    client.diagnostics_where(URI, version_is(50)).await;
+    // The formatting edit is computed from the server's text; applied to ours, it must
+    // give our text formatted.
+    let edits = client
+        .call(
+            "textDocument/formatting",
+            json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}),
+        )
+        .await;
+    let edit = &edits[0];
+    let offset_of = |position: &Value| -> usize {
+        let line = position["line"].as_u64().unwrap() as usize;
+        let character = position["character"].as_u64().unwrap() as usize;
+        expected
+            .split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .sum::<usize>()
+            + character
+    };
+    let (start, end) = (
+        offset_of(&edit["range"]["start"]),
+        offset_of(&edit["range"]["end"]),
+    );
+    let mut formatted = expected.clone();
+    formatted.replace_range(start..end, edit["newText"].as_str().unwrap());
+    assert_eq!(
+        formatted,
+        cmg::ide::format(&expected, &cmg::syntax::parse(&expected))
+    );
+}
