@@ -620,8 +620,13 @@ fn fmt_rewrites_a_crlf_file_keeps_comments_and_is_idempotent() {
             "lost {comment:?}:\n{formatted}"
         );
     }
-    assert!(formatted.ends_with('\n'), "{formatted:?}");
-    assert!(!formatted.contains("\n\n\n"), "{formatted:?}");
+    // A CRLF file stays CRLF, and runs of blank lines shrink to one.
+    assert!(formatted.ends_with("\r\n"), "{formatted:?}");
+    assert!(
+        !formatted.replace("\r\n", "").contains(['\r', '\n']),
+        "{formatted:?}"
+    );
+    assert!(!formatted.contains("\r\n\r\n\r\n"), "{formatted:?}");
     assert!(formatted.contains("expect draw"), "{formatted:?}");
     // `;` becomes a line break.
     assert!(!formatted.contains(';'), "{formatted:?}");

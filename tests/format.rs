@@ -92,15 +92,15 @@ fn broken_statements_are_kept_as_written() {
 }
 
 #[test]
-fn crlf_and_cr_become_newlines() {
-    check(
-        "1 -- 2\r\n# c\r3 -- 4\r\n",
-        expect![[r#"
-            1 -- 2
-            # c
-            3 -- 4
-        "#]],
+fn line_breaks_follow_the_first_line() {
+    assert_eq!(
+        fmt("1 -- 2\r\n# c\r3 -- 4\n"),
+        "1 -- 2\r\n# c\r\n3 -- 4\r\n"
     );
+    assert_eq!(fmt("1 -- 2\r3--4\r\n"), "1 -- 2\r3 -- 4\r");
+    assert_eq!(fmt("1--2"), "1 -- 2\n");
+    // A broken statement keeps its own line breaks, whatever they are.
+    assert_eq!(fmt("1 -- 2\r\n[[\n\"x\n"), "1 -- 2\r\n[[\n\"x\r\n");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! Formatting never changes what a file means and never drops a comment:
 //! - one statement per line (`;` becomes a line break), single spaces between the
 //!   parts of a statement, `{2 5}` groups without commas, at most one blank line in a
-//!   row, none at the start or end, and a final newline;
+//!   row, none at the start or end, and a final line break; line breaks in the style
+//!   the file already uses (`\n`, `\r\n` or `\r`, from its first line break);
 //! - a comment after a statement is kept on its line, two spaces after it;
 //! - an adjacency literal stays on one line when it fits in [`MAX_WIDTH`] columns and
 //!   holds no comment, and otherwise gets one list per line with a trailing comma;
@@ -23,6 +24,7 @@ pub fn format(text: &str, parse: &Parse) -> String {
         tokens: &parse.tokens,
         lines: LineIndex::new(text),
         out: String::new(),
+        line_ending: line_ending(text, parse),
         line_has_content: false,
         newlines: 0,
     };
@@ -51,7 +53,7 @@ pub fn format(text: &str, parse: &Parse) -> String {
         i += 1;
     }
     if printer.line_has_content {
-        printer.out.push('\n');
+        printer.line_break();
     }
     printer.out
 }
@@ -79,16 +81,36 @@ struct Printer<'a> {
     tokens: &'a [Token],
     lines: LineIndex,
     out: String,
+    line_ending: &'a str,
     /// Whether the current output line holds anything yet.
     line_has_content: bool,
     /// Line breaks in the source since the last thing printed.
     newlines: usize,
 }
 
+/// The line ending the file already uses: that of its first line break between
+/// statements (those inside a statement kept as written don't count, as the output
+/// may not start with them), or `\n` when there is none.
+fn line_ending<'a>(text: &'a str, parse: &Parse) -> &'a str {
+    let mut chunks = parse.chunks.iter().peekable();
+    for (i, token) in parse.tokens.iter().enumerate() {
+        while chunks.next_if(|chunk| chunk.tokens.end <= i).is_some() {}
+        let inside_chunk = chunks.peek().is_some_and(|chunk| chunk.tokens.contains(&i));
+        if token.kind == SyntaxKind::Newline && !inside_chunk {
+            return &text[token.range.to_usize()];
+        }
+    }
+    "\n"
+}
+
 impl Printer<'_> {
+    fn line_break(&mut self) {
+        self.out.push_str(self.line_ending);
+    }
+
     fn newline(&mut self) {
         if self.line_has_content {
-            self.out.push('\n');
+            self.line_break();
             self.line_has_content = false;
         }
         self.newlines += 1;
@@ -99,7 +121,7 @@ impl Printer<'_> {
     fn start_content(&mut self) {
         let blank_line = self.newlines >= 2 && !self.out.is_empty();
         if self.line_has_content || blank_line {
-            self.out.push('\n');
+            self.line_break();
         }
         self.line_has_content = true;
         self.newlines = 0;
@@ -185,7 +207,8 @@ impl Printer<'_> {
             while let Some(comment) = comments.next_if(|c| c.start < list.start) {
                 self.place_comment(comment, last_end);
             }
-            self.out.push_str("\n  ");
+            self.line_break();
+            self.out.push_str("  ");
             let list_tokens: Vec<Token> = tokens
                 .iter()
                 .filter(|t| list.contains_range(t.range))
@@ -213,7 +236,8 @@ impl Printer<'_> {
         for comment in comments {
             self.place_comment(comment, last_end);
         }
-        self.out.push_str("\n]");
+        self.line_break();
+        self.out.push(']');
     }
 
     fn place_comment(&mut self, comment: TextRange, last_end: u32) {
@@ -228,7 +252,8 @@ impl Printer<'_> {
     }
 
     fn own_line_comment(&mut self, comment: TextRange) {
-        self.out.push_str("\n  ");
+        self.line_break();
+        self.out.push_str("  ");
         self.out.push_str(self.text[comment.to_usize()].trim_end());
     }
 }
