@@ -8,7 +8,7 @@ use serde_json::json;
 
 use cmg::analysis::Analysis;
 use cmg::ide::{self, format};
-use cmg::lsp::test_client::LspClient;
+use cmg::lsp::test_client;
 use cmg::syntax::TextRange;
 
 mod common;
@@ -75,14 +75,7 @@ fn bench_lsp_latency(c: &mut Criterion) {
         let text = common::random_cmg(nodes, edges, 7) + "expect mouse\nexpect cat\nexpect draw\n";
         let uri = "file:///bench.cmg";
         let mut client = runtime.block_on(async {
-            let (client_end, server_end) = tokio::io::duplex(1 << 22);
-            let (server_read, server_write) = tokio::io::split(server_end);
-            let (service, socket) = tower_lsp_server::LspService::new(cmg::lsp::Server::new);
-            tokio::spawn(
-                tower_lsp_server::Server::new(server_read, server_write, socket).serve(service),
-            );
-            let (client_read, client_write) = tokio::io::split(client_end);
-            let mut client = LspClient::new(client_read, client_write);
+            let mut client = test_client::in_memory();
             client
                 .initialize(json!({}), json!({"solver": {"maxNodes": 5000}}))
                 .await;
@@ -90,7 +83,7 @@ fn bench_lsp_latency(c: &mut Criterion) {
             client
                 .diagnostics_where(uri, |p| {
                     p["version"] == 0
-                        && cmg::lsp::test_client::codes(p).contains(&"expect-mismatch".to_owned())
+                        && test_client::codes(p).contains(&"expect-mismatch".to_owned())
                 })
                 .await;
             client

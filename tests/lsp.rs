@@ -1,26 +1,13 @@
 //! The language server in process, over an in-memory pipe with real framing: document
 //! sync, diagnostics with versions, scheduling of solves, settings, bad requests.
 
-use cmg::lsp::test_client::{codes, LspClient};
+use cmg::lsp::test_client::{codes, in_memory, InMemoryClient};
 use serde_json::{json, Value};
-use tokio::io::{ReadHalf, WriteHalf};
-
-type Client = LspClient<ReadHalf<tokio::io::DuplexStream>, WriteHalf<tokio::io::DuplexStream>>;
 
 const URI: &str = "file:///test/graph.cmg";
 
-/// A server on one end of a pipe, a client on the other.
-fn start() -> Client {
-    let (client_end, server_end) = tokio::io::duplex(1 << 20);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = tower_lsp_server::LspService::new(cmg::lsp::Server::new);
-    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
-    let (client_read, client_write) = tokio::io::split(client_end);
-    LspClient::new(client_read, client_write)
-}
-
-async fn started(options: Value) -> Client {
-    let mut client = start();
+async fn started(options: Value) -> InMemoryClient {
+    let mut client = in_memory();
     client
         .initialize(
             json!({"workspace": {"inlayHint": {"refreshSupport": true}, "codeLens": {"refreshSupport": true}}}),
@@ -172,7 +159,7 @@ async fn too_large_follows_the_setting() {
 
 #[tokio::test]
 async fn settings_are_pulled_when_the_client_offers_configuration() {
-    let mut client = start();
+    let mut client = in_memory();
     client.settings = json!({"solver": {"maxNodes": 2}});
     client
         .initialize(json!({"workspace": {"configuration": true}}), json!(null))
@@ -246,7 +233,7 @@ async fn formatting_returns_a_minimal_edit() {
 
 #[tokio::test]
 async fn utf8_is_negotiated_when_offered() {
-    let mut client = start();
+    let mut client = in_memory();
     let result = client
         .initialize(
             json!({"general": {"positionEncodings": ["utf-8", "utf-16"]}}),

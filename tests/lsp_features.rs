@@ -1,30 +1,18 @@
 //! Every editor feature through the protocol, on one document, with UTF-16 positions
 //! on lines holding `é` and an emoji; and random edit sequences against a local copy.
 
-use cmg::lsp::test_client::{codes, LspClient};
+use cmg::lsp::test_client::{codes, in_memory, InMemoryClient};
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use tokio::io::{ReadHalf, WriteHalf};
-
-type Client = LspClient<ReadHalf<tokio::io::DuplexStream>, WriteHalf<tokio::io::DuplexStream>>;
 
 const URI: &str = "file:///features/graph.cmg";
 
 /// Line 1 has `é😀` in a comment before node 3, so UTF-16 columns differ from bytes.
 const TEXT: &str = "0 -- {2 5}\n# é😀\n4 -- 3 -- 1 # é😀 3\n2 -- {4 5}\n3 -- 5\nnode 0 \"hole\"\n2 -- 2\nexpect cat\n";
 
-fn start() -> Client {
-    let (client_end, server_end) = tokio::io::duplex(1 << 20);
-    let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = tower_lsp_server::LspService::new(cmg::lsp::Server::new);
-    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
-    let (client_read, client_write) = tokio::io::split(client_end);
-    LspClient::new(client_read, client_write)
-}
-
 /// A client with `TEXT` open and solved.
-async fn ready() -> Client {
-    let mut client = start();
+async fn ready() -> InMemoryClient {
+    let mut client = in_memory();
     client.initialize(json!({}), json!(null)).await;
     client.open(URI, 1, TEXT).await;
     client
@@ -76,7 +64,7 @@ async fn hover_inlay_hints_and_code_lens() {
 
 #[tokio::test]
 async fn per_node_hints_follow_the_setting() {
-    let mut client = start();
+    let mut client = in_memory();
     client
         .initialize(json!({}), json!({"inlayHints": {"nodes": false}}))
         .await;
@@ -266,7 +254,7 @@ proptest! {
     ) {
         let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
         runtime.block_on(async {
-            let mut client = start();
+            let mut client = in_memory();
             client.initialize(json!({}), json!(null)).await;
             let mut text = String::from("0 -- 1 -- 2\n# é😀\n");
             client.open(URI, 0, &text).await;
@@ -313,7 +301,7 @@ async fn positions_after_non_ascii_in_both_encodings() {
     const LINE: &str = "0 -- 1 -- 2\nnode 9 \"é😀\"; 9 -- 3; 3 -- 3\n3 -- 1\n";
     // Columns of the second `9` and of the self-loop on line 1, per encoding.
     for (encoding, nine, self_loop) in [("utf-8", 17, 25), ("utf-16", 14, 22)] {
-        let mut client = start();
+        let mut client = in_memory();
         let init = client
             .initialize(
                 json!({"general": {"positionEncodings": [encoding]}}),

@@ -6,9 +6,26 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{
+    AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream, ReadHalf,
+    WriteHalf,
+};
 
 pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A client talking to a server over an in-memory pipe, as a test or benchmark uses it.
+pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
+
+/// Starts a server on a tokio task, behind one end of an in-memory pipe with real
+/// framing, and returns a client on the other end. Needs a running tokio runtime.
+pub fn in_memory() -> InMemoryClient {
+    let (client_end, server_end) = tokio::io::duplex(1 << 22);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let (service, socket) = tower_lsp_server::LspService::new(super::Server::new);
+    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+    let (client_read, client_write) = tokio::io::split(client_end);
+    LspClient::new(client_read, client_write)
+}
 
 pub struct LspClient<R, W> {
     reader: BufReader<R>,
