@@ -25,6 +25,17 @@ impl Analysis {
         }
     }
 
+    /// Every diagnostic of the file, sorted by position: the model's and, given the
+    /// solution of this graph, the check of each `expect` against it.
+    pub fn diagnostics(&self, solution: Option<&Solution>) -> Vec<Diagnostic> {
+        let mut diagnostics = self.model.diagnostics.clone();
+        if let Some(solution) = solution_for(&self.model.graph, solution) {
+            diagnostics.extend(check_expectations(&self.model, solution));
+        }
+        sort_by_position(&mut diagnostics);
+        diagnostics
+    }
+
     /// The game to solve, or `None` when node 1 or node 2 is missing, or the graph is
     /// beyond what the solver can hold ([`MAX_NODES`]).
     pub fn game(&self) -> Option<Game> {
@@ -39,6 +50,11 @@ pub fn game_of(graph: &Graph) -> Option<Game> {
         return None;
     }
     Some(Game::new(graph.adjacency(), graph.hole()))
+}
+
+/// Orders diagnostics as a reader meets them; those at one place keep their order.
+pub fn sort_by_position(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 /// `solution` if it was solved for this graph. A solution for another version of a

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult};
-use crate::analysis::{check_expectations, Analysis};
+use crate::analysis::Analysis;
 use crate::model::Diagnostic;
 use crate::solve::solve;
 
@@ -36,15 +36,12 @@ pub fn run(paths: &[String], json: bool) -> CliResult {
     Ok(exit_code(failed))
 }
 
-/// The model's diagnostics and, where the game can be solved, the check of `expect`,
-/// sorted by position.
-pub fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
-    let mut diagnostics = analysis.model.diagnostics.clone();
-    if !analysis.model.expects.is_empty() {
-        if let Some(game) = analysis.game() {
-            diagnostics.extend(check_expectations(&analysis.model, &solve(&game)));
-        }
-    }
-    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
-    diagnostics
+/// Every diagnostic of the file. The game is solved only when an `expect` needs checking.
+fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
+    let solution = if analysis.model.expects.is_empty() {
+        None
+    } else {
+        analysis.game().map(|game| solve(&game))
+    };
+    analysis.diagnostics(solution.as_ref())
 }

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::check::all_diagnostics;
 use super::input::{read_source, read_stdin};
 use super::render::{self, SourceView};
 use super::{CliError, CliResult};
@@ -72,9 +71,11 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
 pub fn export(path: &str) -> CliResult {
     let source = read_source(path)?;
     let analysis = Analysis::new(&source.text);
-    let errors: Vec<_> = all_diagnostics(&analysis)
+    // Exporting needs no outcome, so nothing is solved: `expect` is not checked.
+    let errors: Vec<_> = analysis
+        .diagnostics(None)
         .into_iter()
-        .filter(|d| d.severity() == Severity::Error && d.code != crate::model::Code::ExpectMismatch)
+        .filter(|d| d.severity() == Severity::Error)
         .collect();
     let syntax_broken = errors.iter().any(|d| {
         matches!(

@@ -4,7 +4,6 @@ use std::io::Write;
 
 use serde_json::json;
 
-use super::check::all_diagnostics;
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult};
@@ -15,7 +14,10 @@ use crate::solve::{solve, Player, MAX_NODES};
 pub fn run(path: &str, json: bool) -> CliResult {
     let source = read_source(path)?;
     let analysis = Analysis::new(&source.text);
-    let diagnostics: Vec<_> = all_diagnostics(&analysis)
+    // Solved once, for the outcome and for checking `expect`.
+    let solution = analysis.game().map(|game| solve(&game));
+    let diagnostics: Vec<_> = analysis
+        .diagnostics(solution.as_ref())
         .into_iter()
         .filter(|d| d.severity() <= Severity::Warning)
         .collect();
@@ -27,7 +29,7 @@ pub fn run(path: &str, json: bool) -> CliResult {
     );
 
     let graph = &analysis.model.graph;
-    let (Some(game), Some(start)) = (analysis.game(), start_position(graph)) else {
+    let (Some(solution), Some(start)) = (solution, start_position(graph)) else {
         if graph.node_count() > MAX_NODES {
             eprintln!(
                 "cmg: {}: no outcome: the graph has {} nodes, and the solver handles at most {MAX_NODES}",
@@ -42,7 +44,6 @@ pub fn run(path: &str, json: bool) -> CliResult {
         }
         return Ok(exit_code(true));
     };
-    let solution = solve(&game);
     let outcome = solution.outcome(start);
     let moves = solution.moves_to_end(start);
     let line = solution.line(start);

@@ -7,9 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::analysis::{
-    check_expectations, outcome_keyword, solution_for, start_position, Analysis,
-};
+use crate::analysis::{outcome_keyword, solution_for, start_position, Analysis};
 use crate::model::{Code, Diagnostic, EdgeDecl, EdgeOrigin};
 use crate::solve::Solution;
 use crate::syntax::{AdjacencyList, Group, StatementKind, SyntaxKind, TextRange};
@@ -43,11 +41,8 @@ pub fn code_actions(
         return Vec::new();
     }
     let solution = solution_for(&analysis.model.graph, solution);
-    let mut diagnostics: Vec<Diagnostic> = analysis.model.diagnostics.clone();
-    if let Some(solution) = solution {
-        diagnostics.extend(check_expectations(&analysis.model, solution));
-    }
-    let mut actions: Vec<Action> = diagnostics
+    let mut actions: Vec<Action> = analysis
+        .diagnostics(solution)
         .into_iter()
         .filter(|diagnostic| touches(diagnostic.range, range))
         .filter_map(|diagnostic| quick_fix(analysis, solution, diagnostic))

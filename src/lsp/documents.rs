@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ropey::Rope;
 
-use crate::analysis::{check_expectations, too_large, Analysis};
+use crate::analysis::{sort_by_position, too_large, Analysis};
 use crate::model::Diagnostic;
 use crate::solve::{Game, Solution};
 
@@ -123,15 +123,11 @@ impl Document {
 
     /// The full diagnostic set of the current version, sorted by position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        let mut diagnostics = self.analysis.model.diagnostics.clone();
-        match &self.solve {
-            SolveState::TooLarge { limit } => diagnostics.extend(too_large(&self.analysis, *limit)),
-            SolveState::Solved(solution) => {
-                diagnostics.extend(check_expectations(&self.analysis.model, solution))
-            }
-            SolveState::NoGame | SolveState::Pending { .. } => {}
+        let mut diagnostics = self.analysis.diagnostics(self.solution().as_deref());
+        if let SolveState::TooLarge { limit } = self.solve {
+            diagnostics.extend(too_large(&self.analysis, limit));
+            sort_by_position(&mut diagnostics);
         }
-        diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
         diagnostics
     }
 }
