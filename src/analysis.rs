@@ -14,12 +14,15 @@ pub struct Analysis {
 }
 
 impl Analysis {
-    pub fn new(text: &str) -> Analysis {
-        let parse = parse(text);
-        let model = Model::new(text, &parse);
+    /// Takes the text by value when the caller has a `String` to give, so that it is
+    /// not copied on every keystroke.
+    pub fn new(text: impl Into<String>) -> Analysis {
+        let text = text.into();
+        let parse = parse(&text);
+        let model = Model::new(&text, &parse);
         Analysis {
-            text: text.to_owned(),
-            line_index: LineIndex::new(text),
+            line_index: LineIndex::new(&text),
+            text,
             parse,
             model,
         }
@@ -135,7 +138,7 @@ pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic>
         .map(|expect| {
             Diagnostic::new(
                 Code::ExpectMismatch,
-                expect.keyword_range.cover(expect.outcome_range),
+                expect.range(),
                 format!(
                     "`expect {}` disagrees with the solved outcome, {solved}: change it to `expect {}`",
                     expect.outcome.keyword(),

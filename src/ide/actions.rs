@@ -91,9 +91,11 @@ fn quick_fix(
         Code::ExpectMismatch => {
             let start = start_position(&analysis.model.graph)?;
             let keyword = outcome_keyword(solution?.outcome(start));
-            let expect = analysis.model.expects.iter().find(|expect| {
-                expect.keyword_range.cover(expect.outcome_range) == diagnostic.range
-            })?;
+            let expect = analysis
+                .model
+                .expects
+                .iter()
+                .find(|expect| expect.range() == diagnostic.range)?;
             let edit = TextEdit {
                 range: expect.outcome_range,
                 new_text: keyword.to_owned(),

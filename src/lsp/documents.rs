@@ -59,7 +59,7 @@ impl Document {
     /// what solving it needs. Any solve still running for an older version is stopped.
     pub fn refresh(&mut self, config: &Config) -> Option<SolveJob> {
         self.cancel_solve();
-        self.analysis = Arc::new(Analysis::new(&self.rope.to_string()));
+        self.analysis = Arc::new(Analysis::new(self.rope.to_string()));
         let graph = &self.analysis.model.graph;
         if graph.mouse_start().is_none() || graph.cat_start().is_none() {
             self.solve = SolveState::NoGame;

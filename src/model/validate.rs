@@ -150,12 +150,12 @@ fn duplicate_expects(model: &Model) -> Vec<Diagnostic> {
     let Some((first, rest)) = model.expects.split_first() else {
         return Vec::new();
     };
-    let first_range = first.keyword_range.cover(first.outcome_range);
+    let first_range = first.range();
     rest.iter()
         .map(|expect| {
             Diagnostic::new(
                 Code::DuplicateExpect,
-                expect.keyword_range.cover(expect.outcome_range),
+                expect.range(),
                 "`expect` is given more than once; each one is checked, so keep one",
             )
             .with_related(first_range, "first given here")

@@ -66,6 +66,13 @@ pub struct Expect {
     pub outcome_range: TextRange,
 }
 
+impl Expect {
+    /// The whole statement, `expect` to the outcome word.
+    pub fn range(&self) -> TextRange {
+        self.keyword_range.cover(self.outcome_range)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExpectedOutcome {
     Mouse,
