@@ -97,44 +97,27 @@ pub(super) fn retrograde(game: &Game, should_stop: impl Fn() -> bool) -> Option<
             state[position] & (MOVES | CAT_WINS),
             moves | (entry & QUEUED_CAT_WINS) >> 1
         );
-        let moves = moves + 1;
-        if position < square {
+        // The predecessors undo the last move; they all sit in one row of the state array,
+        // where the mover of each is the player who moved last into `position`.
+        let (row, moved, mover_is_cat) = if position < square {
             // The mouse is to move, so the cat moved last: predecessors differ in the cat's node.
             let (cat, mouse) = (position / node_count, position % node_count);
-            let row = layout.cat_to_move(mouse, 0);
-            let sources = predecessors.neighbours(cat as u32);
-            let row_state = &mut state[row..row + node_count];
-            if cat_won {
-                win_all(
-                    row_state,
-                    row,
-                    sources,
-                    DECIDED | CAT_WINS | moves,
-                    &mut queue,
-                );
-            } else {
-                lose_one(row_state, row, sources, DECIDED | moves, &mut queue);
-            }
+            (layout.cat_to_move(mouse, 0), cat, true)
         } else {
             // The cat is to move, so the mouse moved last: predecessors differ in the mouse's node.
             let (mouse, cat) = (
                 (position - square) / node_count,
                 (position - square) % node_count,
             );
-            let row = layout.mouse_to_move(0, cat);
-            let sources = predecessors.neighbours(mouse as u32);
-            let row_state = &mut state[row..row + node_count];
-            if cat_won {
-                lose_one(
-                    row_state,
-                    row,
-                    sources,
-                    DECIDED | CAT_WINS | moves,
-                    &mut queue,
-                );
-            } else {
-                win_all(row_state, row, sources, DECIDED | moves, &mut queue);
-            }
+            (layout.mouse_to_move(0, cat), mouse, false)
+        };
+        let sources = predecessors.neighbours(moved as u32);
+        let row_state = &mut state[row..row + node_count];
+        let word = DECIDED | if cat_won { CAT_WINS } else { 0 } | (moves + 1);
+        if cat_won == mover_is_cat {
+            win_all(row_state, row, sources, word, &mut queue);
+        } else {
+            lose_one(row_state, row, sources, word, &mut queue);
         }
     }
     Some(state)
