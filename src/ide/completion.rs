@@ -284,24 +284,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn keywords_at_the_start_of_a_statement() {
+    /// The keywords, and nothing else, are offered at the cursor of `fixture`.
+    fn check_keywords(fixture: &str) {
         check(
-            &format!("{GRAPH}$0"),
-            expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
-        );
-        check(
-            &format!("{GRAPH}3 -- 4; ex$0"),
-            expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
-        );
-        check(
-            "# é 😀\n  $0\n1 -- 2",
+            fixture,
             expect![[r#"
             Keyword node declare a node, optionally with a label
             Keyword expect state the outcome the graph should have
@@ -310,28 +296,17 @@ mod tests {
     }
 
     #[test]
+    fn keywords_at_the_start_of_a_statement() {
+        check_keywords(&format!("{GRAPH}$0"));
+        check_keywords(&format!("{GRAPH}3 -- 4; ex$0"));
+        check_keywords("# é 😀\n  $0\n1 -- 2");
+    }
+
+    #[test]
     fn keywords_after_an_unclosed_bracket_on_an_earlier_line() {
-        check(
-            "[[1, 2], [0]\nexpe$0",
-            expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
-        );
-        check(
-            "[[1, 2], [0]\n$0",
-            expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
-        );
-        check(
-            "0 -- {1 2\nno$0",
-            expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
-        );
+        check_keywords("[[1, 2], [0]\nexpe$0");
+        check_keywords("[[1, 2], [0]\n$0");
+        check_keywords("0 -- {1 2\nno$0");
     }
 
     #[test]
