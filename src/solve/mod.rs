@@ -94,6 +94,13 @@ pub fn solve_cancellable(game: &Game, cancel: &AtomicBool) -> Option<Solution> {
     Some(Solution::new(game, state))
 }
 
+/// The most memory, in bytes, that solving a game of `node_count` nodes takes at its peak,
+/// estimated before anything is allocated: callers compare it with a budget and refuse
+/// a solve that would not fit. The graph's own adjacency lists are not counted.
+pub fn peak_memory_bytes(node_count: usize) -> u64 {
+    retrograde::peak_memory_bytes(node_count)
+}
+
 impl Solution {
     fn new(game: &Game, state: Vec<u32>) -> Solution {
         Solution {

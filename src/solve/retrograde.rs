@@ -51,6 +51,13 @@ impl Layout {
     }
 }
 
+/// Peak bytes of [`retrograde`]: one `u32` state word per position, and a queue that may
+/// hold every position once.
+pub(super) fn peak_memory_bytes(node_count: usize) -> u64 {
+    let positions = 2 * (node_count as u64) * (node_count as u64);
+    positions * 2 * std::mem::size_of::<u32>() as u64
+}
+
 /// Solves `game`, returning one state word per slot of [`Layout`], or `None` once `should_stop` says so.
 ///
 /// # Panics
