@@ -153,6 +153,23 @@ fn duplicate_edge() {
     );
 }
 
+/// A group product that repeats pairs within itself gets one diagnostic per code for the
+/// product, with the count and the first example; a product that repeats one earlier
+/// edge keeps the precise range of that pair.
+#[test]
+fn a_group_product_repeating_pairs_gets_one_diagnostic_per_code() {
+    check(
+        "0 -- 1\n{1 2 3} -- {1 2 3}\n{0 9} -- {1 8}\n",
+        expect![[r#"
+            self-loop error 2:1-2:19 "{1 2 3} -- {1 2 3}": this group product joins 3 pairs of a node to itself, the first being 1 -- 1; a move must go to another node, so these edges are ignored: remove them
+            duplicate-edge warning 2:1-2:19 "{1 2 3} -- {1 2 3}": this group product declares 3 edges again, the first being 2 -- 1; each edge counts once, so the repeats can go
+              related 2:2-2:16 "1 2 3} -- {1 2": first declared here
+            duplicate-edge warning 3:2-3:12 "0 9} -- {1": the edge 0 -- 1 is declared again; it counts once, so this one can go
+              related 1:1-1:7 "0 -- 1": first declared here
+        "#]],
+    );
+}
+
 #[test]
 fn adjacency_mirror_is_not_a_duplicate_but_a_repeat_is() {
     assert_eq!(codes("[[1,2],[0,2],[0,1]]\n"), []);

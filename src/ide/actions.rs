@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::{outcome_keyword, solution_for, start_position, Analysis};
-use crate::model::{Code, Diagnostic, EdgeDecl, EdgeOrigin};
+use crate::model::{Code, Diagnostic, EdgeOrigin, EdgePair};
 use crate::solve::Solution;
 use crate::syntax::{AdjacencyList, Group, StatementKind, SyntaxKind, TextRange};
 
@@ -114,18 +114,21 @@ fn quick_fix(
     })
 }
 
-/// The declared edge a diagnostic points at.
-fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<EdgeDecl> {
-    analysis
-        .model
+/// The declared edge a diagnostic points at. A diagnostic that counts many pairs of a
+/// group product points at the whole product, which no single pair matches, so it gets
+/// no fix: removing one pair would not resolve it.
+fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<EdgePair> {
+    let model = &analysis.model;
+    model
         .edges
         .iter()
+        .filter(|edge| edge.range.contains_range(range))
+        .flat_map(|edge| model.pairs(edge))
         .find(|edge| edge.range == range && edge.is_self_loop() == self_loop)
-        .copied()
 }
 
 /// Ways to take `edge` out of the text, best first.
-fn removals(analysis: &Analysis, edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
+fn removals(analysis: &Analysis, edge: EdgePair) -> Vec<Vec<TextEdit>> {
     let Some(statement) = analysis.parse.file.statements.get(edge.statement) else {
         return Vec::new();
     };
@@ -138,7 +141,7 @@ fn removals(analysis: &Analysis, edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
     }
 }
 
-fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
+fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgePair) -> Vec<Vec<TextEdit>> {
     let mut candidates = Vec::new();
     // The end `a` of the edge starts its range, and `b`, in the next group, ends it.
     for (k, pair) in groups.windows(2).enumerate() {
@@ -208,7 +211,7 @@ fn remove_member(
 fn listed_removals(
     analysis: &Analysis,
     lists: &[AdjacencyList],
-    edge: EdgeDecl,
+    edge: EdgePair,
 ) -> Vec<Vec<TextEdit>> {
     let Some(list) = lists.get(edge.a as usize) else {
         return Vec::new();
@@ -236,7 +239,7 @@ fn listed_removals(
 }
 
 /// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
-fn add_missing_side(analysis: &Analysis, edge: EdgeDecl) -> Option<Vec<TextEdit>> {
+fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
     let statement = analysis.parse.file.statements.get(edge.statement)?;
     let StatementKind::Adjacency(lists) = &statement.kind else {
         return None;
