@@ -367,7 +367,7 @@ fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Action
     let start = start_position(&analysis.model.graph)?;
     let keyword = outcome_keyword(solution?.outcome(start));
     let text = &analysis.text;
-    let ending = line_ending(text);
+    let ending = analysis.parse.line_ending(text);
     let new_text = if text.is_empty() || text.ends_with(['\n', '\r']) {
         format!("expect {keyword}{ending}")
     } else {
@@ -428,7 +428,7 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
     }
     let edit = TextEdit {
         range: statement.range,
-        new_text: lines.join(line_ending(&analysis.text)),
+        new_text: lines.join(analysis.parse.line_ending(&analysis.text)),
     };
     Some(Action {
         title: "Turn the adjacency literal into edge statements".to_owned(),
@@ -437,15 +437,6 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
         fixes: None,
         preferred: false,
     })
-}
-
-/// The line ending the file already uses, `\n` if it has none.
-fn line_ending(text: &str) -> &'static str {
-    match text.find(['\n', '\r']) {
-        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-        Some(i) if text[i..].starts_with('\r') => "\r",
-        _ => "\n",
-    }
 }
 
 /// The first candidate whose result keeps the graph, adds no diagnostic and, given a

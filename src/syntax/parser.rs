@@ -28,6 +28,26 @@ pub struct Parse {
 }
 
 impl Parse {
+    /// The line ending the file uses, for the lines that the formatter and the code
+    /// actions write: that of its first line break between statements, `\n` when it
+    /// has none. Breaks inside a statement don't count: the formatter may join that
+    /// statement's lines, and its output must pick the same ending again.
+    pub fn line_ending(&self, text: &str) -> &'static str {
+        let mut chunks = self.chunks.iter().peekable();
+        for (i, token) in self.tokens.iter().enumerate() {
+            while chunks.next_if(|chunk| chunk.tokens.end <= i).is_some() {}
+            let inside_chunk = chunks.peek().is_some_and(|chunk| chunk.tokens.contains(&i));
+            if token.kind == SyntaxKind::Newline && !inside_chunk {
+                return match &text[token.range.to_usize()] {
+                    "\r\n" => "\r\n",
+                    "\r" => "\r",
+                    _ => "\n",
+                };
+            }
+        }
+        "\n"
+    }
+
     /// The index of the first token of the statement that the tokens before `end` end
     /// in: just after the last statement break before `end`. Completion reads its
     /// context from there, cut as the parser cut the statements.
