@@ -1,7 +1,7 @@
 //! One test per diagnostic code: the code, severity, range and message a fixture yields.
 //! `UPDATE_EXPECT=1 cargo test --test diagnostics` refreshes the expectations.
 
-use cmg::analysis::{check_expectations, too_large, Analysis};
+use cmg::analysis::{check_expectations, Analysis, SolveLimits, SolvePlan, TooLarge};
 use cmg::model::Code;
 use cmg::solve::solve;
 use expect_test::{expect, Expect};
@@ -238,13 +238,66 @@ fn unreachable_node() {
     assert!(Code::UnreachableNode.is_unnecessary());
 }
 
+/// The `too-large` diagnostic of `text` under `limits`, if the plan is not to solve.
+fn too_large(text: &str, limits: SolveLimits) -> Option<String> {
+    let analysis = Analysis::new(text);
+    let SolvePlan::TooLarge(too_large) = analysis.solve_plan(limits) else {
+        return None;
+    };
+    let diagnostics = analysis.diagnostics_with(None, Some(&too_large));
+    let diagnostic = diagnostics.iter().find(|d| d.code == Code::TooLarge)?;
+    assert_eq!(diagnostic.severity().as_str(), "information");
+    Some(diagnostic.message.clone())
+}
+
 #[test]
 fn too_large_is_reported_above_the_limit_only() {
-    let analysis = Analysis::new("0 -- 1 -- 2 -- 3\n");
-    assert!(too_large(&analysis, 4).is_none());
-    let diagnostic = too_large(&analysis, 3).expect("4 nodes are above a limit of 3");
-    assert_eq!(diagnostic.code, Code::TooLarge);
-    assert_eq!(diagnostic.severity().as_str(), "information");
+    let text = "0 -- 1 -- 2 -- 3\n";
+    let nodes = |max_nodes| SolveLimits {
+        max_nodes: Some(max_nodes),
+        max_memory: None,
+    };
+    assert_eq!(too_large(text, nodes(4)), None);
+    expect![[r#"
+        the graph has 4 nodes, above the live-solve limit of 3, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`
+    "#]]
+    .assert_eq(&format!("{}\n", too_large(text, nodes(3)).unwrap()));
+    let memory = |max_memory| SolveLimits {
+        max_nodes: None,
+        max_memory: Some(max_memory),
+    };
+    let estimate = cmg::solve::peak_memory_bytes(4);
+    assert_eq!(too_large(text, memory(estimate)), None);
+    assert!(too_large(text, memory(estimate - 1))
+        .unwrap()
+        .contains("above the memory budget"));
+    assert_eq!(
+        too_large("0 -- 3\n", nodes(0)),
+        None,
+        "no game, nothing to limit"
+    );
+}
+
+/// Above what the solver can hold at all, the message must not send the user to a
+/// setting: none can help.
+#[test]
+fn over_the_solvers_hard_limit_no_setting_is_suggested() {
+    let nodes = cmg::solve::MAX_NODES + 1;
+    let chain: Vec<String> = (0..nodes).map(|id| id.to_string()).collect();
+    let text = chain.join(" -- ");
+    let limits = SolveLimits {
+        max_nodes: Some(10),
+        max_memory: Some(1),
+    };
+    let analysis = Analysis::new(text.as_str());
+    assert_eq!(
+        analysis.solve_plan(limits),
+        SolvePlan::TooLarge(TooLarge::SolverLimit { nodes })
+    );
+    expect![[r#"
+        the graph has 23171 nodes, more than the 23170 the solver can hold, so its outcome cannot be computed
+    "#]]
+    .assert_eq(&format!("{}\n", too_large(&text, limits).unwrap()));
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod graph;
 mod lower;
 mod validate;
 
-pub use diagnostic::{Code, Diagnostic, Related, Severity};
+pub use diagnostic::{has_errors, Code, Diagnostic, Related, Severity};
 pub use graph::{Graph, NodeRole};
 pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind};
 
@@ -110,11 +110,5 @@ impl Model {
     /// The first place node `id` is mentioned.
     pub fn first_mention(&self, id: u32) -> Option<&Mention> {
         self.mentions_of(id).next()
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == Severity::Error)
     }
 }

@@ -79,7 +79,7 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
             )
             .unwrap();
         }
-        None if analysis::game_of(graph).is_none() => {
+        None if start_position(graph).is_none() => {
             markdown.push_str("outcome not computed: the game needs node 1 and node 2");
         }
         None => markdown.push_str("outcome not computed"),
