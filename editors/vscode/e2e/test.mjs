@@ -204,6 +204,14 @@ class Session {
     }, name);
   }
 
+  /** The code lens titles of the editor showing `name`. */
+  async lenses(name) {
+    return this.page.$$eval(
+      `.editor-instance .monaco-editor[data-uri$="/${name}"] .codelens-decoration`,
+      (elements) => elements.map((element) => element.textContent ?? ""),
+    );
+  }
+
   /** The token with exactly `text` on the first line that starts with `prefix`. */
   async token(name, prefix, text) {
     const line = (await this.lines(name)).find((candidate) => candidate.text.startsWith(prefix));
@@ -326,11 +334,7 @@ async function machineSettingsScenario(browser) {
       const comment = first.tokens[0];
       check("the outcome hint is not coloured like the comment", hint?.color !== comment?.color, `${hint?.color} vs ${comment?.color}`);
     }
-    const lens = await until(async () =>
-      (await page.$$eval(".monaco-editor .codelens-decoration", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
-        text.includes("optimal line"),
-      ),
-    );
+    const lens = await until(async () => (await session.lenses("leetcode-draw.cmg")).find((text) => text.includes("optimal line")));
     check("code lens names the outcome and the optimal line", /^▶ draw · optimal line: 1,2 → /.test(lens ?? ""), lens);
 
     // Colouring: the roles of nodes 0, 1 and 2 differ from a plain id and from each other.
@@ -365,6 +369,8 @@ async function machineSettingsScenario(browser) {
       rowOf(1)?.includes("[3, 4, 5, 6]") && rowOf(5)?.includes("[0, 1, 2, 4, 8]") && (rows ?? []).includes("[5, 7, 9],"),
       JSON.stringify(rows),
     );
+    const longLens = await until(async () => (await session.lenses("long-game.cmg")).find((text) => text.includes("optimal line")));
+    check("long-game.cmg: the lens says mouse wins in 21", /^▶ mouse wins in 21 · optimal line: 1,2 → 6,2 → /.test(longLens ?? ""), longLens);
     await session.screenshot("long-game");
 
     const output = session.outputChannel();
