@@ -32,6 +32,7 @@ impl Analysis {
     /// solution of this graph, the check of each `expect` against it.
     pub fn diagnostics(&self, solution: Option<&Solution>) -> Vec<Diagnostic> {
         let mut diagnostics = self.model.diagnostics.clone();
+        suppress_knock_on_errors(&mut diagnostics);
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             diagnostics.extend(check_expectations(&self.model, solution));
         }
@@ -53,6 +54,20 @@ pub fn game_of(graph: &Graph) -> Option<Game> {
         return None;
     }
     Some(Game::new(graph.adjacency(), graph.hole()))
+}
+
+/// With syntax errors in the file, the whole-file checks could be answered by the
+/// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
+/// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
+fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.iter().any(|d| d.code == Code::Syntax) {
+        diagnostics.retain(|d| {
+            !matches!(
+                d.code,
+                Code::MissingMouse | Code::MissingCat | Code::MissingHole
+            )
+        });
+    }
 }
 
 /// Orders diagnostics as a reader meets them; those at one place keep their order.

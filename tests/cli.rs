@@ -549,10 +549,22 @@ fn solve_exits_1_without_node_1_or_node_2() {
             };
             let out = run_stdin(args, text);
             assert_eq!(out.code, 1, "{text:?}: {out:?}");
-            assert!(
-                out.stdout.trim().is_empty(),
-                "no outcome to print for {text:?}: {out:?}"
-            );
+            if json {
+                // `--json` still prints one object, so that `| jq` works.
+                let value = out.json();
+                assert_eq!(value["outcome"], Value::Null, "{out:?}");
+                assert_eq!(value["moves"], Value::Null, "{out:?}");
+                assert!(value["reason"].as_str().is_some(), "{out:?}");
+                assert!(
+                    codes(&value["errors"]).contains(&missing.to_owned()),
+                    "{out:?}"
+                );
+            } else {
+                assert!(
+                    out.stdout.trim().is_empty(),
+                    "no outcome to print for {text:?}: {out:?}"
+                );
+            }
             assert!(!out.stderr.is_empty(), "say why for {text:?}: {out:?}");
             assert!(out.stderr.contains(missing), "{text:?}: {out:?}");
         }
@@ -698,12 +710,26 @@ fn fmt_dash_reads_stdin_and_writes_stdout() {
 }
 
 #[test]
-fn fmt_keeps_a_broken_statement_as_written() {
+fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     let text = "0 -- 1\n2 --  -- 1   # broken\n1 -- 2\n";
-    let out = run_stdin(&["fmt", "-"], text);
-    assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stdout.contains("2 --  -- 1"), "{out:?}");
-    assert!(out.stdout.contains("# broken"), "{out:?}");
+    for args in [&["fmt", "-"][..], &["fmt", "--check", "-"], &["dot", "-"]] {
+        let out = run_stdin(args, text);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(out.stderr.contains("error[syntax]"), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("syntax errors first"),
+            "{args:?}: {out:?}"
+        );
+    }
+    // A file on disk is left as it was, and the next file is still formatted.
+    let dir = TempDir::new("fmt-broken");
+    let broken = dir.file("broken.cmg", text);
+    let good = dir.file("good.cmg", "0--1--2\n");
+    let out = run(&["fmt", &broken, &good]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -712,7 +738,7 @@ fn fmt_keeps_a_broken_statement_as_written() {
 
 #[test]
 fn import_from_argument_gives_cmg_text_that_solves() {
-    let out = run(&["import", MOUSE_LISTS]);
+    let out = run(&["import", "--text", MOUSE_LISTS]);
     assert_eq!(out.code, 0, "{out:?}");
     let text = out.stdout;
     assert!(text.contains("--"), "{text}");
@@ -726,29 +752,29 @@ fn import_from_argument_gives_cmg_text_that_solves() {
 
 #[test]
 fn import_from_stdin() {
-    let out = run_stdin(&["import"], &format!("{DRAW_LISTS}\n"));
+    let out = run_stdin(&["import", "-"], &format!("{DRAW_LISTS}\n"));
     assert_eq!(out.code, 0, "{out:?}");
     let solved = run_stdin(&["solve", "--json", "-"], &out.stdout);
     assert_eq!(solved.json()["outcome"], "draw");
-    assert_eq!(out.stdout, run(&["import", DRAW_LISTS]).stdout);
+    assert_eq!(out.stdout, run(&["import", "--text", DRAW_LISTS]).stdout);
 }
 
 #[test]
 fn import_rejects_bad_json_with_a_clear_message() {
     for bad in ["[[1,", "{\"a\": 1}", "[[1,-3]]", "[1, 2]", "not json", ""] {
-        let out = run(&["import", bad]);
+        let out = run(&["import", "--text", bad]);
         assert_ne!(out.code, 0, "{bad:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{bad:?}: {out:?}");
         assert!(out.stderr.contains("adjacency"), "{bad:?}: {out:?}");
     }
-    let out = run_stdin(&["import"], "[[0,1],");
+    let out = run_stdin(&["import", "-"], "[[0,1],");
     assert_ne!(out.code, 0, "{out:?}");
     assert!(out.stderr.contains("adjacency"), "{out:?}");
 }
 
 #[test]
 fn import_rejects_a_neighbour_outside_the_list() {
-    let out = run(&["import", "[[1],[0,7]]"]);
+    let out = run(&["import", "--text", "[[1],[0,7]]"]);
     assert_ne!(out.code, 0, "{out:?}");
     assert!(out.stderr.contains('7'), "name the bad id: {out:?}");
 }
@@ -766,7 +792,7 @@ fn import_then_export_round_trips_symmetric_lists() {
     .into_iter()
     .enumerate()
     {
-        let imported = run(&["import", lists]);
+        let imported = run(&["import", "--text", lists]);
         assert_eq!(imported.code, 0, "{imported:?}");
         let path = dir.file(&format!("g{i}.cmg"), &imported.stdout);
         let expected: Vec<Vec<u64>> = serde_json::from_str(lists).unwrap();
@@ -912,7 +938,8 @@ fn unreadable_file_exits_2_naming_the_file() {
     // A directory cannot be read as a file, even by root.
     let dir = TempDir::new("unreadable");
     let path = dir.0.to_str().unwrap();
-    for command in ["check", "solve", "fmt", "export", "dot"] {
+    // `check` and `fmt` walk a directory instead.
+    for command in ["solve", "export", "dot"] {
         let out = run(&[command, path]);
         assert_eq!(out.code, 2, "{command}: {out:?}");
         assert!(
@@ -999,7 +1026,13 @@ fn every_example_starts_with_a_comment_and_is_formatted() {
         );
     }
     let mut args = vec!["fmt", "--check"];
-    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    // every-diagnostic.cmg has syntax errors on purpose, which fmt refuses.
+    args.extend(
+        paths
+            .iter()
+            .map(|p| p.to_str().unwrap())
+            .filter(|p| !p.ends_with("every-diagnostic.cmg")),
+    );
     let out = run(&args);
     assert_eq!(out.code, 0, "{out:?}");
 }
