@@ -13,21 +13,33 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
+/// Examples, exit status and where the documentation is, below every `--help`.
+const AFTER_HELP: &str = "\
+Examples:
+  cmg check games/               check every .cmg file under a directory
+  cmg solve game.cmg             who wins, in how many moves, along which line
+  cmg solve --json game.cmg      the same as one JSON object
+  cmg fmt --check .              show what formatting would change
+  cmg explain self-loop          what a diagnostic code means and how to fix it
+
+Exit status: 0 when all is well; 1 when a file has errors (for `solve`, also when
+there is no outcome; for `fmt --check`, when a file would change); 2 on usage or
+I/O errors.
+
+Documentation: the docs/ folder of the source repository; `cmg explain CODE`
+prints a diagnostic's page offline.";
+
 /// Language tools for `.cmg` Cat and Mouse game graphs.
 ///
 /// A `.cmg` file declares an undirected graph: the mouse starts on node 1 and moves
 /// first, the cat starts on node 2, and node 0 is the hole, which the cat may not
 /// enter. `cmg` reports what is wrong with a file and who wins under perfect play.
 #[derive(Debug, Parser)]
-#[command(
-    name = "cmg",
-    version,
-    after_help = "Exit status: 0 when all is well, 1 when a file has errors (or, for `solve`, no outcome), 2 on usage or I/O errors.\nDocumentation: docs/ in the source repository; `cmg explain CODE` for one diagnostic."
-)]
+#[command(name = "cmg", version, after_help = AFTER_HELP)]
 pub struct Cli {
     /// When to colour the output: `auto` colours a terminal unless NO_COLOR is set
     /// (CLICOLOR_FORCE forces it).
-    #[arg(long, value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
     color: ColorWhen,
     #[command(subcommand)]
     command: Command,
