@@ -7,7 +7,7 @@ use super::input::{read_source, Source};
 use super::render::{self, SourceView};
 use super::CliResult;
 use crate::analysis::{mouse_starts_at, Analysis};
-use crate::model::{Code, Graph};
+use crate::model::{Code, Graph, NodeRole};
 use crate::solve::{Outcome, Solution};
 
 pub fn run(path: &str) -> CliResult {
@@ -79,11 +79,11 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
             };
             attributes.push(format!("fillcolor=\"{colour}\""));
         }
-        match id {
-            0 => attributes.push("shape=doublecircle".to_owned()),
-            1 => attributes.push("xlabel=\"mouse\"".to_owned()),
-            2 => attributes.push("xlabel=\"cat\"".to_owned()),
-            _ => {}
+        match NodeRole::of(id) {
+            Some(NodeRole::Hole) => attributes.push("shape=doublecircle".to_owned()),
+            Some(NodeRole::MouseStart) => attributes.push("xlabel=\"mouse\"".to_owned()),
+            Some(NodeRole::CatStart) => attributes.push("xlabel=\"cat\"".to_owned()),
+            None => {}
         }
         let _ = writeln!(dot, "  {id} [{}];", attributes.join(", "));
     }

@@ -8,9 +8,9 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
-use crate::analysis::{describe, start_position, Analysis};
+use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan, TooLarge};
 use crate::model::Severity;
-use crate::solve::{peak_memory_bytes, solve, Player, Solution, MAX_NODES};
+use crate::solve::{peak_memory_bytes, solve, Player, Solution};
 
 pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> CliResult {
     let source = match read_source(path) {
@@ -32,7 +32,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         .into_iter()
         .filter(|d| d.severity() <= Severity::Warning)
         .collect();
-    let has_errors = diagnostics.iter().any(|d| d.severity() == Severity::Error);
+    let has_errors = crate::model::has_errors(&diagnostics);
     let view = SourceView::new(&source, &analysis);
     render::emit(
         &mut render::stream(true),
@@ -128,33 +128,29 @@ fn print_json(value: &Value) {
 /// whose estimated memory is over `max_memory` (checked before anything is allocated).
 /// `cmg dot` shares it, so both say the same when a graph is too big.
 pub(super) fn solve_within(analysis: &Analysis, max_memory: u64) -> Result<Solution, String> {
-    let graph = &analysis.model.graph;
-    let nodes = graph.node_count();
-    if graph.mouse_start().is_none() || graph.cat_start().is_none() {
-        return Err("the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned());
-    }
-    if nodes > MAX_NODES {
-        return Err(format!(
-            "the graph has {nodes} nodes, and the solver handles at most {MAX_NODES}"
-        ));
-    }
-    let memory = peak_memory_bytes(nodes);
-    if memory > max_memory {
-        return Err(format!(
-            "solving {nodes} nodes needs about {}, more than the limit of {}: raise it with --max-memory",
-            human_bytes(memory),
-            human_bytes(max_memory)
-        ));
-    }
-    let Some(game) = analysis.game() else {
-        return Err("the graph has no game".to_owned());
+    let limits = SolveLimits {
+        max_nodes: None,
+        max_memory: Some(max_memory),
     };
-    let spinner = long_solve_spinner(nodes, graph.edge_count(), memory);
-    let solution = solve(&game);
-    if let Some(spinner) = spinner {
-        spinner.finish_and_clear();
+    match analysis.solve_plan(limits) {
+        SolvePlan::NoGame => {
+            Err("the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned())
+        }
+        SolvePlan::TooLarge(too_large @ TooLarge::MemoryBudget { .. }) => {
+            Err(format!("{} with --max-memory", too_large.message()))
+        }
+        SolvePlan::TooLarge(too_large) => Err(too_large.message()),
+        SolvePlan::Solve(game) => {
+            let graph = &analysis.model.graph;
+            let nodes = graph.node_count();
+            let spinner = long_solve_spinner(nodes, graph.edge_count(), peak_memory_bytes(nodes));
+            let solution = solve(&game);
+            if let Some(spinner) = spinner {
+                spinner.finish_and_clear();
+            }
+            Ok(solution)
+        }
     }
-    Ok(solution)
 }
 
 /// A spinner on stderr for a solve that takes more than about a second, shown only
