@@ -44,6 +44,7 @@ impl Analysis {
         too_large: Option<&TooLarge>,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = self.model.diagnostics.clone();
+        suppress_knock_on_errors(&mut diagnostics);
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             diagnostics.extend(check_expectations(&self.model, solution));
         }
@@ -154,6 +155,20 @@ impl TooLarge {
             .line_content(&analysis.text, 0)
             .unwrap_or_default();
         Diagnostic::new(Code::TooLarge, range, self.message())
+    }
+}
+
+/// With syntax errors in the file, the whole-file checks could be answered by the
+/// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
+/// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
+fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.iter().any(|d| d.code == Code::Syntax) {
+        diagnostics.retain(|d| {
+            !matches!(
+                d.code,
+                Code::MissingMouse | Code::MissingCat | Code::MissingHole
+            )
+        });
     }
 }
 

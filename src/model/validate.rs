@@ -327,7 +327,7 @@ fn cat_stuck(model: &Model) -> Option<Diagnostic> {
         Diagnostic::new(
             Code::CatStuck,
             first_mention_range(model, 2),
-            "node 2 has no neighbour other than the hole, so the cat can never move and the game is a draw: join node 2 to a node other than 0",
+            "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0",
         )
     })
 }
