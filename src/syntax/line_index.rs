@@ -115,6 +115,7 @@ impl LineIndex {
         }
     }
 
+    #[cfg(test)]
     pub(crate) fn line_count(&self) -> u32 {
         self.line_starts.len() as u32
     }
