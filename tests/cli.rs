@@ -1589,3 +1589,17 @@ fn solve_bounds_the_diagnostics_it_prints_too() {
     );
     assert!(out.stdout.starts_with("mouse wins in"), "{out:?}");
 }
+
+#[test]
+fn solve_json_prints_one_object_even_for_an_unreadable_file() {
+    let dir = TempDir::new("solve-unreadable");
+    let missing = dir.0.join("missing.cmg");
+    let out = run(&["solve", "--json", missing.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let value = out.json();
+    assert_eq!(value["outcome"], Value::Null, "{out:?}");
+    assert!(
+        value["reason"].as_str().unwrap().contains("cannot read"),
+        "{out:?}"
+    );
+}
