@@ -57,6 +57,10 @@ pub struct InlayHint {
     pub label: String,
     pub kind: InlayHintKind,
     pub tooltip: Option<String>,
+    /// Whether the editor should leave a space before the hint.
+    pub pad_left: bool,
+    /// Whether the editor should leave a space after the hint.
+    pub pad_right: bool,
 }
 
 /// Every hint of the document, in source order; none without a solution.
@@ -91,14 +95,18 @@ pub fn inlay_hints(
                 (Outcome::CatWins, Some(moves)) => format!("cat in {moves}"),
                 _ => "draw".to_owned(),
             };
-            let label = match place {
-                HintPlace::AfterId => format!(": {short}"),
-                HintPlace::BeforeRow => format!("node {id}: {short} ▸"),
+            // An id's hint hugs the id, so that `5: mouse in 3` reads as one phrase; a
+            // row's hint keeps the row's indentation and stands apart from its `[`.
+            let (label, pad_left, pad_right) = match place {
+                HintPlace::AfterId => (format!(": {short}"), false, false),
+                HintPlace::BeforeRow => (format!("node {id}: {short} ▸"), false, true),
             };
             hints.push(InlayHint {
                 offset,
                 label,
                 kind: InlayHintKind::NodeOutcome,
+                pad_left,
+                pad_right,
                 tooltip: Some(format!(
                     "If the mouse started on node {id} (cat on node 2, mouse to move): {}.",
                     describe(outcome, moves)
@@ -125,6 +133,8 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
         offset,
         label,
         kind: InlayHintKind::Outcome,
+        pad_left: true,
+        pad_right: false,
         tooltip: Some(
             "The outcome with both players at their best: mouse on node 1, cat on node 2, \
              mouse to move. Moves are counted one player's move at a time."
@@ -187,10 +197,13 @@ mod tests {
         // one offset become one insertion, so that they keep their order.
         let mut edits: Vec<TextEdit> = Vec::new();
         for hint in &hints {
-            let shown = match hint.kind {
-                InlayHintKind::Outcome => format!("  ⟨{}⟩", hint.label),
-                InlayHintKind::NodeOutcome => format!("⟨{}⟩", hint.label),
-            };
+            // Padding shows as a space, the way the editor draws it.
+            let shown = format!(
+                "{}⟨{}⟩{}",
+                if hint.pad_left { " " } else { "" },
+                hint.label,
+                if hint.pad_right { " " } else { "" },
+            );
             match edits.last_mut() {
                 Some(edit) if edit.range.start == hint.offset => edit.new_text.push_str(&shown),
                 _ => edits.push(TextEdit {
@@ -212,7 +225,7 @@ mod tests {
         check(
             "[[1,3],[0],[3],[0,2]]\nexpect mouse\n",
             expect![[r#"
-                [[1,3],⟨node 1: mouse in 1 ▸⟩[0],[3],⟨node 3: mouse in 1 ▸⟩[0,2]]  ⟨⟹ outcome: mouse wins in 1⟩
+                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2]] ⟨⟹ outcome: mouse wins in 1⟩
                 expect mouse
             "#]],
         );
@@ -223,7 +236,7 @@ mod tests {
         check(
             "# cat wins\nnode 0 \"hole\"\n0 -- 3 -- 1\n2 -- 3\n3 -- 4\n",
             expect![[r##"
-                # cat wins  ⟨⟹ outcome: cat wins in 2⟩
+                # cat wins ⟨⟹ outcome: cat wins in 2⟩
                 node 0 "hole"
                 0 -- 3⟨: mouse in 1⟩ -- 1⟨: cat in 2⟩
                 2 -- 3
@@ -237,7 +250,7 @@ mod tests {
         check(
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
             expect![[r#"
-                0 -- {2 5⟨: mouse in 1⟩}  ⟨⟹ outcome: draw⟩
+                0 -- {2 5⟨: mouse in 1⟩} ⟨⟹ outcome: draw⟩
                 4⟨: draw⟩ -- 3⟨: cat in 4⟩ -- 1⟨: draw⟩
                 2 -- {4 5}
                 3 -- 5
@@ -253,7 +266,7 @@ mod tests {
             },
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
             expect![[r#"
-                0 -- {2 5}  ⟨⟹ outcome: draw⟩
+                0 -- {2 5} ⟨⟹ outcome: draw⟩
                 4 -- 3 -- 1
                 2 -- {4 5}
                 3 -- 5
@@ -266,7 +279,7 @@ mod tests {
         // Node 4 has no neighbours, so only its (empty) row stands for it.
         check(
             "[[1,3],[0],[3],[0,2],[]]",
-            expect!["[[1,3],⟨node 1: mouse in 1 ▸⟩[0],[3],⟨node 3: mouse in 1 ▸⟩[0,2],⟨node 4: draw ▸⟩[]]  ⟨⟹ outcome: mouse wins in 1⟩"],
+            expect!["[[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2],⟨node 4: draw ▸⟩ []] ⟨⟹ outcome: mouse wins in 1⟩"],
         );
     }
 
@@ -278,22 +291,22 @@ mod tests {
         check(
             &text,
             expect![[r#"
-            # A long game on 10 nodes: the mouse wins, but only after 21 moves (plies)  ⟨⟹ outcome: mouse wins in 21⟩
-            # of best play by both sides. `cmg solve` prints the whole optimal line.
-            [
-              [5, 7, 9],
-              ⟨node 1: mouse in 21 ▸⟩[3, 4, 5, 6],
-              [3, 4, 5, 8],
-              ⟨node 3: mouse in 3 ▸⟩[1, 2, 6, 7],
-              ⟨node 4: mouse in 3 ▸⟩[1, 2, 5, 7, 9],
-              ⟨node 5: mouse in 1 ▸⟩[0, 1, 2, 4, 8],
-              ⟨node 6: mouse in 3 ▸⟩[1, 3, 7, 8],
-              ⟨node 7: mouse in 1 ▸⟩[0, 3, 4, 6, 8],
-              ⟨node 8: mouse in 3 ▸⟩[2, 5, 6, 7, 9],
-              ⟨node 9: mouse in 1 ▸⟩[0, 4, 8],
-            ]
-            expect mouse  # the mouse wins in 21 moves
-        "#]],
+                # A long game on 10 nodes: the mouse wins, but only after 21 moves (plies) ⟨⟹ outcome: mouse wins in 21⟩
+                # of best play by both sides. `cmg solve` prints the whole optimal line.
+                [
+                  [5, 7, 9],
+                  ⟨node 1: mouse in 21 ▸⟩ [3, 4, 5, 6],
+                  [3, 4, 5, 8],
+                  ⟨node 3: mouse in 3 ▸⟩ [1, 2, 6, 7],
+                  ⟨node 4: mouse in 3 ▸⟩ [1, 2, 5, 7, 9],
+                  ⟨node 5: mouse in 1 ▸⟩ [0, 1, 2, 4, 8],
+                  ⟨node 6: mouse in 3 ▸⟩ [1, 3, 7, 8],
+                  ⟨node 7: mouse in 1 ▸⟩ [0, 3, 4, 6, 8],
+                  ⟨node 8: mouse in 3 ▸⟩ [2, 5, 6, 7, 9],
+                  ⟨node 9: mouse in 1 ▸⟩ [0, 4, 8],
+                ]
+                expect mouse  # the mouse wins in 21 moves
+            "#]],
         );
     }
 
@@ -304,8 +317,8 @@ mod tests {
         check(
             "0 -- 3\n[[1,3],[0],[3],[0,2,4]]\n",
             expect![[r#"
-                0 -- 3⟨: mouse in 1⟩  ⟨⟹ outcome: mouse wins in 1⟩
-                [[1,3],⟨node 1: mouse in 1 ▸⟩[0],[3],[0,2,4⟨: cat in 2⟩]]
+                0 -- 3⟨: mouse in 1⟩ ⟨⟹ outcome: mouse wins in 1⟩
+                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],[0,2,4⟨: cat in 2⟩]]
             "#]],
         );
     }
@@ -320,7 +333,7 @@ mod tests {
     fn unicode_and_crlf() {
         check(
             "# é😀\r\n0 -- 1\r\n1 -- 2\r\n",
-            expect!["# é😀  ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse in 1⟩\r\n1 -- 2\r\n"],
+            expect!["# é😀 ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse in 1⟩\r\n1 -- 2\r\n"],
         );
     }
 

@@ -15,6 +15,7 @@
 # Screenshots and the extension's output channel are kept in
 # ${CARGO_TARGET_DIR:-target}/artifacts/vscode/.
 set -euo pipefail
+echo "== VS Code for real: code-server in headless Chromium"
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 cd "$root"

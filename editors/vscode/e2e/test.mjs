@@ -3,7 +3,8 @@
 // data, extensions and config, no gallery), installs the packaged .vsix, opens the
 // examples as a user would (Quick Open) and checks what is on the screen.
 //
-//   node test.mjs --code-server BIN --vsix FILE --cmg BIN --examples DIR --artifacts DIR [--only NAME]
+//   node test.mjs --code-server BIN --vsix FILE --cmg BIN --examples DIR --artifacts DIR
+//                 [--only NAME] [--user-loads N]
 //
 // Screenshots and the extension's output channel go to the artefacts folder; every
 // check prints "ok"/"FAIL", and the exit code is 1 when any check failed.
@@ -26,6 +27,9 @@ const { values: args } = parseArgs({
     chromium: { type: "string", default: "/usr/bin/chromium" },
     // Runs only the scenarios whose name contains this, while working on one.
     only: { type: "string", default: "" },
+    // Window loads in the User settings scenario (the setting once went missing in
+    // some loads only).
+    "user-loads": { type: "string", default: "4" },
   },
 });
 for (const name of ["code-server", "vsix", "cmg", "examples", "artifacts"]) {
@@ -204,6 +208,14 @@ class Session {
     }, name);
   }
 
+  /** The code lens titles of the editor showing `name`. */
+  async lenses(name) {
+    return this.page.$$eval(
+      `.editor-instance .monaco-editor[data-uri$="/${name}"] .codelens-decoration`,
+      (elements) => elements.map((element) => element.textContent ?? ""),
+    );
+  }
+
   /** The token with exactly `text` on the first line that starts with `prefix`. */
   async token(name, prefix, text) {
     const line = (await this.lines(name)).find((candidate) => candidate.text.startsWith(prefix));
@@ -219,6 +231,22 @@ class Session {
         ),
       })),
     );
+  }
+
+  /**
+   * Every notification of the window, from the notification centre: toasts can be
+   * hidden (several at once collapse into the centre), the centre keeps them all.
+   */
+  async allNotifications() {
+    const page = this.page;
+    await page.keyboard.press("Escape");
+    await page.click('[id="status.notifications"]');
+    await page.waitForSelector(".notifications-center.visible", { timeout: 5000 }).catch(() => {});
+    const messages = await page.$$eval(".notifications-center .notification-list-item-message", (elements) =>
+      elements.map((element) => element.textContent ?? ""),
+    );
+    await page.click('[id="status.notifications"]');
+    return messages;
   }
 
   /** The text of the cmg output channel, as the editor logs it to disk. */
@@ -299,7 +327,7 @@ async function machineSettingsScenario(browser) {
     await session.open("every-diagnostic.cmg");
     await page.keyboard.press("Control+Shift+m");
     // Maximized, the panel has room for every row (its list only renders visible rows).
-    await page.click('.panel .action-label[aria-label="Maximize Panel"]');
+    await page.click('.panel .action-label[aria-label="Maximize Panel"]', { timeout: 5000 }).catch(() => {});
     const want = expectedProblems(path.join(args.examples, "every-diagnostic.cmg"));
     const got = await until(async () => {
       const shown = await problems(page);
@@ -326,11 +354,7 @@ async function machineSettingsScenario(browser) {
       const comment = first.tokens[0];
       check("the outcome hint is not coloured like the comment", hint?.color !== comment?.color, `${hint?.color} vs ${comment?.color}`);
     }
-    const lens = await until(async () =>
-      (await page.$$eval(".monaco-editor .codelens-decoration", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
-        text.includes("optimal line"),
-      ),
-    );
+    const lens = await until(async () => (await session.lenses("leetcode-draw.cmg")).find((text) => text.includes("optimal line")));
     check("code lens names the outcome and the optimal line", /^▶ draw · optimal line: 1,2 → /.test(lens ?? ""), lens);
 
     // Colouring: the roles of nodes 0, 1 and 2 differ from a plain id and from each other.
@@ -365,11 +389,14 @@ async function machineSettingsScenario(browser) {
       rowOf(1)?.includes("[3, 4, 5, 6]") && rowOf(5)?.includes("[0, 1, 2, 4, 8]") && (rows ?? []).includes("[5, 7, 9],"),
       JSON.stringify(rows),
     );
+    const longLens = await until(async () => (await session.lenses("long-game.cmg")).find((text) => text.includes("optimal line")));
+    check("long-game.cmg: the lens says mouse wins in 21", /^▶ mouse wins in 21 · optimal line: 1,2 → 6,2 → /.test(longLens ?? ""), longLens);
     await session.screenshot("long-game");
 
     const output = session.outputChannel();
     check("output channel: the server came from cmg.server.path", /found via cmg\.server\.path in the User settings \(or the Remote settings/.test(output), output);
-    check("no notification was shown", (await session.notifications()).length === 0, JSON.stringify(await session.notifications()));
+    const centre = await session.allNotifications();
+    check("no notification was shown", centre.length === 0, JSON.stringify(centre));
   } finally {
     await session.close();
   }
@@ -406,7 +433,8 @@ async function userSettingsScenario(browser, starts) {
     const reads = output.match(/found via cmg\.server\.path in the User settings/g) ?? [];
     check(`User settings: the server ran in ${starts} of ${starts} window loads`, good === starts, `${good} of ${starts}\n${output}`);
     check(`User settings: the setting was read in every load`, reads.length === starts, output);
-    check("User settings: no notification", (await session.notifications()).length === 0, JSON.stringify(await session.notifications()));
+    const centre = await session.allNotifications();
+    check("User settings: no notification", centre.length === 0, JSON.stringify(centre));
   } finally {
     await session.close();
   }
@@ -426,7 +454,8 @@ async function missingServerScenario(browser) {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const all = await session.notifications();
     await session.screenshot("missing-server");
-    check("wrong path: exactly one notification", all.length === 1, JSON.stringify(all));
+    const centre = await session.allNotifications();
+    check("wrong path: exactly one notification", all.length === 1 && centre.length === 1, JSON.stringify(centre));
     const [note] = notes ?? [{ message: "", buttons: [] }];
     check(
       "wrong path: it names the path and the scope it was read from",
@@ -465,7 +494,8 @@ async function crashingServerScenario(browser) {
     await new Promise((resolve) => setTimeout(resolve, 6000));
     const all = await session.notifications();
     await session.screenshot("crashing-server");
-    check("crash at start-up: exactly one notification", all.length === 1, JSON.stringify(all));
+    const centre = await session.allNotifications();
+    check("crash at start-up: exactly one notification", all.length === 1 && centre.length === 1, JSON.stringify(centre));
     const message = all[0]?.message ?? "";
     check(
       "crash at start-up: it names the path, the exit code and the server's stderr",
@@ -491,7 +521,7 @@ const browser = await chromium.launch({
 try {
   const scenarios = [
     ["machine settings", () => machineSettingsScenario(browser)],
-    ["user settings", () => userSettingsScenario(browser, 4)],
+    ["user settings", () => userSettingsScenario(browser, Number(args["user-loads"]))],
     ["missing server", () => missingServerScenario(browser)],
     ["crashing server", () => crashingServerScenario(browser)],
   ];
