@@ -72,7 +72,13 @@ fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
     if analysis.model.expects.is_empty() {
         return analysis.diagnostics(None);
     }
-    match analysis.solve_plan(SolveLimits::default()) {
+    // The same memory budget as `cmg solve` by default: checking an `expect` must not
+    // take the machine's memory either.
+    let limits = SolveLimits {
+        max_nodes: None,
+        max_memory: Some(super::solve::default_max_memory()),
+    };
+    match analysis.solve_plan(limits) {
         SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),
         SolvePlan::TooLarge(too_large) => analysis.diagnostics_with(None, Some(&too_large)),
         SolvePlan::NoGame => analysis.diagnostics(None),
