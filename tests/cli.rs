@@ -1374,6 +1374,14 @@ fn completions_and_man_page() {
         "{out:?}"
     );
     assert!(out.stdout.contains("completions"), "{out:?}");
+    // Every page the main page refers to, written to a directory.
+    let dir = TempDir::new("man");
+    let out = run(&["man", "--dir", dir.0.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for page in ["cmg.1", "cmg-check.1", "cmg-solve.1", "cmg-explain.1"] {
+        let text = std::fs::read_to_string(dir.0.join(page)).unwrap();
+        assert!(text.contains(".TH"), "{page}");
+    }
 }
 
 #[test]
