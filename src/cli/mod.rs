@@ -141,8 +141,12 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on standard output.
-    Man,
+    /// Print the man page (roff) on standard output, or write every page to a directory.
+    Man {
+        /// Write `cmg.1` and one page per command (`cmg-check.1`, ...) into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -180,10 +184,12 @@ pub fn run() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut std::io::stdout())
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
+        Command::Man { dir } => match dir {
+            Some(dir) => clap_mangen::generate_to(Cli::command(), &dir),
+            None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
+        }
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
     };
     match result {
         Ok(code) => code,
