@@ -7,6 +7,7 @@ mod fmt;
 mod input;
 mod render;
 mod solve;
+mod view;
 
 use std::process::ExitCode;
 
@@ -65,6 +66,8 @@ enum Command {
     },
     /// Run the language server on standard input and output.
     Lsp,
+    /// Show the game view: a local page that follows the file, or an SVG picture.
+    View(view::Args),
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -81,6 +84,7 @@ pub fn run() -> ExitCode {
         Command::Export { file } => convert::export(&file),
         Command::Dot { file } => dot::run(&file),
         Command::Lsp => return crate::lsp::run(),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(code) => code,
