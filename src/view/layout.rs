@@ -17,8 +17,9 @@ pub const UNIT: f64 = 90.0;
 /// At most this many sweeps over all pairs; each costs O(n²).
 const MAX_SWEEPS: usize = 300;
 
-/// Sweeps stop early once no node moves farther than this (in units of one edge).
-const TOLERANCE: f64 = 1e-3;
+/// Sweeps stop early once no node moves farther than this (in units of one edge): a
+/// hundredth of an edge is under a pixel on screen.
+const TOLERANCE: f64 = 1e-2;
 
 /// Where each node id was drawn, in pixels.
 pub type Positions = HashMap<u32, [f64; 2]>;
@@ -184,33 +185,40 @@ fn seed_from_previous(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
 /// Positions that are already at rest are given back untouched, so that an edit that
 /// leaves the graph as it was (a comment, a label) moves nothing at all.
 fn majorize(positions: &mut [[f64; 2]], distances: &[f64], n: usize) {
+    let weights: Vec<f64> = distances
+        .iter()
+        .map(|&d| if d > 0.0 { 1.0 / (d * d) } else { 0.0 })
+        .collect();
+    // The sum of a row's weights does not change between sweeps.
+    let weight_sums: Vec<f64> = (0..n)
+        .map(|i| weights[i * n..(i + 1) * n].iter().sum())
+        .collect();
     let start = positions.to_vec();
     for sweep in 0..MAX_SWEEPS {
         let mut largest_move: f64 = 0.0;
         for i in 0..n {
+            if weight_sums[i] <= 0.0 {
+                continue;
+            }
             let [xi, yi] = positions[i];
-            let (mut sum_x, mut sum_y, mut sum_w) = (0.0, 0.0, 0.0);
-            for j in (0..n).filter(|&j| j != i) {
-                let d = distances[i * n + j];
-                let w = 1.0 / (d * d);
-                let [xj, yj] = positions[j];
+            let (mut sum_x, mut sum_y) = (0.0, 0.0);
+            let row = i * n..(i + 1) * n;
+            for ((&[xj, yj], &d), &w) in positions
+                .iter()
+                .zip(&distances[row.clone()])
+                .zip(&weights[row])
+            {
                 let (dx, dy) = (xi - xj, yi - yj);
                 let length = (dx * dx + dy * dy).sqrt();
-                // Two nodes on one spot: no direction to push, so leave it to the others.
-                let (ux, uy) = if length > 1e-9 {
-                    (dx / length, dy / length)
-                } else {
-                    (0.0, 0.0)
-                };
-                sum_x += w * (xj + d * ux);
-                sum_y += w * (yj + d * uy);
-                sum_w += w;
+                // Two nodes on one spot (or a node and itself, where w is 0): no direction
+                // to push, so leave it to the others.
+                let push = if length > 1e-9 { d / length } else { 0.0 };
+                sum_x += w * (xj + push * dx);
+                sum_y += w * (yj + push * dy);
             }
-            if sum_w > 0.0 {
-                let next = [sum_x / sum_w, sum_y / sum_w];
-                largest_move = largest_move.max((next[0] - xi).abs() + (next[1] - yi).abs());
-                positions[i] = next;
-            }
+            let next = [sum_x / weight_sums[i], sum_y / weight_sums[i]];
+            largest_move = largest_move.max((next[0] - xi).abs() + (next[1] - yi).abs());
+            positions[i] = next;
         }
         if largest_move < TOLERANCE {
             if sweep == 0 {
