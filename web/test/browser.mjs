@@ -172,14 +172,18 @@ try {
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 
   // The export has the page's elements and attributes, and renders for the README.
-  const svgFile = join(artifacts, "long-game.svg");
-  execFileSync(cmg, ["view", join(root, "examples/long-game.cmg"), "--export", svgFile]);
+  // leetcode-draw has nodes of all three outcomes: it is the README's picture (docs/view.png).
+  const example = join(root, "examples/leetcode-draw.cmg");
+  const svgFile = join(artifacts, "leetcode-draw.svg");
+  execFileSync(cmg, ["view", example, "--export", svgFile]);
   const exported = await browser.newPage();
   await exported.goto(`file://${svgFile}`);
   const exportedNodes = await drawnNodes(exported);
-  const original = solverOutcomes(join(root, "examples/long-game.cmg"));
+  const original = solverOutcomes(example);
   check(
-    exportedNodes.length === original.size && exportedNodes.every((n) => original.get(n.id) === n.outcome && n.fill === n.expected),
+    exportedNodes.length === original.size &&
+      new Set(exportedNodes.map((n) => n.outcome)).size === 3 &&
+      exportedNodes.every((n) => original.get(n.id) === n.outcome && n.fill === n.expected),
     "the export has one element per node with the solver's outcome and colour",
   );
   const size = await exported.evaluate(() => {
