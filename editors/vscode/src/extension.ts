@@ -5,6 +5,7 @@ import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions } from "vscode-languageclient/node";
 
 import { findServer } from "./discovery";
+import { registerGameView } from "./gameView";
 import { initializationOptions, ServerSetting } from "./settings";
 
 let client: LanguageClient | undefined;
@@ -18,6 +19,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand("cmg.restartServer", restart),
+    registerGameView(context, () => client),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // The other settings reach the running server through configuration sync; a
       // new binary needs a new process.
