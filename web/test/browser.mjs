@@ -171,6 +171,47 @@ try {
   await page.screenshot({ path: join(artifacts, "view-edited.png") });
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 
+  // The VS Code host: scenes arrive as messages, clicks ask the extension to reveal the
+  // text, a dark theme recolours, and an update keeps the elements and the zoom.
+  const webview = await browser.newPage({ viewport: { width: 700, height: 500 } });
+  webview.on("pageerror", (error) => errors.push(String(error)));
+  webview.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await webview.addInitScript(() => {
+    window.sent = [];
+    window.acquireVsCodeApi = () => ({ postMessage: (message) => window.sent.push(message) });
+    document.addEventListener("DOMContentLoaded", () => document.body.classList.add("vscode-dark"));
+  });
+  await webview.goto(url);
+  await webview.waitForFunction(() => window.sent.some((m) => m.type === "ready"));
+  await webview.evaluate((scene) => window.postMessage({ type: "scene", scene }, "*"), scene);
+  await webview.waitForFunction((n) => document.querySelectorAll("[data-node]").length === n, scene.nodes.length);
+  check(await webview.evaluate(() => document.body.classList.contains("cmg-dark")), "a dark VS Code theme turns the view dark");
+  await webview.evaluate(() => {
+    const svg = document.querySelector("svg.cmg-scene");
+    svg.dispatchEvent(new WheelEvent("wheel", { deltaY: -200, clientX: 300, clientY: 200, bubbles: true, cancelable: true }));
+    document.querySelector('[data-node="3"]').marked = true;
+  });
+  const zoomBefore = await webview.getAttribute("g.viewport", "transform");
+  const moved = { ...scene, nodes: scene.nodes.map((n) => ({ ...n, x: n.x + 10 })) };
+  await webview.evaluate((scene) => window.postMessage({ type: "scene", scene }, "*"), moved);
+  await webview.waitForFunction(
+    (x) => document.querySelector('[data-node="3"]').getAttribute("transform").startsWith(`translate(${x} `),
+    moved.nodes.find((n) => n.id === 3).x,
+  );
+  check(
+    await webview.evaluate(() => document.querySelector('[data-node="3"]').marked === true),
+    "an update moves the node's element instead of redrawing it",
+  );
+  check((await webview.getAttribute("g.viewport", "transform")) === zoomBefore, `an update keeps the zoom (${zoomBefore})`);
+  await webview.click('[data-node="3"]');
+  const reveal = await webview.evaluate(() => window.sent.find((m) => m.type === "reveal"));
+  check(
+    JSON.stringify(reveal?.mention) === JSON.stringify(scene.nodes.find((n) => n.id === 3).mention),
+    "a click asks VS Code to reveal the node's first mention",
+  );
+  await webview.screenshot({ path: join(artifacts, "webview-dark.png") });
+  check(errors.length === 0, `no errors in the webview ${errors.join("; ")}`);
+
   // The export has the page's elements and attributes, and renders for the README.
   // leetcode-draw has nodes of all three outcomes: it is the README's picture (docs/view.png).
   const example = join(root, "examples/leetcode-draw.cmg");
