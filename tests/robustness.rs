@@ -1,7 +1,7 @@
 //! No input makes any entry point panic: random bytes, random token soup, and every
 //! prefix of a real file (what an editor sees while someone types).
 
-use cmg::analysis::{check_expectations, start_position, too_large, Analysis};
+use cmg::analysis::{check_expectations, start_position, Analysis, SolveLimits, SolvePlan};
 use cmg::ide::format;
 use cmg::solve::solve;
 use proptest::prelude::*;
@@ -10,7 +10,13 @@ use proptest::prelude::*;
 fn run_everything(text: &str) {
     let analysis = Analysis::new(text);
     let _ = format(text, &analysis.parse);
-    let _ = too_large(&analysis, 3);
+    let limits = SolveLimits {
+        max_nodes: Some(3),
+        max_memory: None,
+    };
+    if let SolvePlan::TooLarge(too_large) = analysis.solve_plan(limits) {
+        let _ = analysis.diagnostics_with(None, Some(&too_large));
+    }
     for d in &analysis.model.diagnostics {
         assert!(d.range.end as usize <= text.len(), "range past the end");
         assert!(text.is_char_boundary(d.range.start as usize));

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult};
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, SolveLimits, SolvePlan};
 use crate::model::Diagnostic;
 use crate::solve::solve;
 
@@ -17,9 +17,7 @@ pub fn run(paths: &[String], json: bool) -> CliResult {
         let source = read_source(path)?;
         let analysis = Analysis::new(&source.text);
         let diagnostics = all_diagnostics(&analysis);
-        failed |= diagnostics
-            .iter()
-            .any(|d| d.severity() == crate::model::Severity::Error);
+        failed |= crate::model::has_errors(&diagnostics);
         let view = SourceView::new(&source, &analysis);
         if json {
             json_diagnostics.extend(diagnostics.iter().map(|d| render::to_json(&view, d)));
@@ -36,12 +34,15 @@ pub fn run(paths: &[String], json: bool) -> CliResult {
     Ok(exit_code(failed))
 }
 
-/// Every diagnostic of the file. The game is solved only when an `expect` needs checking.
+/// Every diagnostic of the file. The game is solved only when an `expect` needs checking;
+/// if it cannot be, `too-large` says why.
 fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
-    let solution = if analysis.model.expects.is_empty() {
-        None
-    } else {
-        analysis.game().map(|game| solve(&game))
-    };
-    analysis.diagnostics(solution.as_ref())
+    if analysis.model.expects.is_empty() {
+        return analysis.diagnostics(None);
+    }
+    match analysis.solve_plan(SolveLimits::default()) {
+        SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),
+        SolvePlan::TooLarge(too_large) => analysis.diagnostics_with(None, Some(&too_large)),
+        SolvePlan::NoGame => analysis.diagnostics(None),
+    }
 }

@@ -6,14 +6,17 @@ use std::process::ExitCode;
 
 use super::input::read_source;
 use super::CliResult;
-use crate::analysis::{mouse_starts_at, Analysis};
-use crate::model::Graph;
+use crate::analysis::{mouse_starts_at, Analysis, SolveLimits, SolvePlan};
+use crate::model::{Graph, NodeRole};
 use crate::solve::{solve, Outcome, Solution};
 
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;
     let analysis = Analysis::new(&source.text);
-    let solution = analysis.game().map(|game| solve(&game));
+    let solution = match analysis.solve_plan(SolveLimits::default()) {
+        SolvePlan::Solve(game) => Some(solve(&game)),
+        SolvePlan::NoGame | SolvePlan::TooLarge(_) => None,
+    };
     let text = to_dot(&analysis.model.graph, solution.as_ref());
     let _ = std::io::stdout().write_all(text.as_bytes());
     Ok(ExitCode::SUCCESS)
@@ -44,11 +47,11 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
             };
             attributes.push(format!("fillcolor=\"{colour}\""));
         }
-        match id {
-            0 => attributes.push("shape=doublecircle".to_owned()),
-            1 => attributes.push("xlabel=\"mouse\"".to_owned()),
-            2 => attributes.push("xlabel=\"cat\"".to_owned()),
-            _ => {}
+        match NodeRole::of(id) {
+            Some(NodeRole::Hole) => attributes.push("shape=doublecircle".to_owned()),
+            Some(NodeRole::MouseStart) => attributes.push("xlabel=\"mouse\"".to_owned()),
+            Some(NodeRole::CatStart) => attributes.push("xlabel=\"cat\"".to_owned()),
+            None => {}
         }
         let _ = writeln!(dot, "  {id} [{}];", attributes.join(", "));
     }

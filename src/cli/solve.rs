@@ -7,21 +7,25 @@ use serde_json::json;
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult};
-use crate::analysis::{describe, start_position, Analysis};
+use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan};
 use crate::model::Severity;
-use crate::solve::{solve, Player, MAX_NODES};
+use crate::solve::{solve, Player};
 
 pub fn run(path: &str, json: bool) -> CliResult {
     let source = read_source(path)?;
     let analysis = Analysis::new(&source.text);
     // Solved once, for the outcome and for checking `expect`.
-    let solution = analysis.game().map(|game| solve(&game));
+    let plan = analysis.solve_plan(SolveLimits::default());
+    let solution = match &plan {
+        SolvePlan::Solve(game) => Some(solve(game)),
+        SolvePlan::NoGame | SolvePlan::TooLarge(_) => None,
+    };
     let diagnostics: Vec<_> = analysis
         .diagnostics(solution.as_ref())
         .into_iter()
         .filter(|d| d.severity() <= Severity::Warning)
         .collect();
-    let has_errors = diagnostics.iter().any(|d| d.severity() == Severity::Error);
+    let has_errors = crate::model::has_errors(&diagnostics);
     render::emit(
         &mut render::stream(true),
         &SourceView::new(&source, &analysis),
@@ -30,12 +34,8 @@ pub fn run(path: &str, json: bool) -> CliResult {
 
     let graph = &analysis.model.graph;
     let (Some(solution), Some(start)) = (solution, start_position(graph)) else {
-        if graph.node_count() > MAX_NODES {
-            eprintln!(
-                "cmg: {}: no outcome: the graph has {} nodes, and the solver handles at most {MAX_NODES}",
-                source.name,
-                graph.node_count()
-            );
+        if let SolvePlan::TooLarge(too_large) = plan {
+            eprintln!("cmg: {}: no outcome: {}", source.name, too_large.message());
         } else {
             eprintln!(
                 "cmg: {}: no outcome: the graph needs node 1 (the mouse) and node 2 (the cat)",

@@ -42,6 +42,12 @@ impl Diagnostic {
     }
 }
 
+/// Whether any of `diagnostics` is an error: what makes `cmg check` and `cmg solve`
+/// exit with 1.
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity() == Severity::Error)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     Error,

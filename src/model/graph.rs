@@ -1,4 +1,41 @@
-//! The graph a file declares, on dense indices `0..n` ordered by node id.
+//! The graph a file declares, on dense indices `0..n` ordered by node id, and the roles
+//! the rules give node ids.
+
+/// The role the rules give a node id: 0 is the hole, 1 the mouse's start, 2 the cat's.
+/// The one table of these facts; hover, symbols, completion, semantic tokens and `cmg
+/// dot` read it from here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeRole {
+    Hole,
+    MouseStart,
+    CatStart,
+}
+
+impl NodeRole {
+    pub const ALL: [NodeRole; 3] = [NodeRole::Hole, NodeRole::MouseStart, NodeRole::CatStart];
+
+    /// The role of node `id`, if it has one.
+    pub fn of(id: u32) -> Option<NodeRole> {
+        NodeRole::ALL.into_iter().find(|role| role.id() == id)
+    }
+
+    pub fn id(self) -> u32 {
+        match self {
+            NodeRole::Hole => 0,
+            NodeRole::MouseStart => 1,
+            NodeRole::CatStart => 2,
+        }
+    }
+
+    /// "hole", "mouse start", "cat start".
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeRole::Hole => "hole",
+            NodeRole::MouseStart => "mouse start",
+            NodeRole::CatStart => "cat start",
+        }
+    }
+}
 
 /// An undirected graph without self-loops or duplicate edges. Node ids (as written)
 /// map to dense indices in ascending order, so "smallest id" and "smallest index" agree.
@@ -85,16 +122,21 @@ impl Graph {
         self.labels[index as usize].as_deref()
     }
 
+    /// The index of the node that plays `role`, if the graph has it.
+    pub fn role_index(&self, role: NodeRole) -> Option<u32> {
+        self.index_of(role.id())
+    }
+
     pub fn hole(&self) -> Option<u32> {
-        self.index_of(0)
+        self.role_index(NodeRole::Hole)
     }
 
     pub fn mouse_start(&self) -> Option<u32> {
-        self.index_of(1)
+        self.role_index(NodeRole::MouseStart)
     }
 
     pub fn cat_start(&self) -> Option<u32> {
-        self.index_of(2)
+        self.role_index(NodeRole::CatStart)
     }
 
     /// Whether ids are exactly `0..n`, as an adjacency list needs.

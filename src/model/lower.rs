@@ -24,15 +24,21 @@ pub enum MentionKind {
     ListIndex,
 }
 
-/// One edge as written: `a -- b` in a chain, or `b` in list `a` of an adjacency literal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One edge declaration as written: a group product `A -- B` (one link of a chain,
+/// standing for every pair of a member of `A` and a member of `B`), or one entry `b`
+/// of list `a` in an adjacency literal. A product of two groups of a thousand members
+/// is one declaration, not a million: its pairs are produced on demand by
+/// [`Model::pairs`](super::Model::pairs).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeDecl {
-    pub a: u32,
-    pub b: u32,
-    /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
+    /// For a chain, from the first group to the second; for a listed edge, the neighbour.
     pub range: TextRange,
     pub statement: usize,
     pub origin: EdgeOrigin,
+    /// The ends on each side, as ranges of indices into `Model::mentions`. For a listed
+    /// edge the left end is the list (a `ListIndex` mention), the right one the neighbour.
+    pub(super) left: std::ops::Range<u32>,
+    pub(super) right: std::ops::Range<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +48,25 @@ pub enum EdgeOrigin {
 }
 
 impl EdgeDecl {
+    /// How many pairs the declaration stands for.
+    pub fn pair_count(&self) -> u64 {
+        u64::from(self.left.end - self.left.start) * u64::from(self.right.end - self.right.start)
+    }
+}
+
+/// One pair of an edge declaration: `a -- b` in a chain, or `b` in list `a` of an
+/// adjacency literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgePair {
+    pub a: u32,
+    pub b: u32,
+    /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
+    pub range: TextRange,
+    pub statement: usize,
+    pub origin: EdgeOrigin,
+}
+
+impl EdgePair {
     pub fn is_self_loop(&self) -> bool {
         self.a == self.b
     }
@@ -78,31 +103,24 @@ pub(super) fn lower(parse: &Parse) -> Model {
         };
         match &stmt.kind {
             StatementKind::Edges(groups) => {
-                let ids: Vec<Vec<(u32, TextRange)>> = groups
-                    .iter()
-                    .map(|group| {
-                        group
-                            .members
-                            .iter()
-                            .filter_map(|&node| {
-                                mention(node, MentionKind::Edge, &mut model)
-                                    .map(|id| (id, node.range))
-                            })
-                            .collect()
-                    })
-                    .collect();
-                for pair in ids.windows(2) {
-                    for &(a, a_range) in &pair[0] {
-                        for &(b, b_range) in &pair[1] {
-                            model.edges.push(EdgeDecl {
-                                a,
-                                b,
-                                range: a_range.cover(b_range),
-                                statement,
-                                origin: EdgeOrigin::Chain,
-                            });
-                        }
+                // Each group's mentions are consecutive; a product refers to them.
+                let mut previous: Option<(std::ops::Range<u32>, TextRange)> = None;
+                for group in groups {
+                    let first = model.mentions.len() as u32;
+                    for &node in &group.members {
+                        mention(node, MentionKind::Edge, &mut model);
                     }
+                    let ends = first..model.mentions.len() as u32;
+                    if let Some((left, left_range)) = previous.take() {
+                        model.edges.push(EdgeDecl {
+                            range: left_range.cover(group.range),
+                            statement,
+                            origin: EdgeOrigin::Chain,
+                            left,
+                            right: ends.clone(),
+                        });
+                    }
+                    previous = Some((ends, group.range));
                 }
             }
             StatementKind::Node(decl) => {
@@ -123,15 +141,17 @@ pub(super) fn lower(parse: &Parse) -> Model {
                         id: Some(a),
                         range: list.range,
                     };
+                    let list_mention = model.mentions.len() as u32;
                     mention(list_ref, MentionKind::ListIndex, &mut model);
                     for &node in &list.neighbours {
-                        if let Some(b) = mention(node, MentionKind::Edge, &mut model) {
+                        let neighbour = model.mentions.len() as u32;
+                        if mention(node, MentionKind::Edge, &mut model).is_some() {
                             model.edges.push(EdgeDecl {
-                                a,
-                                b,
                                 range: node.range,
                                 statement,
                                 origin: EdgeOrigin::Listed,
+                                left: list_mention..list_mention + 1,
+                                right: neighbour..neighbour + 1,
                             });
                         }
                     }
@@ -142,7 +162,11 @@ pub(super) fn lower(parse: &Parse) -> Model {
 
     model.graph = Graph::new(
         model.mentions.iter().map(|mention| mention.id).collect(),
-        model.edges.iter().map(|edge| (edge.a, edge.b)),
+        model
+            .edges
+            .iter()
+            .flat_map(|edge| model.pairs(edge))
+            .map(|pair| (pair.a, pair.b)),
         labels.iter().map(|(id, label)| (*id, label.value.clone())),
     );
     model.labels = labels;

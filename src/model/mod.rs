@@ -5,9 +5,9 @@ mod graph;
 mod lower;
 mod validate;
 
-pub use diagnostic::{Code, Diagnostic, Related, Severity};
-pub use graph::Graph;
-pub use lower::{EdgeDecl, EdgeOrigin, Mention, MentionKind};
+pub use diagnostic::{has_errors, Code, Diagnostic, Related, Severity};
+pub use graph::{Graph, NodeRole};
+pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind};
 
 use crate::syntax::{Expect, Label, Parse};
 
@@ -17,7 +17,8 @@ pub struct Model {
     pub graph: Graph,
     /// Every mention of a node id, in source order.
     pub mentions: Vec<Mention>,
-    /// Every edge as declared, self-loops and duplicates included, in source order.
+    /// Every edge declaration, self-loops and duplicates included, in source order; a
+    /// group product is one declaration (its pairs come from [`Model::pairs`]).
     pub edges: Vec<EdgeDecl>,
     pub expects: Vec<Expect>,
     /// Every label given by a `node` statement, in source order.
@@ -74,14 +75,40 @@ impl Model {
         group.iter().map(|&index| &self.mentions[index as usize])
     }
 
+    /// The pairs a declaration stands for, in source order: for `{a b} -- {c d}`,
+    /// a–c, a–d, b–c, b–d.
+    pub fn pairs<'a>(&'a self, edge: &'a EdgeDecl) -> impl Iterator<Item = EdgePair> + 'a {
+        let ends =
+            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
+        let (left, right) = (ends(&edge.left), ends(&edge.right));
+        left.iter().flat_map(move |a| {
+            right.iter().map(move |b| EdgePair {
+                a: a.id,
+                b: b.id,
+                range: match edge.origin {
+                    EdgeOrigin::Chain => a.range.cover(b.range),
+                    EdgeOrigin::Listed => b.range,
+                },
+                statement: edge.statement,
+                origin: edge.origin,
+            })
+        })
+    }
+
+    /// Every pair of every declaration, in source order.
+    pub fn edge_pairs(&self) -> impl Iterator<Item = EdgePair> + '_ {
+        self.edges.iter().flat_map(|edge| self.pairs(edge))
+    }
+
+    /// The mention that defines node `id`: its `node` declaration, else its first mention.
+    pub fn definition(&self, id: u32) -> Option<&Mention> {
+        self.mentions_of(id)
+            .find(|mention| mention.kind == MentionKind::Declaration)
+            .or_else(|| self.first_mention(id))
+    }
+
     /// The first place node `id` is mentioned.
     pub fn first_mention(&self, id: u32) -> Option<&Mention> {
         self.mentions_of(id).next()
-    }
-
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == Severity::Error)
     }
 }

@@ -1,15 +1,18 @@
 //! The checks of a model that need no solving, one function per check.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::syntax::{LineIndex, Parse, TextRange};
 
-use super::{Code, Diagnostic, EdgeOrigin, Graph, Model};
+use super::{Code, Diagnostic, EdgeOrigin, EdgePair, Graph, Model};
 
 pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    diagnostics.extend(self_loops(model));
-    diagnostics.extend(duplicate_edges(model));
+    let (self_loops, duplicates) = self_loops_and_duplicates(model);
+    diagnostics.extend(self_loops);
+    diagnostics.extend(duplicates);
     diagnostics.extend(one_sided_edges(model));
     diagnostics.extend(duplicate_labels(model));
     diagnostics.extend(duplicate_expects(model));
@@ -38,64 +41,137 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
         })
 }
 
-fn self_loops(model: &Model) -> Vec<Diagnostic> {
-    model
-        .edges
-        .iter()
-        .filter(|edge| edge.is_self_loop())
-        .map(|edge| {
-            Diagnostic::new(
+/// Self-loops and duplicate edges, found in one pass over every pair with a map from
+/// each distinct pair to its first declaration. A declaration that repeats many pairs
+/// (`{1 2 3} -- {1 2 3}` has three self-loops and three repeated edges) gets one
+/// diagnostic per code, with the count and the first example, so a product of a
+/// thousand members costs two diagnostics, not a million. In an adjacency literal every
+/// edge is normally listed on both sides; that mirror listing is the same declaration,
+/// not a duplicate.
+fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    let mut first_declared: PairMap<TextRange> = PairMap::default();
+    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
+    for edge in &model.edges {
+        let mut loops = Repeats::default();
+        let mut repeats = Repeats::default();
+        for pair in model.pairs(edge) {
+            if pair.is_self_loop() {
+                loops.add(pair, pair.range);
+                continue;
+            }
+            let is_mirror = pair.origin == EdgeOrigin::Listed
+                && listed.contains(&(pair.statement, pair.b, pair.a))
+                && !listed.contains(&(pair.statement, pair.a, pair.b));
+            if pair.origin == EdgeOrigin::Listed {
+                listed.insert((pair.statement, pair.a, pair.b));
+            }
+            let (low, high) = pair.key();
+            match first_declared.entry(u64::from(low) << 32 | u64::from(high)) {
+                Entry::Vacant(entry) => {
+                    entry.insert(pair.range);
+                }
+                Entry::Occupied(_) if is_mirror => {}
+                Entry::Occupied(entry) => repeats.add(pair, *entry.get()),
+            }
+        }
+        self_loops.extend(loops.first.map(|(pair, _)| match loops.count {
+            1 => Diagnostic::new(
+                Code::SelfLoop,
+                pair.range,
+                format!(
+                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
+                    pair.a
+                ),
+            ),
+            count => Diagnostic::new(
                 Code::SelfLoop,
                 edge.range,
                 format!(
-                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
-                    edge.a
+                    "this group product joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
+                    pair.a, pair.b
                 ),
-            )
-        })
-        .collect()
-}
-
-/// An edge declared twice. In an adjacency literal every edge is normally listed on
-/// both sides; that mirror listing is the same declaration, not a duplicate.
-fn duplicate_edges(model: &Model) -> Vec<Diagnostic> {
-    let mut first_declared: HashMap<(u32, u32), TextRange> = HashMap::new();
-    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
-    let mut diagnostics = Vec::new();
-    for edge in model.edges.iter().filter(|edge| !edge.is_self_loop()) {
-        let is_mirror = edge.origin == EdgeOrigin::Listed
-            && listed.contains(&(edge.statement, edge.b, edge.a))
-            && !listed.contains(&(edge.statement, edge.a, edge.b));
-        if edge.origin == EdgeOrigin::Listed {
-            listed.insert((edge.statement, edge.a, edge.b));
-        }
-        match first_declared.get(&edge.key()) {
-            None => {
-                first_declared.insert(edge.key(), edge.range);
-            }
-            Some(_) if is_mirror => {}
-            Some(&first) => diagnostics.push(
-                Diagnostic::new(
+            ),
+        }));
+        duplicates.extend(repeats.first.map(|(pair, first)| {
+            let diagnostic = match repeats.count {
+                1 => Diagnostic::new(
+                    Code::DuplicateEdge,
+                    pair.range,
+                    format!(
+                        "the edge {} -- {} is declared again; it counts once, so this one can go",
+                        pair.a, pair.b
+                    ),
+                ),
+                count => Diagnostic::new(
                     Code::DuplicateEdge,
                     edge.range,
                     format!(
-                        "the edge {} -- {} is declared again; it counts once, so this one can go",
-                        edge.a, edge.b
+                        "this group product declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
+                        pair.a, pair.b
                     ),
-                )
-                .with_related(first, "first declared here"),
-            ),
+                ),
+            };
+            diagnostic.with_related(first, "first declared here")
+        }));
+    }
+    (self_loops, duplicates)
+}
+
+/// The pairs of one declaration that one check finds: how many, and the first with the
+/// range it points back to.
+#[derive(Default)]
+struct Repeats {
+    count: u64,
+    first: Option<(EdgePair, TextRange)>,
+}
+
+impl Repeats {
+    fn add(&mut self, pair: EdgePair, earlier: TextRange) {
+        self.count += 1;
+        self.first.get_or_insert((pair, earlier));
+    }
+}
+
+/// A hash map keyed by an unordered node pair packed into a `u64`. The default SipHash
+/// guards against adversarial keys, which cost nothing here (the file's author only
+/// slows their own check down), and it is several times slower than a multiply on the
+/// millions of pairs a large group product declares.
+type PairMap<V> = HashMap<u64, V, BuildHasherDefault<PairHasher>>;
+
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
         }
     }
-    diagnostics
+
+    fn write_u64(&mut self, value: u64) {
+        // Fibonacci hashing: the multiply spreads the low and high ids over all bits,
+        // and the rotation brings the well-mixed high bits to where hashbrown looks.
+        self.0 = (self.0 ^ value)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(26);
+    }
 }
 
 /// In an adjacency literal, `i` lists `j` but `j` does not list `i`.
 fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
-    let listed: HashSet<(usize, u32, u32)> = model
-        .edges
-        .iter()
-        .filter(|edge| edge.origin == EdgeOrigin::Listed)
+    let listed_pairs = || {
+        model
+            .edges
+            .iter()
+            .filter(|edge| edge.origin == EdgeOrigin::Listed)
+            .flat_map(|edge| model.pairs(edge))
+    };
+    let listed: HashSet<(usize, u32, u32)> = listed_pairs()
         .map(|edge| (edge.statement, edge.a, edge.b))
         .collect();
     let has_list: HashSet<(usize, u32)> = model
@@ -104,10 +180,8 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
         .map(|mention| (mention.statement, mention.id))
         .collect();
-    model
-        .edges
-        .iter()
-        .filter(|edge| edge.origin == EdgeOrigin::Listed && !edge.is_self_loop())
+    listed_pairs()
+        .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
         .map(|edge| {
             let (a, b) = (edge.a, edge.b);

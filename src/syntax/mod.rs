@@ -8,6 +8,6 @@ mod text_range;
 
 pub use ast::*;
 pub use lexer::{lex, SyntaxKind, Token};
-pub use line_index::{LineCol, LineIndex};
-pub use parser::{is_statement_break, parse, parse_node_id, Chunk, Parse, SyntaxError};
+pub use line_index::{ColumnUnit, LineCol, LineIndex};
+pub use parser::{parse, parse_node_id, Chunk, Parse, SyntaxError};
 pub use text_range::TextRange;

@@ -28,6 +28,9 @@ pub const MAX_VIEW_NODES: usize = 300;
 /// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
 pub const MAX_SCENE_DIAGNOSTICS: usize = 200;
 
+/// At most this many declared pairs are looked at for the edges one diagnostic marks.
+const MAX_MARKED_PAIRS: usize = 100_000;
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Scene {
     pub version: u32,
@@ -282,9 +285,13 @@ fn scene_diagnostics(analysis: &Analysis, diagnostics: &[Diagnostic]) -> Vec<Sce
                 .collect();
             nodes.sort_unstable();
             nodes.dedup();
+            // Declarations first, then their pairs: a group product stands for many.
             let mut edges: Vec<[u32; 2]> = model
                 .edges
                 .iter()
+                .filter(|decl| overlaps(decl.range))
+                .flat_map(|decl| model.pairs(decl))
+                .take(MAX_MARKED_PAIRS)
                 .filter(|e| !e.is_self_loop() && overlaps(e.range))
                 .map(|e| {
                     let (a, b) = e.key();
