@@ -2,7 +2,7 @@
 # CI for the game view (web/): installs what it needs on a fresh machine (Debian's
 # chromium, the npm packages from package-lock.json), checks that the committed bundle
 # in dist/ is what the sources build to, runs the unit tests under node's test runner,
-# then the real-browser test against `cmg view`. Screenshots: target/artifacts/.
+# then the real-browser test against `cmg view`. Screenshots: ${CARGO_TARGET_DIR:-target}/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -34,4 +34,9 @@ npm test
 
 echo "== web: browser test (cmg view in headless Chromium)"
 (cd .. && cargo build --quiet)
-node test/browser.mjs ../target/debug/cmg
+target=${CARGO_TARGET_DIR:-target}
+case $target in
+  /*) ;;
+  *) target=../$target ;;
+esac
+node test/browser.mjs "$target/debug/cmg"

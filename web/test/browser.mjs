@@ -3,7 +3,7 @@
 // the colours against the solver (`cmg dot`), the stepper, play mode, live edits and the
 // SVG export; screenshots go to target/artifacts/.
 //
-// Usage: node test/browser.mjs [path/to/cmg]   (default: ../target/debug/cmg)
+// Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
 import { spawn, execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync } from "node:fs";
@@ -12,9 +12,10 @@ import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
-const cmg = resolve(process.argv[2] ?? join(root, "target/debug/cmg"));
+const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
+const cmg = resolve(process.argv[2] ?? join(target, "debug/cmg"));
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
-const artifacts = join(root, "target/artifacts");
+const artifacts = join(target, "artifacts");
 mkdirSync(artifacts, { recursive: true });
 /** How long the page may take to follow an edit of the file. */
 const EDIT_WAIT_MS = 5000;
