@@ -21,6 +21,9 @@ const MAX_SWEEPS: usize = 300;
 /// hundredth of an edge is under a pixel on screen.
 const TOLERANCE: f64 = 1e-2;
 
+/// Seeds farther out than this many pixels are ignored.
+const MAX_COORDINATE: f64 = 1e7;
+
 /// Where each node id was drawn, in pixels.
 pub type Positions = HashMap<u32, [f64; 2]>;
 
@@ -34,13 +37,23 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
         return Vec::new();
     }
     let distances = all_pair_distances(graph);
+    // Positions come from clients too: only sane ones seed the layout.
+    let previous: Positions = previous
+        .iter()
+        .filter(|(_, p)| p.iter().all(|v| v.is_finite() && v.abs() < MAX_COORDINATE))
+        .map(|(&id, &p)| (id, p))
+        .collect();
     let seeded = (0..n).filter(|&i| previous.contains_key(&graph.id(i as u32)));
     let mut positions = if seeded.count() == 0 {
         classical_scaling(&distances, n)
     } else {
-        seed_from_previous(graph, previous)
+        seed_from_previous(graph, &previous)
     };
     majorize(&mut positions, &distances, n);
+    if positions.iter().flatten().any(|v| !v.is_finite()) {
+        positions = classical_scaling(&distances, n);
+        majorize(&mut positions, &distances, n);
+    }
     positions
         .into_iter()
         .map(|[x, y]| [round(x * UNIT), round(y * UNIT)])
@@ -281,6 +294,13 @@ mod tests {
             let moved = length(&[first[i], second[i]], 0, 1);
             assert!(moved < 0.5, "node {i} moved {moved} edges");
         }
+        // Insane seeds are ignored rather than carried into the picture.
+        let mut wild = previous.clone();
+        wild.insert(0, [f64::MAX, f64::NAN]);
+        assert!(layout(&after, &wild)
+            .iter()
+            .flatten()
+            .all(|v| v.is_finite()));
         // The same input gives the same picture, and laying it out again moves nothing.
         assert_eq!(layout(&after, &previous), second);
         let again: Positions = (0..7).map(|i| (after.id(i), second[i as usize])).collect();
