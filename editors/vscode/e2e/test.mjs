@@ -556,10 +556,11 @@ async function gameViewScenario(browser) {
     check("game view: an edit changes the picture's winner", followed, await summary());
     await session.screenshot("game-view-edited");
 
-    // Clicking node 5 selects its first mention, `5` at line 4, column 4.
+    // Clicking node 5 selects its first mention, the `5` at line 4, column 4 (the
+    // status bar shows the cursor after it, at column 5).
     await frame.click('[data-node="5"]');
     const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
-    const revealed = await until(async () => /Ln 4, Col 4 \(1 selected\)/.test(await selection()));
+    const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
     check("game view: clicking a node selects its first mention", revealed, await selection());
   } finally {
     await session.close();
