@@ -44,6 +44,7 @@ impl Analysis {
         too_large: Option<&TooLarge>,
     ) -> Vec<Diagnostic> {
         let mut diagnostics = self.model.diagnostics.clone();
+        suppress_knock_on_errors(&mut diagnostics);
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             diagnostics.extend(check_expectations(&self.model, solution));
         }
@@ -157,15 +158,32 @@ impl TooLarge {
     }
 }
 
+/// With syntax errors in the file, the whole-file checks could be answered by the
+/// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
+/// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
+fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.iter().any(|d| d.code == Code::Syntax) {
+        diagnostics.retain(|d| {
+            !matches!(
+                d.code,
+                Code::MissingMouse | Code::MissingCat | Code::MissingHole
+            )
+        });
+    }
+}
+
 /// Orders diagnostics as a reader meets them; those at one place keep their order.
-pub fn sort_by_position(diagnostics: &mut [Diagnostic]) {
+pub(crate) fn sort_by_position(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 /// `solution` if it was solved for this graph. A solution for another version of a
 /// document could name nodes the graph no longer has, and its queries panic on those;
 /// the editor features call this before reading one.
-pub fn solution_for<'a>(graph: &Graph, solution: Option<&'a Solution>) -> Option<&'a Solution> {
+pub(crate) fn solution_for<'a>(
+    graph: &Graph,
+    solution: Option<&'a Solution>,
+) -> Option<&'a Solution> {
     solution.filter(|solution| solution.game().node_count() == graph.node_count())
 }
 
@@ -179,7 +197,7 @@ pub fn start_position(graph: &Graph) -> Option<Position> {
 }
 
 /// The position where the mouse starts on the node at `index` instead of node 1.
-pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+pub(crate) fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: index,
         cat: graph.cat_start()?,
@@ -188,7 +206,7 @@ pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
 }
 
 /// The position where the cat starts on the node at `index` instead of node 2.
-pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+pub(crate) fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: graph.mouse_start()?,
         cat: index,
@@ -197,7 +215,7 @@ pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
 }
 
 /// "mouse wins in 3", "cat wins in 1", "draw".
-pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
+pub(crate) fn describe(outcome: Outcome, moves: Option<u32>) -> String {
     match (outcome, moves) {
         (Outcome::Draw, _) | (_, None) => "draw".to_owned(),
         (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
@@ -206,11 +224,11 @@ pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
 }
 
 /// The outcome a solution gives a position, in words.
-pub fn describe_position(solution: &Solution, position: Position) -> String {
+pub(crate) fn describe_position(solution: &Solution, position: Position) -> String {
     describe(solution.outcome(position), solution.moves_to_end(position))
 }
 
-pub fn outcome_keyword(outcome: Outcome) -> &'static str {
+pub(crate) fn outcome_keyword(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::MouseWins => "mouse",
         Outcome::CatWins => "cat",
@@ -218,7 +236,7 @@ pub fn outcome_keyword(outcome: Outcome) -> &'static str {
     }
 }
 
-pub fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
+pub(crate) fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
     match expected {
         ExpectedOutcome::Mouse => Outcome::MouseWins,
         ExpectedOutcome::Cat => Outcome::CatWins,

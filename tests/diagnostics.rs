@@ -127,7 +127,7 @@ fn cat_stuck() {
     check(
         "0 -- 1 -- 3\n2 -- 0\n",
         expect![[r#"
-            cat-stuck error 2:1-2:2 "2": node 2 has no neighbour other than the hole, so the cat can never move and the game is a draw: join node 2 to a node other than 0
+            cat-stuck error 2:1-2:2 "2": node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0
         "#]],
     );
 }

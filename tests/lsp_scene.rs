@@ -1,9 +1,9 @@
 //! The `cmg/scene` request of the language server: the game view's scene of an open
 //! document, for the current version, an unknown document and a stale version.
 
-use cmg::analysis::{mouse_starts_at, outcome_keyword, Analysis};
+use cmg::analysis::Analysis;
 use cmg::lsp::test_client::{in_memory, InMemoryClient};
-use cmg::solve::solve;
+use cmg::solve::{solve, Outcome, Player, Position};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///test/view.cmg";
@@ -49,9 +49,19 @@ async fn the_scene_of_the_current_version_has_the_solvers_outcomes() {
     let nodes = scene["nodes"].as_array().expect("nodes");
     assert_eq!(nodes.len(), graph.node_count());
     for (index, node) in nodes.iter().enumerate() {
-        let start = mouse_starts_at(graph, index as u32).expect("a position");
+        // The mouse starts on this node, the cat on node 2, the mouse moves.
+        let start = Position {
+            mouse: index as u32,
+            cat: graph.ids().binary_search(&2).expect("node 2") as u32,
+            turn: Player::Mouse,
+        };
         assert_eq!(node["id"], graph.id(index as u32));
-        assert_eq!(node["outcome"], outcome_keyword(solution.outcome(start)));
+        let outcome = match solution.outcome(start) {
+            Outcome::MouseWins => "mouse",
+            Outcome::CatWins => "cat",
+            Outcome::Draw => "draw",
+        };
+        assert_eq!(node["outcome"], outcome);
         assert_eq!(node["moves"], json!(solution.moves_to_end(start)));
     }
     assert_eq!(scene["line"][0], json!([1, 2]));

@@ -170,7 +170,14 @@ impl Printer<'_> {
             if !glued {
                 line.push(' ');
             }
-            line.push_str(&self.text[token.range.to_usize()]);
+            let token_text = &self.text[token.range.to_usize()];
+            if token.kind == SyntaxKind::Number {
+                // `007` is node 7: the canonical form has no leading zeros.
+                let digits = token_text.trim_start_matches('0');
+                line.push_str(if digits.is_empty() { "0" } else { digits });
+            } else {
+                line.push_str(token_text);
+            }
             previous = Some(token.kind);
         }
         line

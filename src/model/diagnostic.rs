@@ -29,7 +29,11 @@ impl Diagnostic {
         }
     }
 
-    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_related(
+        mut self,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         self.related.push(Related {
             range,
             message: message.into(),
@@ -44,7 +48,7 @@ impl Diagnostic {
 
 /// Whether any of `diagnostics` is an error: what makes `cmg check` and `cmg solve`
 /// exit with 1.
-pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+pub(crate) fn has_errors(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(|d| d.severity() == Severity::Error)
 }
 

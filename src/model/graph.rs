@@ -47,33 +47,34 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// Builds the graph from its node ids, its edges (as id pairs; self-loops and
-    /// duplicates are dropped) and the labels of some nodes. Edge ends and labelled
-    /// nodes must be among `ids`.
-    pub fn new(
-        mut ids: Vec<u32>,
-        edges: impl IntoIterator<Item = (u32, u32)>,
+    /// Builds the graph from its node ids (sorted, without repeats), its edges as
+    /// products of dense indices (`(left, right)` joins every node of `left` to every
+    /// node of `right`; self-loops and duplicates are dropped) and the labels of some
+    /// nodes. A product is added a slice at a time, with no lookup per pair.
+    pub(crate) fn from_products<'a>(
+        ids: Vec<u32>,
+        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])>,
         labels: impl IntoIterator<Item = (u32, String)>,
     ) -> Graph {
-        ids.sort_unstable();
-        ids.dedup();
+        debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
         let mut graph = Graph {
             adjacency: vec![Vec::new(); ids.len()],
             labels: vec![None; ids.len()],
             ids,
         };
-        for (a, b) in edges {
-            let (Some(a), Some(b)) = (graph.index_of(a), graph.index_of(b)) else {
-                continue;
-            };
-            if a != b {
-                graph.adjacency[a as usize].push(b);
-                graph.adjacency[b as usize].push(a);
+        for (left, right) in products {
+            for &a in left {
+                graph.adjacency[a as usize].extend_from_slice(right);
+            }
+            for &b in right {
+                graph.adjacency[b as usize].extend_from_slice(left);
             }
         }
-        for neighbours in &mut graph.adjacency {
+        for (index, neighbours) in graph.adjacency.iter_mut().enumerate() {
             neighbours.sort_unstable();
             neighbours.dedup();
+            neighbours.retain(|&next| next as usize != index);
+            neighbours.shrink_to_fit();
         }
         for (id, label) in labels {
             if let Some(index) = graph.index_of(id) {
@@ -100,7 +101,7 @@ impl Graph {
         self.ids[index as usize]
     }
 
-    pub fn index_of(&self, id: u32) -> Option<u32> {
+    pub(crate) fn index_of(&self, id: u32) -> Option<u32> {
         self.ids.binary_search(&id).ok().map(|i| i as u32)
     }
 
@@ -123,7 +124,7 @@ impl Graph {
     }
 
     /// The index of the node that plays `role`, if the graph has it.
-    pub fn role_index(&self, role: NodeRole) -> Option<u32> {
+    pub(crate) fn role_index(&self, role: NodeRole) -> Option<u32> {
         self.index_of(role.id())
     }
 
@@ -131,16 +132,16 @@ impl Graph {
         self.role_index(NodeRole::Hole)
     }
 
-    pub fn mouse_start(&self) -> Option<u32> {
+    pub(crate) fn mouse_start(&self) -> Option<u32> {
         self.role_index(NodeRole::MouseStart)
     }
 
-    pub fn cat_start(&self) -> Option<u32> {
+    pub(crate) fn cat_start(&self) -> Option<u32> {
         self.role_index(NodeRole::CatStart)
     }
 
     /// Whether ids are exactly `0..n`, as an adjacency list needs.
-    pub fn is_contiguous(&self) -> bool {
+    pub(crate) fn is_contiguous(&self) -> bool {
         self.ids
             .last()
             .is_none_or(|&last| last as usize + 1 == self.ids.len())

@@ -2,7 +2,7 @@
 
 use crate::syntax::{Label, NodeRef, Parse, StatementKind, TextRange, MAX_NODE_ID};
 
-use super::{Code, Diagnostic, Graph, Model};
+use super::{Code, Diagnostic, Graph, Model, NO_DECLARATION};
 
 /// One place a node id appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,10 +47,14 @@ pub enum EdgeOrigin {
     Listed,
 }
 
-impl EdgeDecl {
-    /// How many pairs the declaration stands for.
-    pub fn pair_count(&self) -> u64 {
-        u64::from(self.left.end - self.left.start) * u64::from(self.right.end - self.right.start)
+impl EdgeOrigin {
+    /// The range of the pair of ends at `a` and `b`: from `a` to `b` in a chain, the
+    /// neighbour `b` in a list.
+    pub(super) fn pair_range(self, a: TextRange, b: TextRange) -> TextRange {
+        match self {
+            EdgeOrigin::Chain => a.cover(b),
+            EdgeOrigin::Listed => b,
+        }
     }
 }
 
@@ -67,12 +71,12 @@ pub struct EdgePair {
 }
 
 impl EdgePair {
-    pub fn is_self_loop(&self) -> bool {
+    pub(crate) fn is_self_loop(&self) -> bool {
         self.a == self.b
     }
 
     /// The edge as an unordered pair.
-    pub fn key(&self) -> (u32, u32) {
+    pub(crate) fn key(&self) -> (u32, u32) {
         (self.a.min(self.b), self.a.max(self.b))
     }
 }
@@ -112,6 +116,8 @@ pub(super) fn lower(parse: &Parse) -> Model {
                     }
                     let ends = first..model.mentions.len() as u32;
                     if let Some((left, left_range)) = previous.take() {
+                        note_declaration(&mut model, &left);
+                        note_declaration(&mut model, &ends);
                         model.edges.push(EdgeDecl {
                             range: left_range.cover(group.range),
                             statement,
@@ -146,6 +152,8 @@ pub(super) fn lower(parse: &Parse) -> Model {
                     for &node in &list.neighbours {
                         let neighbour = model.mentions.len() as u32;
                         if mention(node, MentionKind::Edge, &mut model).is_some() {
+                            note_declaration(&mut model, &(list_mention..list_mention + 1));
+                            note_declaration(&mut model, &(neighbour..neighbour + 1));
                             model.edges.push(EdgeDecl {
                                 range: node.range,
                                 statement,
@@ -160,17 +168,45 @@ pub(super) fn lower(parse: &Parse) -> Model {
         }
     }
 
-    model.graph = Graph::new(
-        model.mentions.iter().map(|mention| mention.id).collect(),
+    model
+        .first_declaration
+        .resize(model.mentions.len(), NO_DECLARATION);
+    // Dense indices once per mention, so that the graph takes each product as slices.
+    let mut ids: Vec<u32> = model.mentions.iter().map(|mention| mention.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    model.mention_nodes = model
+        .mentions
+        .iter()
+        .map(|mention| ids.partition_point(|&id| id < mention.id) as u32)
+        .collect();
+    let nodes = |range: &std::ops::Range<u32>| {
+        &model.mention_nodes[range.start as usize..range.end as usize]
+    };
+    model.graph = Graph::from_products(
+        ids,
         model
             .edges
             .iter()
-            .flat_map(|edge| model.pairs(edge))
-            .map(|pair| (pair.a, pair.b)),
+            .map(|edge| (nodes(&edge.left), nodes(&edge.right))),
         labels.iter().map(|(id, label)| (*id, label.value.clone())),
     );
     model.labels = labels;
     model
+}
+
+/// Records, for each mention in `mentions` that has none yet, the declaration about to
+/// be pushed as the first that includes it.
+fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
+    let declaration = model.edges.len() as u32;
+    let first = &mut model.first_declaration;
+    first.resize(model.mentions.len(), NO_DECLARATION);
+    for index in mentions.clone() {
+        let slot = &mut first[index as usize];
+        if *slot == NO_DECLARATION {
+            *slot = declaration;
+        }
+    }
 }
 
 fn too_large(range: TextRange) -> Diagnostic {

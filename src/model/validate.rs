@@ -1,6 +1,5 @@
 //! The checks of a model that need no solving, one function per check.
 
-use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -49,15 +48,17 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
 /// edge is normally listed on both sides; that mirror listing is the same declaration,
 /// not a duplicate.
 fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-    let mut first_declared: PairMap<TextRange> = PairMap::default();
+    let mut seen = SeenPairs::new(model.graph.node_count());
     let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    // Where each repeated edge was first declared, looked up once per edge.
+    let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
     for edge in &model.edges {
         let mut loops = Repeats::default();
         let mut repeats = Repeats::default();
-        for pair in model.pairs(edge) {
+        for (pair, a, b) in model.indexed_pairs(edge) {
             if pair.is_self_loop() {
-                loops.add(pair, pair.range);
+                loops.add(pair);
                 continue;
             }
             let is_mirror = pair.origin == EdgeOrigin::Listed
@@ -66,16 +67,11 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
             if pair.origin == EdgeOrigin::Listed {
                 listed.insert((pair.statement, pair.a, pair.b));
             }
-            let (low, high) = pair.key();
-            match first_declared.entry(u64::from(low) << 32 | u64::from(high)) {
-                Entry::Vacant(entry) => {
-                    entry.insert(pair.range);
-                }
-                Entry::Occupied(_) if is_mirror => {}
-                Entry::Occupied(entry) => repeats.add(pair, *entry.get()),
+            if !seen.insert(a.min(b), a.max(b)) && !is_mirror {
+                repeats.add(pair);
             }
         }
-        self_loops.extend(loops.first.map(|(pair, _)| match loops.count {
+        self_loops.extend(loops.first.map(|pair| match loops.count {
             1 => Diagnostic::new(
                 Code::SelfLoop,
                 pair.range,
@@ -93,7 +89,7 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
                 ),
             ),
         }));
-        duplicates.extend(repeats.first.map(|(pair, first)| {
+        duplicates.extend(repeats.first.map(|pair| {
             let diagnostic = match repeats.count {
                 1 => Diagnostic::new(
                     Code::DuplicateEdge,
@@ -112,24 +108,65 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
                     ),
                 ),
             };
+            let (low, high) = pair.key();
+            let first = *first_declared
+                .entry(u64::from(low) << 32 | u64::from(high))
+                .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
             diagnostic.with_related(first, "first declared here")
         }));
     }
     (self_loops, duplicates)
 }
 
-/// The pairs of one declaration that one check finds: how many, and the first with the
-/// range it points back to.
+/// The pairs of one declaration that one check finds: how many, and the first.
 #[derive(Default)]
 struct Repeats {
     count: u64,
-    first: Option<(EdgePair, TextRange)>,
+    first: Option<EdgePair>,
 }
 
 impl Repeats {
-    fn add(&mut self, pair: EdgePair, earlier: TextRange) {
+    fn add(&mut self, pair: EdgePair) {
         self.count += 1;
-        self.first.get_or_insert((pair, earlier));
+        self.first.get_or_insert(pair);
+    }
+}
+
+/// The node pairs (dense indices, lower first) seen so far: a bit matrix while the graph
+/// is small enough for one (8192 nodes take 8 MB), else a hash set. Products of
+/// thousands of members check millions of pairs, and the bits keep that to a few
+/// milliseconds.
+enum SeenPairs {
+    Bits { nodes: usize, bits: Vec<u64> },
+    Set(HashSet<u64, BuildHasherDefault<PairHasher>>),
+}
+
+impl SeenPairs {
+    const MAX_BIT_NODES: usize = 8192;
+
+    fn new(nodes: usize) -> SeenPairs {
+        if nodes <= SeenPairs::MAX_BIT_NODES {
+            SeenPairs::Bits {
+                nodes,
+                bits: vec![0; (nodes * nodes).div_ceil(64)],
+            }
+        } else {
+            SeenPairs::Set(HashSet::default())
+        }
+    }
+
+    /// Adds the pair; whether it was new.
+    fn insert(&mut self, low: u32, high: u32) -> bool {
+        match self {
+            SeenPairs::Bits { nodes, bits } => {
+                let bit = low as usize * *nodes + high as usize;
+                let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+                let new = bits[word] & mask == 0;
+                bits[word] |= mask;
+                new
+            }
+            SeenPairs::Set(set) => set.insert(u64::from(low) << 32 | u64::from(high)),
+        }
     }
 }
 
@@ -290,7 +327,7 @@ fn cat_stuck(model: &Model) -> Option<Diagnostic> {
         Diagnostic::new(
             Code::CatStuck,
             first_mention_range(model, 2),
-            "node 2 has no neighbour other than the hole, so the cat can never move and the game is a draw: join node 2 to a node other than 0",
+            "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0",
         )
     })
 }

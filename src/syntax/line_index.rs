@@ -115,7 +115,8 @@ impl LineIndex {
         }
     }
 
-    pub fn line_count(&self) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn line_count(&self) -> u32 {
         self.line_starts.len() as u32
     }
 
@@ -225,7 +226,7 @@ impl LineIndex {
     }
 
     /// The range of `line` without its line ending. (`text` is no longer needed.)
-    pub fn line_content(&self, _text: &str, line: u32) -> Option<TextRange> {
+    pub(crate) fn line_content(&self, _text: &str, line: u32) -> Option<TextRange> {
         let start = *self.line_starts.get(line as usize)?;
         Some(TextRange::new(start, self.content_ends[line as usize]))
     }

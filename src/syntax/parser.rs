@@ -32,7 +32,7 @@ impl Parse {
     /// actions write: that of its first line break between statements, `\n` when it
     /// has none. Breaks inside a statement don't count: the formatter may join that
     /// statement's lines, and its output must pick the same ending again.
-    pub fn line_ending(&self, text: &str) -> &'static str {
+    pub(crate) fn line_ending(&self, text: &str) -> &'static str {
         let mut chunks = self.chunks.iter().peekable();
         for (i, token) in self.tokens.iter().enumerate() {
             while chunks.next_if(|chunk| chunk.tokens.end <= i).is_some() {}
@@ -51,7 +51,7 @@ impl Parse {
     /// The index of the first token of the statement that the tokens before `end` end
     /// in: just after the last statement break before `end`. Completion reads its
     /// context from there, cut as the parser cut the statements.
-    pub fn statement_start(&self, end: usize) -> usize {
+    pub(crate) fn statement_start(&self, end: usize) -> usize {
         let before = self.breaks.partition_point(|&i| (i as usize) < end);
         before
             .checked_sub(1)
@@ -407,7 +407,7 @@ fn unclosed_bracket(text: &str, tokens: &[Token]) -> Option<SyntaxError> {
 }
 
 /// A node id, or `None` when it is above [`MAX_NODE_ID`].
-pub fn parse_node_id(digits: &str) -> Option<u32> {
+pub(crate) fn parse_node_id(digits: &str) -> Option<u32> {
     digits
         .parse::<u64>()
         .ok()

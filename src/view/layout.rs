@@ -247,8 +247,8 @@ mod tests {
     use super::*;
 
     fn graph(edges: &[(u32, u32)]) -> Graph {
-        let ids = edges.iter().flat_map(|&(a, b)| [a, b]).collect();
-        Graph::new(ids, edges.iter().copied(), [])
+        let text: String = edges.iter().map(|(a, b)| format!("{a} -- {b}\n")).collect();
+        crate::analysis::Analysis::new(text).model.graph
     }
 
     fn length(positions: &[[f64; 2]], a: usize, b: usize) -> f64 {

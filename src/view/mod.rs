@@ -13,7 +13,7 @@ pub use layout::{layout, Positions, UNIT};
 use crate::analysis::{
     describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
 };
-use crate::model::{Code, Diagnostic};
+use crate::model::{Code, Diagnostic, NodeRole};
 use crate::solve::{Outcome, Player, Position, Solution};
 use crate::syntax::TextRange;
 
@@ -223,11 +223,11 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
 
 /// The role of a node id, as the scene names it.
 pub fn role(id: u32) -> &'static str {
-    match id {
-        0 => "hole",
-        1 => "mouse",
-        2 => "cat",
-        _ => "node",
+    match NodeRole::of(id) {
+        Some(NodeRole::Hole) => "hole",
+        Some(NodeRole::MouseStart) => "mouse",
+        Some(NodeRole::CatStart) => "cat",
+        None => "node",
     }
 }
 
