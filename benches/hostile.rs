@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 
 use cmg::analysis::Analysis;
 use cmg::ide::completion::completions;
@@ -14,12 +15,17 @@ mod common;
 #[path = "../tests/common/hostile.rs"]
 mod hostile;
 
-fn bench_hostile(c: &mut Criterion) {
-    let mut group = c.benchmark_group("hostile");
+/// Few samples: each input takes up to half a second, and the machine is shared.
+fn keep_short(group: &mut BenchmarkGroup<'_, WallTime>) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1));
+}
+
+fn bench_hostile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile");
+    keep_short(&mut group);
     // Measurement 1: `{3 … 1002} -- {3 … 1002}` (8 KB) and 2000 members (18 KB).
     for members in [1000, 2000] {
         let text = hostile::group_product(members);
@@ -68,10 +74,7 @@ fn bench_hostile(c: &mut Criterion) {
 /// (target: well under 100 µs).
 fn bench_editor_targets(c: &mut Criterion) {
     let mut group = c.benchmark_group("editor_targets");
-    group
-        .sample_size(10)
-        .measurement_time(Duration::from_secs(3))
-        .warm_up_time(Duration::from_secs(1));
+    keep_short(&mut group);
     for (nodes, edges) in [(50, 150), (25_000, 75_000)] {
         let text = common::random_cmg(nodes, edges, 11);
         group.bench_with_input(

@@ -1,9 +1,16 @@
 //! End-to-end tests of the `cmg` command line (spec §4): every command run as a process, plus the sample files under `examples/`.
 
+mod common;
+// Shared with the robustness tests and benchmarks; this file uses only some of it.
+#[allow(dead_code)]
+#[path = "common/hostile.rs"]
+mod hostile;
+
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
+use common::slow_tests;
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------
@@ -1367,6 +1374,14 @@ fn completions_and_man_page() {
         "{out:?}"
     );
     assert!(out.stdout.contains("completions"), "{out:?}");
+    // Every page the main page refers to, written to a directory.
+    let dir = TempDir::new("man");
+    let out = run(&["man", "--dir", dir.0.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{out:?}");
+    for page in ["cmg.1", "cmg-check.1", "cmg-solve.1", "cmg-explain.1"] {
+        let text = std::fs::read_to_string(dir.0.join(page)).unwrap();
+        assert!(text.contains(".TH"), "{page}");
+    }
 }
 
 #[test]
@@ -1475,19 +1490,10 @@ fn explain_prints_the_section_of_the_documentation() {
 // Bounded output on hostile input (issue 7)
 // ---------------------------------------------------------------------------
 
-/// Whether the slow tests run (CI sets `CMG_SLOW_TESTS`).
-fn slow_tests() -> bool {
-    std::env::var_os("CMG_SLOW_TESTS").is_some()
-}
-
-/// One line `0 -- 0 -- 1 -- 2 -- …` of `count` ids taken modulo `modulus` after the
-/// first: a self-loop, then a cycle of `modulus` edges declared over and over.
+/// `0 -- 0 -- 1 -- 2 -- …`: a self-loop, then a cycle of `modulus` edges declared
+/// over and over, on one line.
 fn long_chain_line(count: usize, modulus: usize) -> String {
-    let ids: Vec<String> = std::iter::once(0)
-        .chain((0..count).map(|i| i % modulus))
-        .map(|id| id.to_string())
-        .collect();
-    format!("{}\n", ids.join(" -- "))
+    hostile::long_chain(count as u32, modulus as u32)
 }
 
 /// The diagnostic headers of human output, such as `warning[duplicate-edge]`.
@@ -1588,4 +1594,18 @@ fn solve_bounds_the_diagnostics_it_prints_too() {
         out.stderr
     );
     assert!(out.stdout.starts_with("mouse wins in"), "{out:?}");
+}
+
+#[test]
+fn solve_json_prints_one_object_even_for_an_unreadable_file() {
+    let dir = TempDir::new("solve-unreadable");
+    let missing = dir.0.join("missing.cmg");
+    let out = run(&["solve", "--json", missing.to_str().unwrap()]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let value = out.json();
+    assert_eq!(value["outcome"], Value::Null, "{out:?}");
+    assert!(
+        value["reason"].as_str().unwrap().contains("cannot read"),
+        "{out:?}"
+    );
 }

@@ -13,7 +13,9 @@ use crate::solve::solve;
 /// run, and only then does the exit code say 2.
 pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) -> CliResult {
     let mut outcome = Outcome::default();
-    let mut json_diagnostics = Vec::new();
+    // The JSON array is written as it goes, one diagnostic at a time, so that memory
+    // stays that of one file's diagnostics however many there are.
+    let mut json = json.then(|| render::JsonArray::new(std::io::stdout().lock()));
     let mut out = render::stream(false);
     let mut checked = 0usize;
     let mut severities: Vec<Severity> = Vec::new();
@@ -34,8 +36,10 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
         let diagnostics = all_diagnostics(&analysis);
         outcome.failed |= crate::model::has_errors(&diagnostics);
         let view = SourceView::new(&source, &analysis);
-        if json {
-            json_diagnostics.extend(diagnostics.iter().map(|d| render::to_json(&view, d)));
+        if let Some(array) = &mut json {
+            for diagnostic in &diagnostics {
+                array.push(&render::to_json(&view, diagnostic));
+            }
         } else if !diagnostics.is_empty() {
             render::emit(&mut out, false, &view, &diagnostics, max_diagnostics);
             if per_file_summary {
@@ -49,8 +53,8 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
         }
         severities.extend(diagnostics.iter().map(Diagnostic::severity));
     }
-    if json {
-        let _ = writeln!(out, "{}", serde_json::Value::Array(json_diagnostics));
+    if let Some(array) = json {
+        array.finish();
     } else if !quiet && checked > 0 {
         let problems = render::counts(severities);
         let _ = writeln!(
@@ -68,7 +72,13 @@ fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
     if analysis.model.expects.is_empty() {
         return analysis.diagnostics(None);
     }
-    match analysis.solve_plan(SolveLimits::default()) {
+    // The same memory budget as `cmg solve` by default: checking an `expect` must not
+    // take the machine's memory either.
+    let limits = SolveLimits {
+        max_nodes: None,
+        max_memory: Some(super::solve::default_max_memory()),
+    };
+    match analysis.solve_plan(limits) {
         SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),
         SolvePlan::TooLarge(too_large) => analysis.diagnostics_with(None, Some(&too_large)),
         SolvePlan::NoGame => analysis.diagnostics(None),

@@ -142,8 +142,12 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the man page (roff) on standard output.
-    Man,
+    /// Print the man page (roff) on standard output, or write every page to a directory.
+    Man {
+        /// Write `cmg.1` and one page per command (`cmg-check.1`, ...) into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<std::path::PathBuf>,
+    },
     /// Show the game view: a local page that follows the file, or an SVG picture.
     View(view::Args),
 }
@@ -183,10 +187,12 @@ pub fn run() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man => clap_mangen::Man::new(Cli::command())
-            .render(&mut std::io::stdout())
-            .map(|()| ExitCode::SUCCESS)
-            .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
+        Command::Man { dir } => match dir {
+            Some(dir) => clap_mangen::generate_to(Cli::command(), &dir),
+            None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
+        }
+        .map(|()| ExitCode::SUCCESS)
+        .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
         Command::View(args) => view::run(&args),
     };
     match result {

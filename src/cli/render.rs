@@ -8,7 +8,6 @@
 use std::io::{IsTerminal, Write};
 use std::sync::OnceLock;
 
-use serde_json::{json, Value};
 use termcolor::{Color, ColorChoice, ColorSpec, StandardStream, WriteColor};
 
 use super::input::Source;
@@ -304,36 +303,83 @@ impl Window {
     }
 }
 
-/// One diagnostic as JSON; lines and columns count from 1, columns in characters.
-pub fn to_json(source: &SourceView<'_>, diagnostic: &Diagnostic) -> Value {
-    let related: Vec<Value> = diagnostic
-        .related
-        .iter()
-        .map(|related| {
-            let (start, end) = span_json(source, related.range);
-            json!({"message": related.message, "start": start, "end": end})
-        })
-        .collect();
-    let (start, end) = span_json(source, diagnostic.range);
-    json!({
-        "file": source.name,
-        "code": diagnostic.code.as_str(),
-        "severity": diagnostic.severity().as_str(),
-        "message": diagnostic.message,
-        "start": start,
-        "end": end,
-        "related": related,
-    })
+/// A JSON array written element by element, through a buffer.
+pub struct JsonArray<W: Write> {
+    out: std::io::BufWriter<W>,
+    empty: bool,
 }
 
-fn span_json(source: &SourceView<'_>, range: TextRange) -> (Value, Value) {
-    let position = |offset: u32| {
-        json!({
-            "line": source.lines.line_col(offset).line + 1,
-            "column": source.lines.char_col(source.text, offset) + 1,
-        })
+impl<W: Write> JsonArray<W> {
+    pub fn new(out: W) -> Self {
+        let mut out = std::io::BufWriter::new(out);
+        let _ = out.write_all(b"[");
+        JsonArray { out, empty: true }
+    }
+
+    pub fn push(&mut self, value: &impl serde::Serialize) {
+        if !self.empty {
+            let _ = self.out.write_all(b",");
+        }
+        self.empty = false;
+        let _ = serde_json::to_writer(&mut self.out, value);
+    }
+
+    pub fn finish(mut self) {
+        let _ = self.out.write_all(b"]\n");
+        let _ = self.out.flush();
+    }
+}
+
+/// One diagnostic as JSON; lines and columns count from 1, columns in characters.
+/// Fields are declared in alphabetical order, the order `serde_json::Value` prints, so
+/// that the output keeps one shape however it is made; typed fields rather than a
+/// `Value` map make 200 000 diagnostics take milliseconds, not seconds.
+#[derive(serde::Serialize)]
+pub struct JsonDiagnostic<'a> {
+    code: &'static str,
+    end: JsonPosition,
+    file: &'a str,
+    message: &'a str,
+    related: Vec<JsonRelated<'a>>,
+    severity: &'static str,
+    start: JsonPosition,
+}
+
+#[derive(serde::Serialize)]
+struct JsonRelated<'a> {
+    end: JsonPosition,
+    message: &'a str,
+    start: JsonPosition,
+}
+
+#[derive(serde::Serialize)]
+struct JsonPosition {
+    column: u32,
+    line: u32,
+}
+
+pub fn to_json<'a>(source: &SourceView<'a>, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
+    let position = |offset: u32| JsonPosition {
+        line: source.lines.line_col(offset).line + 1,
+        column: source.lines.char_col(source.text, offset) + 1,
     };
-    (position(range.start), position(range.end))
+    JsonDiagnostic {
+        code: diagnostic.code.as_str(),
+        end: position(diagnostic.range.end),
+        file: source.name,
+        message: &diagnostic.message,
+        related: diagnostic
+            .related
+            .iter()
+            .map(|related| JsonRelated {
+                end: position(related.range.end),
+                message: &related.message,
+                start: position(related.range.start),
+            })
+            .collect(),
+        severity: diagnostic.severity().as_str(),
+        start: position(diagnostic.range.start),
+    }
 }
 
 /// "2 errors, 1 warning, 3 hints": the severities present, in the words of the JSON.

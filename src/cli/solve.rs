@@ -47,7 +47,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         let reason = solved.err().unwrap_or_default();
         eprintln!("cmg: {}: no outcome: {reason}", source.name);
         if json {
-            let errors: Vec<Value> = diagnostics
+            let errors: Vec<_> = diagnostics
                 .iter()
                 .filter(|d| d.severity() == Severity::Error)
                 .map(|d| render::to_json(&view, d))

@@ -9,7 +9,7 @@
 #   pinned in node/package-lock.json;
 # - code-server and playwright-core from package-lock.json, installed locally with that
 #   Node first on PATH and npm_config_nodedir at its headers (a machine npmrc may point
-#   node-gyp at another Node). A cold install takes about 5 minutes; it is skipped while
+#   node-gyp at another Node). A cold install takes 5-6 minutes; it is skipped while
 #   the installed tree matches the lock file.
 #
 # Screenshots and the extension's output channel are kept in
