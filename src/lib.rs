@@ -7,3 +7,4 @@ pub mod lsp;
 pub mod model;
 pub mod solve;
 pub mod syntax;
+pub mod view;

@@ -5,7 +5,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "out/", "node_modules/", "syntaxes/"] },
+  { ignores: ["dist/", "out/", "node_modules/", "syntaxes/", "media/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -8,6 +8,7 @@ mod fmt;
 mod input;
 mod render;
 mod solve;
+mod view;
 
 use std::process::ExitCode;
 
@@ -147,6 +148,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<std::path::PathBuf>,
     },
+    /// Show the game view: a local page that follows the file, or an SVG picture.
+    View(view::Args),
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -190,6 +193,7 @@ pub fn run() -> ExitCode {
         }
         .map(|()| ExitCode::SUCCESS)
         .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
+        Command::View(args) => view::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,7 @@ mod config;
 mod convert;
 mod documents;
 mod handlers;
+mod scene;
 mod server;
 #[doc(hidden)]
 pub mod test_client;
@@ -13,6 +14,16 @@ pub mod test_client;
 pub use server::Server;
 
 use std::process::ExitCode;
+
+/// The server with cmg's custom requests registered.
+pub fn service() -> (
+    tower_lsp_server::LspService<Server>,
+    tower_lsp_server::ClientSocket,
+) {
+    tower_lsp_server::LspService::build(Server::new)
+        .custom_method(scene::SCENE_METHOD, Server::scene)
+        .finish()
+}
 
 /// Serves the language server on stdin/stdout until `exit` or until stdin closes.
 pub fn run() -> ExitCode {
@@ -27,7 +38,7 @@ pub fn run() -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let (service, socket) = tower_lsp_server::LspService::new(Server::new);
+        let (service, socket) = service();
         tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
             .serve(service)
             .await;

@@ -15,7 +15,7 @@ use crate::solve::solve_cancellable;
 use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
-use super::documents::{Document, SolveJob};
+use super::documents::{Document, SolveJob, SolveState};
 use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
 
 #[derive(Clone)]
@@ -69,15 +69,25 @@ impl Server {
     }
 
     fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        self.versioned_snapshot(uri)
+            .map(|versioned| versioned.snapshot)
+    }
+
+    /// A snapshot with the document's version and solve state, read under one lock.
+    pub(super) fn versioned_snapshot(&self, uri: &Uri) -> Option<super::scene::Versioned> {
         let state = self.state();
         let document = state.documents.get(uri)?;
-        Some(Snapshot {
-            uri: uri.clone(),
-            rope: document.rope.clone(),
-            analysis: document.analysis.clone(),
-            solution: document.solution(),
-            encoding: state.encoding,
-            config: state.config.clone(),
+        Some(super::scene::Versioned {
+            version: document.version,
+            solving: matches!(document.solve, SolveState::Pending { .. }),
+            snapshot: Snapshot {
+                uri: uri.clone(),
+                rope: document.rope.clone(),
+                analysis: document.analysis.clone(),
+                solution: document.solution(),
+                encoding: state.encoding,
+                config: state.config.clone(),
+            },
         })
     }
 

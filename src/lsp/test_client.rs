@@ -21,7 +21,7 @@ pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStre
 pub fn in_memory() -> InMemoryClient {
     let (client_end, server_end) = tokio::io::duplex(1 << 22);
     let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = tower_lsp_server::LspService::new(super::Server::new);
+    let (service, socket) = super::service();
     tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
     let (client_read, client_write) = tokio::io::split(client_end);
     LspClient::new(client_read, client_write)

@@ -513,6 +513,60 @@ async function crashingServerScenario(browser) {
   }
 }
 
+/** The frame of the game view's webview, once it has drawn `nodes` nodes. */
+async function gameViewFrame(page, nodes) {
+  return until(async () => {
+    for (const frame of page.frames()) {
+      const count = await frame.evaluate(() => document.querySelectorAll("[data-node]").length).catch(() => 0);
+      if (count === nodes) {
+        return frame;
+      }
+    }
+    return undefined;
+  });
+}
+
+/** The game view beside long-game.cmg: opened from the editor title, following edits. */
+async function gameViewScenario(browser) {
+  const session = new Session("gameview", { machine: { "cmg.server.path": path.resolve(args.cmg) } });
+  try {
+    await session.start(browser);
+    const page = session.page;
+    await session.open("long-game.cmg");
+    await page.click('.editor-actions .action-label[aria-label*="Open Game View to the Side"]', { timeout: 20_000 });
+    const frame = await gameViewFrame(page, 10);
+    check("game view: the editor-title button opens a webview with one element per node", frame !== undefined);
+    if (!frame) {
+      await session.screenshot("game-view-missing");
+      return;
+    }
+    const summary = () => frame.textContent("#summary").catch(() => "");
+    const solved = await until(async () => (await summary()) === "outcome: mouse wins in 21");
+    check("game view: the outcome from cmg/scene", solved, await summary());
+    const outcomes = await frame.$$eval("[data-node]", (all) => all.map((g) => g.getAttribute("data-outcome")));
+    check("game view: every node has an outcome", outcomes.every((o) => o === "mouse" || o === "cat"), JSON.stringify(outcomes));
+    check("game view: the dark theme reaches the view", await frame.evaluate(() => document.body.classList.contains("cmg-dark")));
+    await session.screenshot("game-view");
+
+    // An edit reaches the view: joining node 1 to the hole lets the mouse win at once.
+    await page.click('.editor-instance .monaco-editor[data-uri$="/long-game.cmg"] .view-lines');
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n1 -- 0\n");
+    const followed = await until(async () => (await summary()) === "outcome: mouse wins in 1");
+    check("game view: an edit changes the picture's winner", followed, await summary());
+    await session.screenshot("game-view-edited");
+
+    // Clicking node 5 selects its first mention, the `5` at line 4, column 4 (the
+    // status bar shows the cursor after it, at column 5).
+    await frame.click('[data-node="5"]');
+    const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
+    const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
+    check("game view: clicking a node selects its first mention", revealed, await selection());
+  } finally {
+    await session.close();
+  }
+}
+
 const browser = await chromium.launch({
   executablePath: args.chromium,
   // Chromium's sandbox refuses to run as root, which CI containers often are.
@@ -524,6 +578,7 @@ try {
     ["user settings", () => userSettingsScenario(browser, Number(args["user-loads"]))],
     ["missing server", () => missingServerScenario(browser)],
     ["crashing server", () => crashingServerScenario(browser)],
+    ["game view", () => gameViewScenario(browser)],
   ];
   for (const [name, run] of scenarios.filter(([name]) => name.includes(args.only))) {
     console.log(`-- ${name}`);

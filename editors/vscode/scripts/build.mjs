@@ -14,6 +14,16 @@ copyFileSync(
   join(root, "syntaxes", "cmg.tmLanguage.json"),
 );
 
+// The game view's page and bundle, from `web/` (built and committed there).
+mkdirSync(join(root, "media"), { recursive: true });
+for (const [from, to] of [
+  ["src/index.html", "index.html"],
+  ["dist/view.js", "view.js"],
+  ["dist/view.css", "view.css"],
+]) {
+  copyFileSync(join(root, "..", "..", "web", from), join(root, "media", to));
+}
+
 const result = await build({
   entryPoints: [join(root, "src", "extension.ts")],
   outfile: join(root, "dist", "extension.js"),

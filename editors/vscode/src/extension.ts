@@ -16,6 +16,7 @@ import {
 
 import { findServer } from "./discovery";
 import { Exit, failureMessage, OutputTail, RestartPolicy } from "./failure";
+import { registerGameView } from "./gameView";
 import { initializationOptions, ServerSetting, settingOrigin } from "./settings";
 
 /** How long a failure message waits for the server's exit status and last stderr. */
@@ -33,6 +34,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand("cmg.restartServer", restart),
+    registerGameView(context, () => client),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // The other settings reach the running server through configuration sync; a
       // new binary needs a new process.

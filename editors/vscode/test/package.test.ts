@@ -128,7 +128,7 @@ test("settings match what src/lsp/config.rs reads, with the same defaults", () =
 
 test("commands: restart is contributed, the code lens command is left to the server", () => {
   const commands = manifest.contributes.commands.map((entry) => entry.command);
-  assert.deepEqual(commands, ["cmg.restartServer"]);
+  assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView"]);
   // The server announces `cmg.showLine` in executeCommandProvider; the language client
   // registers it, and a second registration by the extension would fail.
   assert.match(readRust("lsp/handlers.rs"), /"cmg\.showLine"/);

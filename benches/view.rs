@@ -1,0 +1,46 @@
+//! Benchmarks of the game view's scene: layout, position table and JSON, at the sizes the view draws.
+
+mod common;
+
+use cmg::analysis::Analysis;
+use cmg::solve::solve;
+use cmg::view::{position_table, scene, Positions, MAX_VIEW_NODES};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+fn bench_scene(c: &mut Criterion) {
+    let mut group = c.benchmark_group("view");
+    group.sample_size(10);
+    for nodes in [50, 150, MAX_VIEW_NODES] {
+        let analysis = Analysis::new(common::random_cmg(nodes, nodes * 2, 7));
+        let game = analysis.game().expect("a game");
+        let solution = solve(&game);
+        let first = scene(&analysis, Some(&solution), &Positions::new());
+        let json = serde_json::to_string(&first).expect("JSON");
+        let table = serde_json::to_string(&position_table(&solution)).expect("JSON");
+        // Sizes are not timings, but this is where they are measured: BENCHMARKS.md.
+        println!(
+            "view/{nodes} nodes: scene {} bytes, of which the position table {} bytes",
+            json.len(),
+            table.len()
+        );
+        group.bench_with_input(BenchmarkId::new("first scene", nodes), &nodes, |b, _| {
+            b.iter(|| scene(&analysis, Some(&solution), &Positions::new()))
+        });
+        let previous = first.positions();
+        group.bench_with_input(
+            BenchmarkId::new("scene after an edit", nodes),
+            &nodes,
+            |b, _| b.iter(|| scene(&analysis, Some(&solution), &previous)),
+        );
+        group.bench_with_input(BenchmarkId::new("position table", nodes), &nodes, |b, _| {
+            b.iter(|| position_table(&solution))
+        });
+        group.bench_with_input(BenchmarkId::new("scene to JSON", nodes), &nodes, |b, _| {
+            b.iter(|| serde_json::to_string(&first).expect("JSON"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_scene);
+criterion_main!(benches);

@@ -1,0 +1,121 @@
+// The game view beside a .cmg file: a webview running the web UI of `web/` (shipped in
+// the .vsix under media/), fed with the language server's `cmg/scene` on every edit.
+
+import * as crypto from "node:crypto";
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import type { LanguageClient } from "vscode-languageclient/node";
+
+import { toUtf16, webviewHtml, type LineColumn } from "./gameViewContent";
+
+/** Edits closer together than this are drawn once. */
+const DEBOUNCE_MS = 150;
+/** While the server still solves the version, ask again this often, this many times. */
+const PENDING_RETRY_MS = 150;
+const PENDING_RETRIES = 100;
+
+interface SceneResponse {
+  version: number;
+  pending: boolean;
+  scene: { nodes: { id: number; x: number; y: number }[] };
+}
+
+export function registerGameView(
+  context: vscode.ExtensionContext,
+  client: () => LanguageClient | undefined,
+): vscode.Disposable {
+  return vscode.commands.registerCommand("cmg.openGameView", () => {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined || editor.document.languageId !== "cmg") {
+      void vscode.window.showInformationMessage("cmg: open a .cmg file to see its game view.");
+      return;
+    }
+    openGameView(context, editor.document, client);
+  });
+}
+
+function openGameView(
+  context: vscode.ExtensionContext,
+  document: vscode.TextDocument,
+  client: () => LanguageClient | undefined,
+): void {
+  const media = vscode.Uri.joinPath(context.extensionUri, "media");
+  const panel = vscode.window.createWebviewPanel(
+    "cmg.gameView",
+    `Game: ${vscode.workspace.asRelativePath(document.uri)}`,
+    { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+    // Kept alive while hidden, so that zoom, pan and play survive switching tabs.
+    { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true },
+  );
+  const webview = panel.webview;
+  webview.html = webviewHtml(fs.readFileSync(vscode.Uri.joinPath(media, "index.html").fsPath, "utf8"), {
+    cspSource: webview.cspSource,
+    scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "view.js")).toString(),
+    styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "view.css")).toString(),
+    nonce: crypto.randomBytes(16).toString("base64"),
+  });
+
+  let positions: Record<string, [number, number]> = {};
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+
+  const update = async (retries: number): Promise<void> => {
+    const running = client();
+    if (running === undefined || disposed) return;
+    const version = document.version;
+    let response: SceneResponse | null;
+    try {
+      response = await running.sendRequest<SceneResponse | null>("cmg/scene", {
+        textDocument: { uri: document.uri.toString() },
+        version,
+        positions,
+      });
+    } catch {
+      // ContentModified: a newer edit is on its way and asks again itself.
+      return;
+    }
+    // Never show a scene of text the editor no longer has.
+    if (response === null || disposed || response.version !== document.version) return;
+    positions = Object.fromEntries(response.scene.nodes.map((n) => [String(n.id), [n.x, n.y]]));
+    void webview.postMessage({ type: "scene", scene: response.scene });
+    if (response.pending && retries > 0) {
+      timer = setTimeout(() => void update(retries - 1), PENDING_RETRY_MS);
+    }
+  };
+  const schedule = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(() => void update(PENDING_RETRIES), DEBOUNCE_MS);
+  };
+
+  const subscriptions = [
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document === document) schedule();
+    }),
+    webview.onDidReceiveMessage((message: { type?: string; mention?: { start: LineColumn; end: LineColumn } }) => {
+      if (message.type === "ready") schedule();
+      if (message.type === "reveal" && message.mention !== undefined) void reveal(document, message.mention);
+    }),
+  ];
+  panel.onDidDispose(() => {
+    disposed = true;
+    if (timer !== undefined) clearTimeout(timer);
+    for (const subscription of subscriptions) subscription.dispose();
+  });
+  context.subscriptions.push(panel);
+}
+
+/** Shows the document with the node's first mention selected. */
+async function reveal(document: vscode.TextDocument, mention: { start: LineColumn; end: LineColumn }): Promise<void> {
+  const position = (at: LineColumn): vscode.Position => {
+    const line = Math.min(Math.max(0, at.line - 1), document.lineCount - 1);
+    const converted = toUtf16(at, document.lineAt(line).text);
+    return new vscode.Position(line, converted.character);
+  };
+  const range = new vscode.Range(position(mention.start), position(mention.end));
+  const shown = vscode.window.visibleTextEditors.find((e) => e.document === document);
+  const editor = await vscode.window.showTextDocument(document, {
+    viewColumn: shown?.viewColumn ?? vscode.ViewColumn.One,
+    selection: range,
+  });
+  editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}

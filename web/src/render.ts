@@ -1,0 +1,153 @@
+// Draws a scene as SVG: the same elements and data attributes as `cmg view --export`
+// (src/view/svg.rs), updated in place by node id so that edits do not flicker and the
+// user's zoom and pan survive.
+
+import type { Scene, SceneNode } from "./scene";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** Radius of a node's shape (NODE_RADIUS in src/view/svg.rs). */
+export const NODE_RADIUS = 18;
+
+function element<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attributes: Record<string, string | number> = {},
+): SVGElementTagNameMap[K] {
+  const created = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) created.setAttribute(key, String(value));
+  return created;
+}
+
+/** The shape of a node by role: double circle (hole), square (mouse start), diamond (cat start). */
+function shape(role: SceneNode["role"]): SVGElement[] {
+  const r = NODE_RADIUS;
+  switch (role) {
+    case "hole":
+      return [element("circle", { class: "shape", r }), element("circle", { class: "ring", r: r - 5 })];
+    case "mouse":
+      return [element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 })];
+    case "cat": {
+      const d = r * 1.3;
+      return [element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` })];
+    }
+    default:
+      return [element("circle", { class: "shape", r })];
+  }
+}
+
+function setFlag(target: Element, flagged: boolean): void {
+  if (flagged) target.setAttribute("data-flagged", "true");
+  else target.removeAttribute("data-flagged");
+}
+
+export interface Picture {
+  svg: SVGSVGElement;
+  /** The group zoom and pan transform; everything drawn lives inside it. */
+  viewport: SVGGElement;
+  edges: SVGGElement;
+  nodes: SVGGElement;
+  overlay: SVGGElement;
+}
+
+export function createPicture(): Picture {
+  const svg = element("svg", { class: "cmg-scene", role: "img" });
+  svg.append(element("rect", { class: "background", width: "100%", height: "100%" }));
+  const viewport = element("g", { class: "viewport" });
+  const edges = element("g", { class: "edges" });
+  const nodes = element("g", { class: "nodes" });
+  const overlay = element("g", { class: "overlay" });
+  viewport.append(edges, nodes, overlay);
+  svg.append(viewport);
+  return { svg, viewport, edges, nodes, overlay };
+}
+
+/** Brings the picture up to `scene`, reusing the elements of nodes and edges that stay. */
+export function draw(picture: Picture, scene: Scene): void {
+  picture.svg.setAttribute("aria-label", `Cat and Mouse game: ${scene.summary}`);
+  const old = new Map<string, SVGGElement>();
+  for (const child of Array.from(picture.nodes.children)) {
+    old.set(child.getAttribute("data-node") ?? "", child as SVGGElement);
+  }
+  const byId = new Map(scene.nodes.map((node) => [node.id, node]));
+  scene.nodes.forEach((node, index) => {
+    const key = String(node.id);
+    let group = old.get(key);
+    old.delete(key);
+    if (group === undefined || group.getAttribute("data-role") !== node.role) {
+      group?.remove();
+      group = element("g", { class: "node", "data-node": node.id, "data-role": node.role });
+      group.append(...shape(node.role), element("text", { class: "id" }));
+      group.lastChild!.textContent = key;
+    }
+    if (node.outcome === null) group.removeAttribute("data-outcome");
+    else group.setAttribute("data-outcome", node.outcome);
+    setFlag(group, node.flagged);
+    group.setAttribute("transform", `translate(${node.x} ${node.y})`);
+    let label = group.querySelector<SVGTextElement>("text.label");
+    if (node.label === null) label?.remove();
+    else {
+      if (label === null) {
+        label = element("text", { class: "label", y: NODE_RADIUS + 14 });
+        group.append(label);
+      }
+      label.textContent = node.label;
+    }
+    const title = node.label === null ? `node ${node.id}` : `node ${node.id} “${node.label}”`;
+    group.setAttribute("aria-label", title);
+    // Keep document order equal to scene order, moving only what is out of place.
+    if (picture.nodes.children[index] !== group) {
+      picture.nodes.insertBefore(group, picture.nodes.children[index] ?? null);
+    }
+  });
+  for (const gone of old.values()) gone.remove();
+
+  const lines = Array.from(picture.edges.children);
+  scene.edges.forEach((edge, index) => {
+    const a = byId.get(edge.a);
+    const b = byId.get(edge.b);
+    let line = lines[index];
+    if (line === undefined) {
+      line = element("line", { class: "edge" });
+      picture.edges.append(line);
+    }
+    line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
+    setFlag(line, edge.flagged);
+    line.setAttribute("x1", String(a?.x ?? 0));
+    line.setAttribute("y1", String(a?.y ?? 0));
+    line.setAttribute("x2", String(b?.x ?? 0));
+    line.setAttribute("y2", String(b?.y ?? 0));
+  });
+  for (const extra of lines.slice(scene.edges.length)) extra.remove();
+}
+
+/** Where the mouse and cat tokens stand, and which nodes are legal to click. */
+export function drawTokens(
+  picture: Picture,
+  scene: Scene,
+  tokens: { mouse: number; cat: number } | null,
+  choices: number[],
+): void {
+  const byId = new Map(scene.nodes.map((node) => [node.id, node]));
+  for (const player of ["mouse", "cat"] as const) {
+    let token = picture.overlay.querySelector<SVGGElement>(`[data-token="${player}"]`);
+    const at = tokens === null ? undefined : byId.get(tokens[player]);
+    if (at === undefined) {
+      token?.remove();
+      continue;
+    }
+    if (token === null) {
+      token = element("g", { class: "token", "data-token": player });
+      token.append(element("circle", { r: 9 }), element("text", {}));
+      token.lastChild!.textContent = player === "mouse" ? "M" : "C";
+      picture.overlay.append(token);
+    }
+    // Offsets keep both tokens visible when they share a node (the cat caught the mouse).
+    const dx = player === "mouse" ? -NODE_RADIUS : NODE_RADIUS;
+    token.setAttribute("data-at", String(at.id));
+    token.setAttribute("transform", `translate(${at.x + dx} ${at.y - NODE_RADIUS})`);
+  }
+  for (const group of Array.from(picture.nodes.children)) {
+    const id = Number(group.getAttribute("data-node"));
+    group.classList.toggle("choice", choices.includes(id));
+  }
+}

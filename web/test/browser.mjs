@@ -1,0 +1,243 @@
+// The game view in a real browser: `cmg view` on 127.0.0.1, opened in headless Chromium
+// (Debian's package, never a downloaded one) through playwright-core. Checks the page,
+// the colours against the solver (`cmg dot`), the stepper, play mode, live edits and the
+// SVG export; screenshots go to target/artifacts/.
+//
+// Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
+
+import { spawn, execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
+const cmg = resolve(process.argv[2] ?? join(target, "debug/cmg"));
+const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const artifacts = join(target, "artifacts");
+mkdirSync(artifacts, { recursive: true });
+/** How long the page may take to follow an edit of the file. */
+const EDIT_WAIT_MS = 5000;
+
+let failures = 0;
+let passes = 0;
+function check(condition, what) {
+  if (condition) {
+    passes++;
+    console.log(`ok - ${what}`);
+  } else {
+    failures++;
+    console.log(`not ok - ${what}`);
+  }
+}
+
+/** Who wins if the mouse starts on each node, as `cmg dot` colours it from the solver. */
+function solverOutcomes(file) {
+  const dot = execFileSync(cmg, ["dot", file], { encoding: "utf8" });
+  const colours = { "#a8dba8": "mouse", "#f4a6a6": "cat", "#d9d9d9": "draw" };
+  const outcomes = new Map();
+  for (const match of dot.matchAll(/^\s*(\d+) \[.*fillcolor="(#[0-9a-f]{6})"/gm)) {
+    outcomes.set(match[1], colours[match[2]]);
+  }
+  return outcomes;
+}
+
+function startView(file) {
+  const child = spawn(cmg, ["view", file, "--no-open"], { stdio: ["ignore", "pipe", "inherit"] });
+  const url = new Promise((resolveUrl, reject) => {
+    let seen = "";
+    child.stdout.on("data", (chunk) => {
+      seen += chunk;
+      const found = seen.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (found) resolveUrl(found[0]);
+    });
+    child.on("exit", (code) => reject(new Error(`cmg view exited with ${code}`)));
+    setTimeout(() => reject(new Error("cmg view printed no URL")), 10000);
+  });
+  return { child, url };
+}
+
+/** Each drawn node's outcome and whether its fill is the colour of that outcome. */
+async function drawnNodes(page) {
+  return page.evaluate(() => {
+    const svg = document.querySelector("svg.cmg-scene");
+    const probe = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    svg.append(probe);
+    const colourOf = (outcome) => {
+      probe.style.fill = getComputedStyle(svg).getPropertyValue(`--cmg-${outcome}`).trim();
+      return getComputedStyle(probe).fill;
+    };
+    const nodes = [...document.querySelectorAll("[data-node]")].map((node) => {
+      const outcome = node.getAttribute("data-outcome");
+      const fill = getComputedStyle(node.querySelector(".shape")).fill;
+      return { id: node.getAttribute("data-node"), outcome, fill, expected: colourOf(outcome) };
+    });
+    probe.remove();
+    return nodes;
+  });
+}
+
+const text = async (page, selector) => (await page.textContent(selector))?.trim() ?? "";
+
+const dir = mkdtempSync(join(tmpdir(), "cmg-view-"));
+const file = join(dir, "game.cmg");
+copyFileSync(join(root, "examples/long-game.cmg"), file);
+const { child, url: urlPromise } = startView(file);
+const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
+try {
+  const url = await urlPromise;
+  const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await page.goto(url);
+  const scene = await (await fetch(new URL("scene.json", url))).json();
+
+  // The page loads, with one element per node, coloured as the solver says.
+  await page.waitForFunction((n) => document.querySelectorAll("[data-node]").length === n, scene.nodes.length, {
+    timeout: 10000,
+  });
+  const solver = solverOutcomes(file);
+  const nodes = await drawnNodes(page);
+  check(nodes.length === solver.size && solver.size === 10, `one element per node (${nodes.length})`);
+  check(
+    nodes.every((n) => solver.get(n.id) === n.outcome),
+    "every node's data-outcome is the solver's outcome",
+  );
+  check(
+    nodes.every((n) => n.fill === n.expected && n.fill !== ""),
+    "every node is filled with its outcome's colour",
+  );
+  const caption = async (expected, what) => {
+    const shown = await text(page, "#caption");
+    check(shown === expected, `${what}: "${shown}"`);
+  };
+  await caption("mouse to move, mouse wins in 21", "caption at the start");
+  await page.screenshot({ path: join(artifacts, "view-start.png") });
+
+  // ▶ advances the line: the mouse token goes to the line's next node.
+  await page.click("#next");
+  check((await text(page, "#step")) === "1/21", "▶ shows step 1 of 21");
+  const mouseAt = await page.getAttribute('[data-token="mouse"]', "data-at");
+  check(mouseAt === String(scene.line[1][0]), `the mouse token moved to node ${scene.line[1][0]}`);
+  await caption("cat to move, mouse wins in 20", "caption after one move");
+  await page.waitForTimeout(400); // the tokens glide for 250 ms
+  await page.screenshot({ path: join(artifacts, "view-step.png") });
+
+  // Play runs the line on its own, and pauses.
+  await page.click("#play");
+  await page.waitForFunction(() => document.querySelector("#step")?.textContent === "3/21", null, { timeout: 5000 });
+  await page.click("#play");
+  const paused = await text(page, "#step");
+  await page.waitForTimeout(1000);
+  check((await text(page, "#step")) === paused, `play ran the line and pause stopped it at ${paused}`);
+
+  // Clicking a node in line mode shows where the text first mentions it.
+  await page.click('[data-node="5"]');
+  check(/node 5 is first mentioned on line \d+, column \d+/.test(await text(page, "#status")), "click reveals line");
+
+  // Play mode: the user moves the mouse, the solver answers with the cat's best move.
+  await page.selectOption("#mode", "play-mouse");
+  const n = scene.nodes.length;
+  const index = new Map(scene.nodes.map((node, i) => [node.id, i]));
+  const choices = await page.$$eval(".node.choice", (all) => all.map((g) => Number(g.getAttribute("data-node"))));
+  const neighbours = scene.edges.flatMap((e) => (e.a === 1 ? [e.b] : e.b === 1 ? [e.a] : [])).sort((a, b) => a - b);
+  check(JSON.stringify(choices) === JSON.stringify(neighbours), `the mouse's moves are offered (${choices})`);
+  const move = choices[choices.length - 1];
+  const entry = (1 * n + index.get(move)) * n + index.get(2);
+  const reply = scene.nodes[scene.table.best[entry]].id;
+  await page.click(`[data-node="${move}"]`);
+  await page.waitForFunction(() => document.querySelector("#step")?.textContent === "2", null, { timeout: 5000 });
+  const catAt = await page.getAttribute('[data-token="cat"]', "data-at");
+  check(
+    catAt === String(reply) && catAt !== "2",
+    `the solver answered mouse ${move} with cat ${reply} (page: ${catAt})`,
+  );
+  check(/^you play the mouse: you are (winning|losing|drawing)/.test(await text(page, "#caption")), "play status");
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(artifacts, "view-play.png") });
+
+  // An edit reaches the page: joining node 1 to the hole lets the mouse win at once.
+  const before = await page.getAttribute('[data-node="8"]', "transform");
+  appendFileSync(file, "\n1 -- 0\n");
+  const started = Date.now();
+  await page.waitForFunction(() => document.querySelector("#summary")?.textContent === "outcome: mouse wins in 1", null, {
+    timeout: EDIT_WAIT_MS,
+  });
+  check(true, `the edit reached the page in ${Date.now() - started} ms`);
+  const after = await page.getAttribute('[data-node="8"]', "transform");
+  console.log(`# node 8 went from ${before} to ${after}`);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: join(artifacts, "view-edited.png") });
+  check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
+
+  // The VS Code host: scenes arrive as messages, clicks ask the extension to reveal the
+  // text, a dark theme recolours, and an update keeps the elements and the zoom.
+  const webview = await browser.newPage({ viewport: { width: 700, height: 500 } });
+  webview.on("pageerror", (error) => errors.push(String(error)));
+  webview.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await webview.addInitScript(() => {
+    window.sent = [];
+    window.acquireVsCodeApi = () => ({ postMessage: (message) => window.sent.push(message) });
+    document.addEventListener("DOMContentLoaded", () => document.body.classList.add("vscode-dark"));
+  });
+  await webview.goto(url);
+  await webview.waitForFunction(() => window.sent.some((m) => m.type === "ready"));
+  await webview.evaluate((scene) => window.postMessage({ type: "scene", scene }, "*"), scene);
+  await webview.waitForFunction((n) => document.querySelectorAll("[data-node]").length === n, scene.nodes.length);
+  check(await webview.evaluate(() => document.body.classList.contains("cmg-dark")), "a dark VS Code theme turns the view dark");
+  await webview.evaluate(() => {
+    const svg = document.querySelector("svg.cmg-scene");
+    svg.dispatchEvent(new WheelEvent("wheel", { deltaY: -200, clientX: 300, clientY: 200, bubbles: true, cancelable: true }));
+    document.querySelector('[data-node="3"]').marked = true;
+  });
+  const zoomBefore = await webview.getAttribute("g.viewport", "transform");
+  const moved = { ...scene, nodes: scene.nodes.map((n) => ({ ...n, x: n.x + 10 })) };
+  await webview.evaluate((scene) => window.postMessage({ type: "scene", scene }, "*"), moved);
+  await webview.waitForFunction(
+    (x) => document.querySelector('[data-node="3"]').getAttribute("transform").startsWith(`translate(${x} `),
+    moved.nodes.find((n) => n.id === 3).x,
+  );
+  check(
+    await webview.evaluate(() => document.querySelector('[data-node="3"]').marked === true),
+    "an update moves the node's element instead of redrawing it",
+  );
+  check((await webview.getAttribute("g.viewport", "transform")) === zoomBefore, `an update keeps the zoom (${zoomBefore})`);
+  await webview.click('[data-node="3"]');
+  const reveal = await webview.evaluate(() => window.sent.find((m) => m.type === "reveal"));
+  check(
+    JSON.stringify(reveal?.mention) === JSON.stringify(scene.nodes.find((n) => n.id === 3).mention),
+    "a click asks VS Code to reveal the node's first mention",
+  );
+  await webview.screenshot({ path: join(artifacts, "webview-dark.png") });
+  check(errors.length === 0, `no errors in the webview ${errors.join("; ")}`);
+
+  // The export has the page's elements and attributes, and renders for the README.
+  // leetcode-draw has nodes of all three outcomes: it is the README's picture (docs/view.png).
+  const example = join(root, "examples/leetcode-draw.cmg");
+  const svgFile = join(artifacts, "leetcode-draw.svg");
+  execFileSync(cmg, ["view", example, "--export", svgFile]);
+  const exported = await browser.newPage();
+  await exported.goto(`file://${svgFile}`);
+  const exportedNodes = await drawnNodes(exported);
+  const original = solverOutcomes(example);
+  check(
+    exportedNodes.length === original.size &&
+      new Set(exportedNodes.map((n) => n.outcome)).size === 3 &&
+      exportedNodes.every((n) => original.get(n.id) === n.outcome && n.fill === n.expected),
+    "the export has one element per node with the solver's outcome and colour",
+  );
+  const size = await exported.evaluate(() => {
+    const box = document.querySelector("svg").getBoundingClientRect();
+    return { width: Math.ceil(box.width), height: Math.ceil(box.height) };
+  });
+  await exported.setViewportSize(size);
+  await exported.screenshot({ path: join(artifacts, "export.png") });
+  check(readFileSync(join(artifacts, "export.png")).length > 1000, "the export renders to PNG");
+} finally {
+  await browser.close();
+  child.kill();
+}
+console.log(`${passes} passed, ${failures} failed`);
+process.exit(failures === 0 ? 0 : 1);
