@@ -164,10 +164,10 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         predecessors: &predecessors,
         hole: game.hole().map(|hole| hole as usize),
     };
-    let terminals: Vec<u32> = table::terminals(layout, moves.hole)
+    let terminals: Vec<queue::Entry> = table::terminals(layout, moves.hole)
         .map(|(index, winner)| {
             table.decide(index, winner, 0);
-            queue::entry(index, winner)
+            queue::Entry::new(index / node_count, index % node_count, winner)
         })
         .collect();
     let policy = match config.engine {

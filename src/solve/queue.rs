@@ -3,19 +3,35 @@
 use super::table::{Table, CAT, MOUSE, UNSET};
 use super::Game;
 
-/// Set in a queue entry when the cat won the queued position; the rest is its table index.
+/// A queue entry: a position's table row in bits 15 to 30, its column in bits 0 to 14, and
+/// the winner in bit 31.
 ///
-/// Carrying the winner in the entry spares a read of the bitsets, a cache miss on large games.
-/// Indices stay below `2^31` under [`super::MAX_NODES`].
-pub(super) const QUEUED_CAT_WINS: u32 = 1 << 31;
+/// Carrying the winner spares a read of the bitsets, a cache miss on large games, and carrying
+/// row and column spares two divisions per position, which the queue notices. Rows stay below
+/// `2^16` and columns below `2^15` under [`super::MAX_NODES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry(u32);
+
+impl Entry {
+    pub(super) fn new(row: usize, column: usize, winner: usize) -> Entry {
+        Entry((winner as u32) << 31 | (row as u32) << 15 | column as u32)
+    }
+
+    pub(super) fn row(self) -> usize {
+        (self.0 >> 15 & 0xffff) as usize
+    }
+
+    pub(super) fn column(self) -> usize {
+        (self.0 & 0x7fff) as usize
+    }
+
+    pub(super) fn winner(self) -> usize {
+        (self.0 >> 31) as usize
+    }
+}
 
 /// How many queue pops go by between two looks at the cancellation flag; a power of two keeps the test cheap.
 const CANCEL_CHECK_INTERVAL: usize = 4096;
-
-/// The queue entry of `index`, decided for `winner`.
-pub(super) fn entry(index: usize, winner: usize) -> u32 {
-    index as u32 | if winner == CAT { QUEUED_CAT_WINS } else { 0 }
-}
 
 /// The most entries one level's list holds (`n²/8` bytes): a larger level is held as a bitset
 /// of all positions instead (`n²/4` bytes), so a level never takes more than that.
@@ -73,7 +89,7 @@ pub(super) fn run(
     table: &mut Table,
     moves: &Moves,
     mut level: u32,
-    frontier: Option<Vec<u32>>,
+    frontier: Option<Vec<Entry>>,
     should_stop: &dyn Fn() -> bool,
 ) -> bool {
     let n = table.layout.node_count;
@@ -81,18 +97,16 @@ pub(super) fn run(
         count_all_moves(table, moves, terminals);
     }
     let mut current = frontier.map_or(Level::InTable, Level::List);
-    let mut popped = 0usize;
+    let mut pops = 0usize;
     loop {
         let mut next = Level::List(Vec::new());
-        let mut process = |table: &mut Table, popped_entry: u32| {
-            let index = (popped_entry & !QUEUED_CAT_WINS) as usize;
-            let winner = if popped_entry & QUEUED_CAT_WINS != 0 {
-                CAT
+        let mut process = |table: &mut Table, popped: Entry| {
+            let (row, column, winner) = (popped.row(), popped.column(), popped.winner());
+            let (turn, other) = if row < n {
+                (MOUSE, row)
             } else {
-                MOUSE
+                (CAT, row - n)
             };
-            let (row, column) = (index / n, index % n);
-            let (turn, other) = (row / n, row % n);
             // The player who moved last (not the one to move at `index`) is the mover of every
             // predecessor; the predecessors differ in that player's node, `column`, and share the row `column`.
             let last_mover = 1 - turn;
@@ -114,15 +128,15 @@ pub(super) fn run(
                 };
                 if decided {
                     table.decide_at(predecessor_row, source, winner, level + 1);
-                    next.push(table.layout, predecessor, winner);
+                    next.push(table.layout, Entry::new(predecessor_row, source, winner));
                 }
             }
         };
         let finished = current.for_each(table, level, &mut |table, queued| {
-            if popped.is_multiple_of(CANCEL_CHECK_INTERVAL) && should_stop() {
+            if pops.is_multiple_of(CANCEL_CHECK_INTERVAL) && should_stop() {
                 return false;
             }
-            popped += 1;
+            pops += 1;
             process(table, queued);
             true
         });
@@ -140,7 +154,7 @@ pub(super) fn run(
 /// The positions of one level, as the queue holds them.
 enum Level {
     /// Queue entries, while there are at most [`level_capacity`].
-    List(Vec<u32>),
+    List(Vec<Entry>),
     /// One bit per position in table order, for a larger level: `n²/4` bytes whatever its size.
     Bits(Vec<u64>),
     /// Not held: the positions of the table with the level's moves to the end (a handover too
@@ -149,24 +163,23 @@ enum Level {
 }
 
 impl Level {
-    fn push(&mut self, layout: super::table::Layout, index: usize, winner: usize) {
-        let set = |bits: &mut Vec<u64>, index: usize| {
-            let (row, column) = (index / layout.node_count, index % layout.node_count);
-            bits[row * layout.words + column / 64] |= 1 << (column % 64);
+    fn push(&mut self, layout: super::table::Layout, entry: Entry) {
+        let set = |bits: &mut Vec<u64>, entry: Entry| {
+            bits[entry.row() * layout.words + entry.column() / 64] |= 1 << (entry.column() % 64);
         };
         match self {
             Level::List(list) if list.len() < level_capacity(layout.node_count) => {
-                list.push(entry(index, winner));
+                list.push(entry);
             }
             Level::List(list) => {
                 let mut bits = vec![0u64; 2 * layout.node_count * layout.words];
                 for &listed in list.iter() {
-                    set(&mut bits, (listed & !QUEUED_CAT_WINS) as usize);
+                    set(&mut bits, listed);
                 }
-                set(&mut bits, index);
+                set(&mut bits, entry);
                 *self = Level::Bits(bits);
             }
-            Level::Bits(bits) => set(bits, index),
+            Level::Bits(bits) => set(bits, entry),
             Level::InTable => unreachable!("the next level is always held"),
         }
     }
@@ -180,7 +193,7 @@ impl Level {
         &self,
         table: &mut Table,
         level: u32,
-        visit: &mut dyn FnMut(&mut Table, u32) -> bool,
+        visit: &mut dyn FnMut(&mut Table, Entry) -> bool,
     ) -> bool {
         let layout = table.layout;
         let n = layout.node_count;
@@ -194,7 +207,7 @@ impl Level {
                         let column = first + word.trailing_zeros() as usize;
                         word &= word - 1;
                         let winner = table.winner_at(row, column).unwrap_or(MOUSE);
-                        if !visit(table, entry(row * n + column, winner)) {
+                        if !visit(table, Entry::new(row, column, winner)) {
                             return false;
                         }
                     }
@@ -207,13 +220,12 @@ impl Level {
                 for row in 0..2 * n {
                     for word in 0..layout.words {
                         for winner in [MOUSE, CAT] {
-                            let mut bits = table.wins[winner][row * layout.words + word];
+                            let mut bits = table.wins[row * layout.words + word][winner];
                             while bits != 0 {
                                 let column = word * 64 + bits.trailing_zeros() as usize;
                                 bits &= bits - 1;
-                                let index = row * n + column;
-                                if table.moves(index) == level
-                                    && !visit(table, entry(index, winner))
+                                if table.moves(row * n + column) == level
+                                    && !visit(table, Entry::new(row, column, winner))
                                 {
                                     return false;
                                 }
@@ -230,7 +242,7 @@ impl Level {
 /// Sets every undecided position's counter to its mover's number of moves, before any position
 /// is passed on: the queue then never counts a position's moves one at a time. `terminals`
 /// are the decided positions, whose depth words this overwrites and puts back.
-fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[u32]) {
+fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[Entry]) {
     let n = table.layout.node_count;
     for turn in [MOUSE, CAT] {
         let counts: Vec<u16> = (0..n)
@@ -241,7 +253,7 @@ fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[u32]) {
         }
     }
     for &terminal in terminals {
-        table.set_moves((terminal & !QUEUED_CAT_WINS) as usize, 0);
+        table.set_moves(terminal.row() * n + terminal.column(), 0);
     }
 }
 

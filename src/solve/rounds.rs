@@ -20,7 +20,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::queue::{self, Moves};
+use super::queue::{self, Entry, Moves};
 use super::table::{depth_word, Layout, Table, CAT, MOUSE, SPILLED};
 
 /// When the rounds hand over to the counter queue.
@@ -42,7 +42,7 @@ pub(super) enum Ending {
     /// holds those of exactly `level` moves (`None`: too many to list, find them in the table).
     Handover {
         level: u32,
-        frontier: Option<Vec<u32>>,
+        frontier: Option<Vec<Entry>>,
     },
 }
 
@@ -75,7 +75,7 @@ pub(super) fn run(
     moves: &Moves,
     policy: Policy,
     workers: usize,
-    terminals: Vec<u32>,
+    terminals: Vec<Entry>,
     should_stop: &dyn Fn() -> bool,
 ) -> Ending {
     let layout = table.layout;
@@ -132,7 +132,7 @@ pub(super) fn run(
         let entries = rounds.phase_b(table, level, listed || spilled, workers);
         if spilled {
             for &entry in &entries {
-                table.set_moves((entry & !queue::QUEUED_CAT_WINS) as usize, level);
+                table.set_moves(entry.row() * n + entry.column(), level);
             }
         }
         if handover {
@@ -177,19 +177,13 @@ struct Rounds<'a> {
 }
 
 impl<'a> Rounds<'a> {
-    fn new(layout: Layout, moves: &'a Moves<'a>, terminals: &[u32]) -> Rounds<'a> {
+    fn new(layout: Layout, moves: &'a Moves<'a>, terminals: &[Entry]) -> Rounds<'a> {
         let n = layout.node_count;
         let words = layout.words;
         let empty = || vec![0u64; n * words];
         let mut mover = [[empty(), empty()], [empty(), empty()]];
         for &entry in terminals {
-            let index = (entry & !queue::QUEUED_CAT_WINS) as usize;
-            let winner = if entry & queue::QUEUED_CAT_WINS != 0 {
-                CAT
-            } else {
-                MOUSE
-            };
-            let (row, column) = (index / n, index % n);
+            let (row, column, winner) = (entry.row(), entry.column(), entry.winner());
             let (turn, other) = (row / n, row % n);
             mover[turn][winner][column * words + other / 64] |= 1 << (other % 64);
         }
@@ -248,9 +242,9 @@ impl<'a> Rounds<'a> {
             let mut wins = vec![0u64; words];
             let mut losses = vec![0u64; words];
             let mut decided = 0;
-            let row_of = |winner: usize, node: usize| {
+            let row_of = |node: usize| {
                 let start = layout.row(opponent, node) * words;
-                &table.wins[winner][start..start + words]
+                &table.wins[start..start + words]
             };
             for offset in 0..own[MOUSE].len() / words {
                 let node = first + offset;
@@ -263,14 +257,14 @@ impl<'a> Rounds<'a> {
                 };
                 // The mover wins if some move reaches a position the mover wins (OR), and loses
                 // if every move reaches one the opponent wins (AND).
-                wins.copy_from_slice(row_of(turn, target));
-                losses.copy_from_slice(row_of(opponent, target));
+                for ((win, loss), pair) in wins.iter_mut().zip(&mut losses).zip(row_of(target)) {
+                    (*win, *loss) = (pair[turn], pair[opponent]);
+                }
                 for target in targets {
-                    for (acc, &word) in wins.iter_mut().zip(row_of(turn, target)) {
-                        *acc |= word;
-                    }
-                    for (acc, &word) in losses.iter_mut().zip(row_of(opponent, target)) {
-                        *acc &= word;
+                    for ((win, loss), pair) in wins.iter_mut().zip(&mut losses).zip(row_of(target))
+                    {
+                        *win |= pair[turn];
+                        *loss &= pair[opponent];
                     }
                 }
                 let row = offset * words..(offset + 1) * words;
@@ -302,29 +296,27 @@ impl<'a> Rounds<'a> {
 
     /// Copies the round's new bits into the table orientation and writes `level` as their
     /// moves to the end. Returns the new positions as queue entries when `list` is set.
-    fn phase_b(&mut self, table: &mut Table, level: u32, list: bool, workers: usize) -> Vec<u32> {
+    fn phase_b(&mut self, table: &mut Table, level: u32, list: bool, workers: usize) -> Vec<Entry> {
         let layout = self.layout;
         let n = layout.node_count;
         let words = layout.words;
         let depth = depth_word(level);
         let mut items = Vec::new();
-        let [mouse_wins, cat_wins] = &mut table.wins;
-        let tables = mouse_wins
+        let tables = table
+            .wins
             .chunks_mut(n * words)
-            .zip(cat_wins.chunks_mut(n * words))
             .zip(table.depth.chunks_mut(n * n))
             .zip(self.changed.iter_mut());
-        for (turn, (((mouse_wins, cat_wins), depths), changed)) in tables.enumerate() {
-            let rows = mouse_wins
+        for (turn, ((wins, depths), changed)) in tables.enumerate() {
+            let rows = wins
                 .chunks_mut(64 * words)
-                .zip(cat_wins.chunks_mut(64 * words))
                 .zip(depths.chunks_mut(64 * n))
                 .zip(changed.chunks_mut(64))
                 .enumerate();
-            for (block, (((mouse_wins, cat_wins), depths), changed)) in rows {
+            for (block, ((wins, depths), changed)) in rows {
                 let touched = (0..words).any(|i| self.blocks[turn][i * words + block]);
                 if touched {
-                    items.push((turn, block, [mouse_wins, cat_wins], depths, changed));
+                    items.push((turn, block, wins, depths, changed));
                 }
             }
         }
@@ -350,7 +342,7 @@ impl<'a> Rounds<'a> {
                     }
                     transpose(&mut square);
                     for (offset, &column) in square[..rows].iter().enumerate() {
-                        let slot = &mut own[winner][offset * words + source];
+                        let slot = &mut own[offset * words + source][winner];
                         let mut new = column & !*slot;
                         if new == 0 {
                             continue;
@@ -363,9 +355,8 @@ impl<'a> Rounds<'a> {
                             new &= new - 1;
                             depths[start + bit] = depth;
                             if list {
-                                let index =
-                                    layout.index(turn, block * 64 + offset, source * 64 + bit);
-                                listed.push(queue::entry(index, winner));
+                                let row = layout.row(turn, block * 64 + offset);
+                                listed.push(Entry::new(row, source * 64 + bit, winner));
                             }
                         }
                     }

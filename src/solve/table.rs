@@ -61,14 +61,16 @@ impl Layout {
     }
 }
 
-/// Every position's result: `wins[w]` has the bit of each position player `w` wins, and
-/// `depth` its moves to the end (or, while undecided, the queue's counter).
+/// Every position's result: bit `b` of `wins[i][w]` is set when player `w` wins the position of
+/// column `64·(i mod words) + b` in row `i / words`, and `depth` holds its moves to the end (or,
+/// while undecided, the queue's counter). The two players' words sit side by side, so telling
+/// whether a position is decided reads one cache line, and a round reads both in one pass.
 #[derive(Clone, Debug)]
 pub(super) struct Table {
     pub(super) layout: Layout,
     pub(super) depth: Vec<u16>,
-    /// Indexed by winner; `2n` rows of `layout.words` words.
-    pub(super) wins: [Vec<u64>; 2],
+    /// `2n` rows of `layout.words` word pairs, indexed by winner.
+    pub(super) wins: Vec<[u64; 2]>,
     /// The moves to the end of positions whose game lasts `u16::MAX` moves or more. No known
     /// graph comes near, but nothing in the rules bounds a game below the position count.
     pub(super) spill: HashMap<u32, u32>,
@@ -80,7 +82,7 @@ impl Table {
         Table {
             layout,
             depth: vec![UNSET; layout.position_count()],
-            wins: [vec![0; bits], vec![0; bits]],
+            wins: vec![[0; 2]; bits],
             spill: HashMap::new(),
         }
     }
@@ -100,11 +102,11 @@ impl Table {
 
     /// The winner of the position in `row` and `column`, if it is decided.
     pub(super) fn winner_at(&self, row: usize, column: usize) -> Option<usize> {
-        let word = row * self.layout.words + column / 64;
+        let [mouse, cat] = self.wins[row * self.layout.words + column / 64];
         let bit = 1u64 << (column % 64);
-        if self.wins[CAT][word] & bit != 0 {
+        if cat & bit != 0 {
             Some(CAT)
-        } else if self.wins[MOUSE][word] & bit != 0 {
+        } else if mouse & bit != 0 {
             Some(MOUSE)
         } else {
             None
@@ -127,7 +129,7 @@ impl Table {
 
     /// [`Table::decide`] for the position in `row` and `column`.
     pub(super) fn decide_at(&mut self, row: usize, column: usize, winner: usize, moves: u32) {
-        self.wins[winner][row * self.layout.words + column / 64] |= 1u64 << (column % 64);
+        self.wins[row * self.layout.words + column / 64][winner] |= 1u64 << (column % 64);
         self.set_moves(row * self.layout.node_count + column, moves);
     }
 
