@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ropey::Rope;
 
-use crate::analysis::{sort_by_position, too_large, Analysis};
+use crate::analysis::{Analysis, SolveLimits, SolvePlan, TooLarge};
 use crate::model::Diagnostic;
 use crate::solve::{Game, Solution};
 
@@ -26,10 +26,8 @@ pub struct Document {
 pub enum SolveState {
     /// Node 1 or node 2 is missing: there is nothing to solve.
     NoGame,
-    /// Above the live-solve limit.
-    TooLarge {
-        limit: usize,
-    },
+    /// Above the live-solve limit, or another limit (see [`TooLarge`]).
+    TooLarge(TooLarge),
     /// A solve for this version runs on the blocking pool; setting the flag stops it.
     Pending {
         cancel: Arc<AtomicBool>,
@@ -60,22 +58,20 @@ impl Document {
     pub fn refresh(&mut self, config: &Config) -> Option<SolveJob> {
         self.cancel_solve();
         self.analysis = Arc::new(Analysis::new(self.rope.to_string()));
-        let graph = &self.analysis.model.graph;
-        if graph.mouse_start().is_none() || graph.cat_start().is_none() {
-            self.solve = SolveState::NoGame;
-            return None;
-        }
-        if graph.node_count() > config.max_nodes {
-            self.solve = SolveState::TooLarge {
-                limit: config.max_nodes,
-            };
-            return None;
-        }
-        let Some(game) = self.analysis.game() else {
-            self.solve = SolveState::TooLarge {
-                limit: crate::solve::MAX_NODES,
-            };
-            return None;
+        let limits = SolveLimits {
+            max_nodes: Some(config.max_nodes),
+            max_memory: None,
+        };
+        let game = match self.analysis.solve_plan(limits) {
+            SolvePlan::NoGame => {
+                self.solve = SolveState::NoGame;
+                return None;
+            }
+            SolvePlan::TooLarge(too_large) => {
+                self.solve = SolveState::TooLarge(too_large);
+                return None;
+            }
+            SolvePlan::Solve(game) => game,
         };
         if let Some((solved_game, solution)) = &self.last_solved {
             if *solved_game == game {
@@ -123,12 +119,12 @@ impl Document {
 
     /// The full diagnostic set of the current version, sorted by position.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        let mut diagnostics = self.analysis.diagnostics(self.solution().as_deref());
-        if let SolveState::TooLarge { limit } = self.solve {
-            diagnostics.extend(too_large(&self.analysis, limit));
-            sort_by_position(&mut diagnostics);
-        }
-        diagnostics
+        let too_large = match &self.solve {
+            SolveState::TooLarge(too_large) => Some(too_large),
+            _ => None,
+        };
+        self.analysis
+            .diagnostics_with(self.solution().as_deref(), too_large)
     }
 }
 

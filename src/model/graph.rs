@@ -1,4 +1,41 @@
-//! The graph a file declares, on dense indices `0..n` ordered by node id.
+//! The graph a file declares, on dense indices `0..n` ordered by node id, and the roles
+//! the rules give node ids.
+
+/// The role the rules give a node id: 0 is the hole, 1 the mouse's start, 2 the cat's.
+/// The one table of these facts; hover, symbols, completion, semantic tokens and `cmg
+/// dot` read it from here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeRole {
+    Hole,
+    MouseStart,
+    CatStart,
+}
+
+impl NodeRole {
+    pub const ALL: [NodeRole; 3] = [NodeRole::Hole, NodeRole::MouseStart, NodeRole::CatStart];
+
+    /// The role of node `id`, if it has one.
+    pub fn of(id: u32) -> Option<NodeRole> {
+        NodeRole::ALL.into_iter().find(|role| role.id() == id)
+    }
+
+    pub fn id(self) -> u32 {
+        match self {
+            NodeRole::Hole => 0,
+            NodeRole::MouseStart => 1,
+            NodeRole::CatStart => 2,
+        }
+    }
+
+    /// "hole", "mouse start", "cat start".
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeRole::Hole => "hole",
+            NodeRole::MouseStart => "mouse start",
+            NodeRole::CatStart => "cat start",
+        }
+    }
+}
 
 /// An undirected graph without self-loops or duplicate edges. Node ids (as written)
 /// map to dense indices in ascending order, so "smallest id" and "smallest index" agree.
@@ -10,33 +47,53 @@ pub struct Graph {
 }
 
 impl Graph {
-    /// Builds the graph from its node ids, its edges (as id pairs; self-loops and
-    /// duplicates are dropped) and the labels of some nodes. Edge ends and labelled
-    /// nodes must be among `ids`.
-    pub fn new(
-        mut ids: Vec<u32>,
-        edges: impl IntoIterator<Item = (u32, u32)>,
+    /// Builds the graph from its node ids (sorted, without repeats), its edges as
+    /// products of dense indices (`(left, right)` joins every node of `left` to every
+    /// node of `right`; self-loops and duplicates are dropped) and the labels of some
+    /// nodes. A product is added a slice at a time, with no lookup per pair.
+    pub(crate) fn from_products<'a>(
+        ids: Vec<u32>,
+        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])>,
         labels: impl IntoIterator<Item = (u32, String)>,
     ) -> Graph {
-        ids.sort_unstable();
-        ids.dedup();
+        debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
         let mut graph = Graph {
             adjacency: vec![Vec::new(); ids.len()],
             labels: vec![None; ids.len()],
             ids,
         };
-        for (a, b) in edges {
-            let (Some(a), Some(b)) = (graph.index_of(a), graph.index_of(b)) else {
-                continue;
-            };
-            if a != b {
-                graph.adjacency[a as usize].push(b);
-                graph.adjacency[b as usize].push(a);
+        for (left, right) in products {
+            for &a in left {
+                graph.adjacency[a as usize].extend_from_slice(right);
+            }
+            for &b in right {
+                graph.adjacency[b as usize].extend_from_slice(left);
             }
         }
-        for neighbours in &mut graph.adjacency {
-            neighbours.sort_unstable();
-            neighbours.dedup();
+        // Sorting is most of the work on a dense product (each of 2000 nodes lists
+        // 4000 neighbours, with repeats). A list at least an eighth as long as the graph
+        // is cheaper to sort by marking its entries and reading the marks in order; the
+        // marks cost a pass over all nodes, which such a list pays for eight times.
+        let nodes = graph.ids.len();
+        let mut marked = vec![false; nodes];
+        for (index, neighbours) in graph.adjacency.iter_mut().enumerate() {
+            if neighbours.len() * 8 >= nodes {
+                for &next in neighbours.iter() {
+                    marked[next as usize] = true;
+                }
+                marked[index] = false;
+                neighbours.clear();
+                for (next, mark) in marked.iter_mut().enumerate() {
+                    if std::mem::take(mark) {
+                        neighbours.push(next as u32);
+                    }
+                }
+            } else {
+                neighbours.sort_unstable();
+                neighbours.dedup();
+                neighbours.retain(|&next| next as usize != index);
+            }
+            neighbours.shrink_to_fit();
         }
         for (id, label) in labels {
             if let Some(index) = graph.index_of(id) {
@@ -63,7 +120,7 @@ impl Graph {
         self.ids[index as usize]
     }
 
-    pub fn index_of(&self, id: u32) -> Option<u32> {
+    pub(crate) fn index_of(&self, id: u32) -> Option<u32> {
         self.ids.binary_search(&id).ok().map(|i| i as u32)
     }
 
@@ -85,22 +142,76 @@ impl Graph {
         self.labels[index as usize].as_deref()
     }
 
+    /// The index of the node that plays `role`, if the graph has it.
+    pub(crate) fn role_index(&self, role: NodeRole) -> Option<u32> {
+        self.index_of(role.id())
+    }
+
     pub fn hole(&self) -> Option<u32> {
-        self.index_of(0)
+        self.role_index(NodeRole::Hole)
     }
 
-    pub fn mouse_start(&self) -> Option<u32> {
-        self.index_of(1)
+    pub(crate) fn mouse_start(&self) -> Option<u32> {
+        self.role_index(NodeRole::MouseStart)
     }
 
-    pub fn cat_start(&self) -> Option<u32> {
-        self.index_of(2)
+    pub(crate) fn cat_start(&self) -> Option<u32> {
+        self.role_index(NodeRole::CatStart)
     }
 
     /// Whether ids are exactly `0..n`, as an adjacency list needs.
-    pub fn is_contiguous(&self) -> bool {
+    pub(crate) fn is_contiguous(&self) -> bool {
         self.ids
             .last()
             .is_none_or(|&last| last as usize + 1 == self.ids.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Both ways of sorting a node's neighbours (marks for long lists, a sort for short
+    /// ones) against sets, on products from one pair to dense squares.
+    #[test]
+    fn products_give_each_edge_once_without_self_loops() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |bound: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % u64::from(bound)) as u32
+        };
+        for nodes in [2u32, 5, 40, 300] {
+            let mut products: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+            for _ in 0..20 {
+                let width = 1 + next(nodes.min(12));
+                let left = (0..width).map(|_| next(nodes)).collect();
+                let right = (0..1 + next(3)).map(|_| next(nodes)).collect();
+                products.push((left, right));
+            }
+            // A self-loop on a node with few neighbours and one on a node with many.
+            products.push((vec![nodes - 1, 0], vec![nodes - 1]));
+            let graph = Graph::from_products(
+                (0..nodes).map(|id| id * 10).collect(),
+                products.iter().map(|(l, r)| (&l[..], &r[..])),
+                [],
+            );
+            let mut expected = vec![BTreeSet::new(); nodes as usize];
+            for (left, right) in &products {
+                for &a in left {
+                    for &b in right.iter().filter(|&&b| b != a) {
+                        expected[a as usize].insert(b);
+                        expected[b as usize].insert(a);
+                    }
+                }
+            }
+            for (index, set) in expected.iter().enumerate() {
+                let expected: Vec<u32> = set.iter().copied().collect();
+                assert_eq!(graph.neighbours(index as u32), expected, "{nodes} nodes");
+            }
+        }
     }
 }

@@ -20,9 +20,10 @@ use table::{Layout, Table, CAT, MOUSE};
 
 /// The largest node count the solver accepts.
 ///
-/// Queue entries keep a position's index in 31 bits, so the `2·n²` positions must stay below
-/// `2^31`; the 16-bit move counters need fewer than `2^16 - 1` neighbours, which follows.
-pub const MAX_NODES: usize = 32_767;
+/// The table would allow up to 32 767 nodes (queue entries hold a row in 16 bits and a column
+/// in 15), but at 2.6 bytes per position 23 170 nodes already take 2.8 GB, so the limit stays
+/// where it was and the memory budget (`peak_memory_bytes`) decides below it.
+pub const MAX_NODES: usize = 23_170;
 
 /// Which engine solves a game. Every engine gives the same [`Solution`]; [`Engine::Hybrid`] is
 /// the fastest and is what [`solve`] uses, the others are there to be compared and tested.
@@ -204,7 +205,9 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
 pub fn peak_memory_bytes(node_count: usize) -> u64 {
     let layout = Layout::new(node_count);
     let engines = rounds::extra_bytes(layout).max(queue::extra_bytes(layout));
-    Table::bytes(layout) + engines
+    // The terminal positions, listed once as queue entries: four per node at most.
+    let terminals = 4 * node_count as u64 * std::mem::size_of::<queue::Entry>() as u64;
+    Table::bytes(layout) + engines + terminals
 }
 
 impl Solution {

@@ -36,7 +36,7 @@ const CANCEL_CHECK_INTERVAL: usize = 4096;
 /// The most entries one level's list holds (`n²/8` bytes): a larger level is held as a bitset
 /// of all positions instead (`n²/4` bytes), so a level never takes more than that.
 pub(super) fn level_capacity(node_count: usize) -> usize {
-    (node_count * node_count / 32).max(1024)
+    (node_count * node_count / 32).max(1)
 }
 
 /// Bytes the queue adds to the table at most: the level being passed on, held as a bitset,
@@ -169,6 +169,11 @@ impl Level {
         };
         match self {
             Level::List(list) if list.len() < level_capacity(layout.node_count) => {
+                if list.len() == list.capacity() {
+                    // Doubling as `push` would, but never past the capacity, so the estimate holds.
+                    let room = level_capacity(layout.node_count) - list.len();
+                    list.reserve_exact(list.len().max(16).min(room));
+                }
                 list.push(entry);
             }
             Level::List(list) => {

@@ -55,13 +55,14 @@ const QUEUE_COST_PER_MOVE: u64 = 24;
 const FIRST_ROUND_MARGIN: u64 = 8;
 
 /// Bytes the round engine adds to the table while it runs: the mover-orientation bitsets, the
-/// block and row flags, and a handover frontier (at most [`handover_capacity`] entries).
+/// block and row flags, and a handover frontier (at most [`handover_capacity`] entries, listed
+/// per block of rows and then joined, so up to three times that while it is built).
 pub(super) fn extra_bytes(layout: Layout) -> u64 {
     let n = layout.node_count as u64;
     let words = layout.words as u64;
     let bitsets = 2 * 2 * n * words * 8;
     let flags = 2 * words * words + 4 * n;
-    bitsets + flags + handover_capacity(layout.node_count) as u64 * 4
+    bitsets + flags + handover_capacity(layout.node_count) as u64 * 4 * 3
 }
 
 /// The most entries a handover lists; a larger frontier is left for the queue to find in the table.
