@@ -615,7 +615,7 @@ fn summary(adjacency: &[Vec<u32>]) -> String {
 /// hybrid hands over to the queue; every engine and every switch point against the reference.
 #[test]
 fn long_game_families_agree_with_reference() {
-    let lengths = if std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| value == "1") {
+    let lengths = if common::slow_tests() {
         vec![3, 8, 17, 30]
     } else {
         vec![3, 17]
