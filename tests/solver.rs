@@ -3,7 +3,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 
-use cmg::solve::{solve, solve_cancellable, Game, Outcome, Player, Position, Solution};
+use cmg::solve::{
+    solve, solve_cancellable, solve_with, Config, Engine, Game, Outcome, Player, Position, Solution,
+};
 use proptest::prelude::*;
 
 mod common;
@@ -130,22 +132,52 @@ impl ReferenceGame {
 /// Solves with both solvers and checks that they agree on every position, then checks the optimal lines.
 fn check_against_reference(adjacency: &[Vec<u32>], hole: Option<u32>) {
     let game = Game::new(adjacency, hole);
-    let solution = solve(&game);
     let reference = ReferenceGame::new(adjacency, hole);
     let decided = reference.solve();
+    let solution = solve(&game);
     for pos in reference.positions() {
-        let expected = decided.get(&pos).copied();
-        assert_eq!(
-            (solution.outcome(pos), solution.moves_to_end(pos)),
-            match expected {
-                Some((outcome, moves)) => (outcome, Some(moves)),
-                None => (Outcome::Draw, None),
-            },
-            "position {pos:?} of {adjacency:?} with hole {hole:?}"
-        );
+        check_position(&decided, &solution, pos, "solve");
         check_best_move(&reference, &decided, &solution, pos);
         check_line(&reference, &solution, pos);
     }
+    for config in engines(&decided) {
+        let solution = solve_with(&game, config, &AtomicBool::new(false)).expect("not cancelled");
+        for pos in reference.positions() {
+            check_position(&decided, &solution, pos, &format!("{config:?}"));
+        }
+    }
+}
+
+/// Every engine, the rounds on two threads, and the hybrid forced to switch to the queue after
+/// each round from the first to one past the longest game of the reference results.
+fn engines(decided: &Decided) -> Vec<Config> {
+    let longest = decided.values().map(|&(_, moves)| moves).max().unwrap_or(0);
+    let mut configs: Vec<Config> = [Engine::Queue, Engine::Rounds, Engine::Hybrid]
+        .into_iter()
+        .chain((0..=longest + 1).map(Engine::SwitchAfter))
+        .map(|engine| Config {
+            engine,
+            threads: Some(1),
+        })
+        .collect();
+    configs.push(Config {
+        engine: Engine::Rounds,
+        threads: Some(2),
+    });
+    configs
+}
+
+/// Checks the outcome and moves to the end of `pos` against the reference results.
+fn check_position(decided: &Decided, solution: &Solution, pos: Position, engine: &str) {
+    let expected = decided.get(&pos).copied();
+    assert_eq!(
+        (solution.outcome(pos), solution.moves_to_end(pos)),
+        match expected {
+            Some((outcome, moves)) => (outcome, Some(moves)),
+            None => (Outcome::Draw, None),
+        },
+        "position {pos:?} with {engine}"
+    );
 }
 
 /// Checks `best_move` against the spec's choice, made here from the reference results.
@@ -499,4 +531,115 @@ fn game_normalises_its_lists() {
     let empty = Game::new(&[], None);
     assert_eq!((empty.node_count(), empty.edge_count()), (0, 0));
     assert_eq!(solve(&empty).game(), &empty);
+}
+
+/// A xorshift64 generator, so the graph families below are the same on every run.
+struct XorShift(u64);
+
+impl XorShift {
+    fn below(&mut self, bound: usize) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % bound as u64) as u32
+    }
+}
+
+/// A connected random graph on nodes `0..nodes` with about `nodes * degree / 2` edges: a random
+/// spanning tree and random extra pairs, as in the benchmarks.
+fn random_core(nodes: usize, degree: usize, seed: u64) -> Vec<Vec<u32>> {
+    let mut rng = XorShift(seed);
+    let mut adjacency = vec![Vec::new(); nodes];
+    let join = |adjacency: &mut Vec<Vec<u32>>, a: u32, b: u32| {
+        adjacency[a as usize].push(b);
+        adjacency[b as usize].push(a);
+    };
+    for node in 1..nodes {
+        let parent = rng.below(node);
+        join(&mut adjacency, node as u32, parent);
+    }
+    for _ in nodes - 1..nodes * degree / 2 {
+        let (a, b) = (rng.below(nodes), rng.below(nodes));
+        join(&mut adjacency, a, b);
+    }
+    adjacency
+}
+
+/// `core` with a path of `length` nodes hanging off its last node.
+fn with_path(mut adjacency: Vec<Vec<u32>>, length: usize) -> Vec<Vec<u32>> {
+    let mut end = adjacency.len() as u32 - 1;
+    for _ in 0..length {
+        let node = adjacency.len() as u32;
+        adjacency.push(vec![end]);
+        adjacency[end as usize].push(node);
+        end = node;
+    }
+    adjacency
+}
+
+/// `core` with a corridor (a ladder two nodes wide) of `length` rungs hanging off its last node.
+fn with_corridor(mut adjacency: Vec<Vec<u32>>, length: usize) -> Vec<Vec<u32>> {
+    let mut ends = [adjacency.len() as u32 - 1; 2];
+    for _ in 0..length {
+        let rung = [adjacency.len() as u32, adjacency.len() as u32 + 1];
+        adjacency.push(vec![ends[0], rung[1]]);
+        adjacency.push(vec![ends[1], rung[0]]);
+        adjacency[ends[0] as usize].push(rung[0]);
+        adjacency[ends[1] as usize].push(rung[1]);
+        ends = rung;
+    }
+    adjacency
+}
+
+/// The longest game of the solution of `adjacency` (hole 0), and the start's outcome and moves.
+fn summary(adjacency: &[Vec<u32>]) -> String {
+    let solution = solve(&Game::new(adjacency, Some(0)));
+    let nodes = adjacency.len() as u32;
+    let mut longest = 0;
+    for mouse in 0..nodes {
+        for cat in 0..nodes {
+            for turn in [Player::Mouse, Player::Cat] {
+                let moves = solution.moves_to_end(Position { mouse, cat, turn });
+                longest = longest.max(moves.unwrap_or(0));
+            }
+        }
+    }
+    format!(
+        "longest {longest}, start {:?} in {:?}",
+        solution.outcome(start()),
+        solution.moves_to_end(start())
+    )
+}
+
+/// Long games: paths and corridors hanging off a dense core, where the rounds run thin and the
+/// hybrid hands over to the queue; every engine and every switch point against the reference.
+#[test]
+fn long_game_families_agree_with_reference() {
+    let lengths = if common::slow_tests() {
+        vec![3, 8, 17, 30]
+    } else {
+        vec![3, 17]
+    };
+    for core in [4, 7] {
+        for &length in &lengths {
+            let base = random_core(core, 4, 0x5eed + core as u64);
+            check_against_reference(&with_path(base.clone(), length), Some(0));
+            check_against_reference(&with_corridor(base, length / 2), Some(0));
+        }
+    }
+}
+
+/// The three families of the benchmarks at small sizes, with their exact longest games: random
+/// graphs of average degree 8 and 6, and a dense core with a path hanging off it.
+#[test]
+fn benchmark_families_at_small_sizes() {
+    let degree_8 = random_core(14, 8, 0x5eed_0000 + 14);
+    let degree_6 = random_core(16, 6, 0x5eed_0000 + 16);
+    let long = with_path(random_core(8, 8, 0x5eed_0000 + 8), 24);
+    for adjacency in [&degree_8, &degree_6, &long] {
+        check_against_reference(adjacency, Some(0));
+    }
+    expect_test::expect!["longest 9, start MouseWins in Some(1)"].assert_eq(&summary(&degree_8));
+    expect_test::expect!["longest 6, start MouseWins in Some(1)"].assert_eq(&summary(&degree_6));
+    expect_test::expect!["longest 51, start MouseWins in Some(1)"].assert_eq(&summary(&long));
 }

@@ -14,7 +14,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_nodes: 1000,
+            max_nodes: 5000,
             node_hints: true,
         }
     }

@@ -1,19 +1,64 @@
 //! The Cat and Mouse solver: a [`Game`] goes in, a [`Solution`] with every position's outcome, moves to the end and optimal line comes out.
 //!
 //! Everything here works on dense node indices; the solver knows nothing about `.cmg` text.
-//! The solving itself is the retrograde analysis of the spec (see [`retrograde`]); this module
-//! holds the public types and the queries that read a solved state array.
+//! Two engines fill one [`table::Table`]: bit-parallel rounds ([`rounds`]) while many positions
+//! are decided per move, and the counter queue ([`queue`]) for the long thin tail of a game.
+//! This module holds the public types, picks the engines, and answers the queries from the table.
 
 mod game;
-mod retrograde;
+mod queue;
+mod rounds;
+mod table;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use game::Game;
-pub use retrograde::MAX_NODES;
 
-use retrograde::{Layout, CAT_WINS, DECIDED, MOVES};
+use table::{Layout, Table, CAT, MOUSE};
+
+/// The largest node count the solver accepts.
+///
+/// The table would allow up to 32 767 nodes (queue entries hold a row in 16 bits and a column
+/// in 15), but at 2.6 bytes per position 23 170 nodes already take 2.8 GB, so the limit stays
+/// where it was and the memory budget (`peak_memory_bytes`) decides below it.
+pub const MAX_NODES: usize = 23_170;
+
+/// Which engine solves a game. Every engine gives the same [`Solution`]; [`Engine::Hybrid`] is
+/// the fastest and is what [`solve`] uses, the others are there to be compared and tested.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The counter queue alone: retrograde analysis one position at a time.
+    Queue,
+    /// Bit-parallel rounds to the end of the longest game.
+    Rounds,
+    /// Rounds while many positions are decided per move, then the queue.
+    Hybrid,
+    /// Rounds up to and including round `r` (none for 0), then the queue: a forced switch point.
+    SwitchAfter(u32),
+}
+
+/// How to solve: the engine and how many threads the rounds may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub engine: Engine,
+    /// `None`: every core on games large enough to gain from them; `Some(t)`: `t` threads on any game.
+    pub threads: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            engine: Engine::Hybrid,
+            threads: None,
+        }
+    }
+}
+
+/// Games with fewer nodes solve on one thread: a round's rows are then too cheap to pay for
+/// starting a second thread (about 20 µs) twice per round.
+const PARALLEL_MIN_NODES: usize = 400;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -61,15 +106,11 @@ pub struct Position {
 
 /// A solved game: every position's outcome and moves to the end.
 ///
-/// Each position has one `u32` state word: a decided flag, the winner and the moves to the end.
-/// Undecided words (draws) still hold the leftover move counter from solving, which is ignored.
-///
 /// The queries take positions on the game's nodes and panic on nodes outside `0..n`.
 #[derive(Clone, Debug)]
 pub struct Solution {
     game: Game,
-    layout: Layout,
-    state: Vec<u32>,
+    table: Table,
 }
 
 /// Solves every position of `game`.
@@ -78,9 +119,8 @@ pub struct Solution {
 ///
 /// Panics if the game has more than [`MAX_NODES`] nodes.
 pub fn solve(game: &Game) -> Solution {
-    let state = retrograde::retrograde(game, || false)
-        .expect("a solve that is never cancelled always finishes");
-    Solution::new(game, state)
+    solve_with(game, Config::default(), &AtomicBool::new(false))
+        .expect("a solve that is never cancelled always finishes")
 }
 
 /// Solves `game` like [`solve`], but gives up and returns `None` soon after `cancel` becomes true.
@@ -89,29 +129,88 @@ pub fn solve(game: &Game) -> Solution {
 ///
 /// Panics if the game has more than [`MAX_NODES`] nodes.
 pub fn solve_cancellable(game: &Game, cancel: &AtomicBool) -> Option<Solution> {
-    // Relaxed is enough: the flag carries no data, and it is read again every few thousand positions.
-    let state = retrograde::retrograde(game, || cancel.load(Ordering::Relaxed))?;
-    Some(Solution::new(game, state))
+    solve_with(game, Config::default(), cancel)
+}
+
+/// Solves `game` with the engine and threads of `config`, giving up soon after `cancel` becomes true.
+///
+/// # Panics
+///
+/// Panics if the game has more than [`MAX_NODES`] nodes.
+pub fn solve_with(game: &Game, config: Config, cancel: &AtomicBool) -> Option<Solution> {
+    // Relaxed is enough: the flag carries no data, and it is read again every round and every few thousand positions.
+    solve_until(game, config, &|| cancel.load(Ordering::Relaxed))
+}
+
+fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> Option<Solution> {
+    let node_count = game.node_count();
+    assert!(
+        node_count <= MAX_NODES,
+        "the solver handles at most {MAX_NODES} nodes, got {node_count}"
+    );
+    if should_stop() {
+        return None;
+    }
+    let layout = Layout::new(node_count);
+    let mut table = Table::new(layout);
+    // Predecessors undo a move, so they are read from the reversed lists; for the usual symmetric
+    // graph those are the lists themselves and nothing is copied.
+    let predecessors = if game.is_symmetric() {
+        Cow::Borrowed(game)
+    } else {
+        Cow::Owned(game.transposed())
+    };
+    let moves = queue::Moves {
+        game,
+        predecessors: &predecessors,
+        hole: game.hole().map(|hole| hole as usize),
+    };
+    let terminals: Vec<queue::Entry> = table::terminals(layout, moves.hole)
+        .map(|(index, winner)| {
+            table.decide(index, winner, 0);
+            queue::Entry::new(index / node_count, index % node_count, winner)
+        })
+        .collect();
+    let policy = match config.engine {
+        Engine::Queue => rounds::Policy::After(0),
+        Engine::Rounds => rounds::Policy::Never,
+        Engine::Hybrid => rounds::Policy::Auto,
+        Engine::SwitchAfter(round) => rounds::Policy::After(round),
+    };
+    let workers = config.threads.unwrap_or_else(|| {
+        if node_count < PARALLEL_MIN_NODES {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |cores| cores.get())
+        }
+    });
+    let finished = node_count == 0
+        || match rounds::run(&mut table, &moves, policy, workers, terminals, should_stop) {
+            rounds::Ending::Finished => true,
+            rounds::Ending::Cancelled => false,
+            rounds::Ending::Handover { level, frontier } => {
+                queue::run(&mut table, &moves, level, frontier, should_stop)
+            }
+        };
+    finished.then(|| Solution {
+        game: game.clone(),
+        table,
+    })
 }
 
 /// The most memory, in bytes, that solving a game of `node_count` nodes takes at its peak,
 /// estimated before anything is allocated: callers compare it with a budget and refuse
-/// a solve that would not fit. The graph's own adjacency lists are not counted.
+/// a solve that would not fit. The graph's own adjacency lists are not counted, nor the moves
+/// of positions whose game lasts 65 535 moves or more (12 bytes each; no known graph has one).
 pub fn peak_memory_bytes(node_count: usize) -> u64 {
-    retrograde::peak_memory_bytes(node_count)
+    let layout = Layout::new(node_count);
+    let engines = rounds::extra_bytes(layout).max(queue::extra_bytes(layout));
+    // The terminal positions, listed once as queue entries: four per node at most.
+    let terminals = 4 * node_count as u64 * std::mem::size_of::<queue::Entry>() as u64;
+    Table::bytes(layout) + engines + terminals
 }
 
 impl Solution {
-    fn new(game: &Game, state: Vec<u32>) -> Solution {
-        Solution {
-            game: game.clone(),
-            layout: Layout {
-                node_count: game.node_count(),
-            },
-            state,
-        }
-    }
-
     /// The game this is the solution of.
     pub fn game(&self) -> &Game {
         &self.game
@@ -122,7 +221,7 @@ impl Solution {
     pub fn outcome(&self, pos: Position) -> Outcome {
         match self.decided(pos) {
             None => Outcome::Draw,
-            Some(word) if word & CAT_WINS != 0 => Outcome::CatWins,
+            Some((CAT, _)) => Outcome::CatWins,
             Some(_) => Outcome::MouseWins,
         }
     }
@@ -130,7 +229,7 @@ impl Solution {
     /// The number of single moves (plies) left under optimal play: `Some(0)` for terminal
     /// positions, `None` for draws.
     pub fn moves_to_end(&self, pos: Position) -> Option<u32> {
-        self.decided(pos).map(|word| word & MOVES)
+        self.decided(pos).map(|(_, moves)| moves)
     }
 
     /// Whether the game is over at `pos`: the mouse is on the hole, or the cat stands on the mouse.
@@ -237,25 +336,57 @@ impl Solution {
         Some(pos.cat) == self.game.hole()
     }
 
-    /// The state word of `pos` if it is decided; positions with the cat on the hole never are.
-    fn decided(&self, pos: Position) -> Option<u32> {
-        let node_count = self.layout.node_count;
+    /// The winner and moves to the end of `pos` if it is decided; positions with the cat on the hole never are.
+    fn decided(&self, pos: Position) -> Option<(usize, u32)> {
+        let layout = self.table.layout;
+        let node_count = layout.node_count;
         assert!(
             (pos.mouse as usize) < node_count && (pos.cat as usize) < node_count,
             "position {pos:?} is outside a game of {node_count} nodes"
         );
-        if self.cat_on_hole(pos) {
-            return None;
-        }
-        let index = match pos.turn {
-            Player::Mouse => self
-                .layout
-                .mouse_to_move(pos.mouse as usize, pos.cat as usize),
-            Player::Cat => self
-                .layout
-                .cat_to_move(pos.mouse as usize, pos.cat as usize),
+        let turn = match pos.turn {
+            Player::Mouse => MOUSE,
+            Player::Cat => CAT,
         };
-        let word = self.state[index];
-        (word & DECIDED != 0).then_some(word)
+        let index = layout.position(turn, pos.mouse as usize, pos.cat as usize);
+        let winner = self.table.winner(index)?;
+        Some((winner, self.table.moves(index)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::{solve_until, Config, Engine, Game};
+
+    /// A stop request made after the solve started reaches the round loop and the queue.
+    #[test]
+    fn every_engine_stops_when_asked_mid_solve() {
+        let adjacency: Vec<Vec<u32>> = (0..40u32)
+            .map(|node| vec![(node + 1) % 40, (node + 39) % 40, (node * 7 + 3) % 40])
+            .collect();
+        let game = Game::new(&adjacency, Some(0));
+        for engine in [Engine::Queue, Engine::Rounds, Engine::Hybrid] {
+            let config = Config {
+                engine,
+                threads: Some(1),
+            };
+            // The first look is before any work; every later one says stop.
+            let looks = Cell::new(0);
+            let stop_after_first = || {
+                looks.set(looks.get() + 1);
+                looks.get() > 1
+            };
+            assert!(
+                solve_until(&game, config, &stop_after_first).is_none(),
+                "{engine:?}"
+            );
+            assert!(looks.get() > 1, "{engine:?}");
+            assert!(
+                solve_until(&game, config, &|| false).is_some(),
+                "{engine:?}"
+            );
+        }
     }
 }

@@ -1,0 +1,287 @@
+//! The counter queue: retrograde analysis level by level from a frontier, the engine for sparse frontiers and long games.
+
+use super::table::{Table, CAT, MOUSE, UNSET};
+use super::Game;
+
+/// A queue entry: a position's table row in bits 15 to 30, its column in bits 0 to 14, and
+/// the winner in bit 31.
+///
+/// Carrying the winner spares a read of the bitsets, a cache miss on large games, and carrying
+/// row and column spares two divisions per position, which the queue notices. Rows stay below
+/// `2^16` and columns below `2^15` under [`super::MAX_NODES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Entry(u32);
+
+impl Entry {
+    pub(super) fn new(row: usize, column: usize, winner: usize) -> Entry {
+        Entry((winner as u32) << 31 | (row as u32) << 15 | column as u32)
+    }
+
+    pub(super) fn row(self) -> usize {
+        (self.0 >> 15 & 0xffff) as usize
+    }
+
+    pub(super) fn column(self) -> usize {
+        (self.0 & 0x7fff) as usize
+    }
+
+    pub(super) fn winner(self) -> usize {
+        (self.0 >> 31) as usize
+    }
+}
+
+/// How many queue pops go by between two looks at the cancellation flag; a power of two keeps the test cheap.
+const CANCEL_CHECK_INTERVAL: usize = 4096;
+
+/// The most entries one level's list holds (`n²/8` bytes): a larger level is held as a bitset
+/// of all positions instead (`n²/4` bytes), so a level never takes more than that.
+pub(super) fn level_capacity(node_count: usize) -> usize {
+    (node_count * node_count / 32).max(1)
+}
+
+/// Bytes the queue adds to the table at most: the level being passed on, held as a bitset,
+/// while the next one turns from a full list into a bitset.
+pub(super) fn extra_bytes(layout: super::table::Layout) -> u64 {
+    let list = level_capacity(layout.node_count) as u64 * 4;
+    let bits = 2 * layout.node_count as u64 * layout.words as u64 * 8;
+    2 * bits + list
+}
+
+/// The moves and the predecessors of the graph, with the cat's moves onto the hole left out.
+pub(super) struct Moves<'a> {
+    pub(super) game: &'a Game,
+    pub(super) predecessors: &'a Game,
+    pub(super) hole: Option<usize>,
+}
+
+impl Moves<'_> {
+    /// The nodes the player of `turn` standing on `node` can move to.
+    pub(super) fn moves(&self, turn: usize, node: usize) -> impl Iterator<Item = usize> + '_ {
+        let hole = if turn == CAT { self.hole } else { None };
+        self.game
+            .neighbours(node as u32)
+            .iter()
+            .map(|&next| next as usize)
+            .filter(move |&next| Some(next) != hole)
+    }
+
+    /// The nodes the player of `turn` could have come from to reach `node`.
+    fn predecessors(&self, turn: usize, node: usize) -> impl Iterator<Item = usize> + '_ {
+        let hole = if turn == CAT { self.hole } else { None };
+        self.predecessors
+            .neighbours(node as u32)
+            .iter()
+            .map(|&next| next as usize)
+            .filter(move |&next| Some(next) != hole)
+    }
+}
+
+/// Decides every position whose game lasts more than `level` moves, given a table where all
+/// positions of `level` moves or fewer are decided and `frontier` holds those of exactly `level`
+/// moves. Returns `false` once `should_stop` says so.
+///
+/// Each level's positions pass their result to their predecessors: a predecessor whose mover
+/// wins with the move is won one move later; any other loses one more of its moves, and when
+/// none is left it is lost one move later. The count of moves not yet lost is set up the first
+/// time a predecessor is reached, from the table itself, so the queue can take over from the
+/// round engine at any level without a pass over all positions.
+pub(super) fn run(
+    table: &mut Table,
+    moves: &Moves,
+    mut level: u32,
+    frontier: Option<Vec<Entry>>,
+    should_stop: &dyn Fn() -> bool,
+) -> bool {
+    let n = table.layout.node_count;
+    if let (0, Some(terminals)) = (level, &frontier) {
+        count_all_moves(table, moves, terminals);
+    }
+    let mut current = frontier.map_or(Level::InTable, Level::List);
+    let mut pops = 0usize;
+    loop {
+        let mut next = Level::List(Vec::new());
+        let mut process = |table: &mut Table, popped: Entry| {
+            let (row, column, winner) = (popped.row(), popped.column(), popped.winner());
+            let (turn, other) = if row < n {
+                (MOUSE, row)
+            } else {
+                (CAT, row - n)
+            };
+            // The player who moved last (not the one to move at `index`) is the mover of every
+            // predecessor; the predecessors differ in that player's node, `column`, and share the row `column`.
+            let last_mover = 1 - turn;
+            let predecessor_row = table.layout.row(last_mover, column);
+            for source in moves.predecessors(last_mover, other) {
+                if table.winner_at(predecessor_row, source).is_some() {
+                    continue;
+                }
+                let predecessor = predecessor_row * n + source;
+                let decided = if winner == last_mover {
+                    true
+                } else {
+                    let mut left = table.depth[predecessor];
+                    if left == UNSET {
+                        left = open_moves(table, moves, last_mover, column, source, level);
+                    }
+                    table.depth[predecessor] = left - 1;
+                    left == 1
+                };
+                if decided {
+                    table.decide_at(predecessor_row, source, winner, level + 1);
+                    next.push(table.layout, Entry::new(predecessor_row, source, winner));
+                }
+            }
+        };
+        let finished = current.for_each(table, level, &mut |table, queued| {
+            if pops.is_multiple_of(CANCEL_CHECK_INTERVAL) && should_stop() {
+                return false;
+            }
+            pops += 1;
+            process(table, queued);
+            true
+        });
+        if !finished {
+            return false;
+        }
+        if next.is_empty() {
+            return true;
+        }
+        current = next;
+        level += 1;
+    }
+}
+
+/// The positions of one level, as the queue holds them.
+enum Level {
+    /// Queue entries, while there are at most [`level_capacity`].
+    List(Vec<Entry>),
+    /// One bit per position in table order, for a larger level: `n²/4` bytes whatever its size.
+    Bits(Vec<u64>),
+    /// Not held: the positions of the table with the level's moves to the end (a handover too
+    /// large to list, which the hybrid never makes but a forced switch may).
+    InTable,
+}
+
+impl Level {
+    fn push(&mut self, layout: super::table::Layout, entry: Entry) {
+        let set = |bits: &mut Vec<u64>, entry: Entry| {
+            bits[entry.row() * layout.words + entry.column() / 64] |= 1 << (entry.column() % 64);
+        };
+        match self {
+            Level::List(list) if list.len() < level_capacity(layout.node_count) => {
+                if list.len() == list.capacity() {
+                    // Doubling as `push` would, but never past the capacity, so the estimate holds.
+                    let room = level_capacity(layout.node_count) - list.len();
+                    list.reserve_exact(list.len().max(16).min(room));
+                }
+                list.push(entry);
+            }
+            Level::List(list) => {
+                let mut bits = vec![0u64; 2 * layout.node_count * layout.words];
+                for &listed in list.iter() {
+                    set(&mut bits, listed);
+                }
+                set(&mut bits, entry);
+                *self = Level::Bits(bits);
+            }
+            Level::Bits(bits) => set(bits, entry),
+            Level::InTable => unreachable!("the next level is always held"),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        matches!(self, Level::List(list) if list.is_empty())
+    }
+
+    /// Calls `visit` on every entry of the level until it returns `false`; returns whether it never did.
+    fn for_each(
+        &self,
+        table: &mut Table,
+        level: u32,
+        visit: &mut dyn FnMut(&mut Table, Entry) -> bool,
+    ) -> bool {
+        let layout = table.layout;
+        let n = layout.node_count;
+        match self {
+            Level::List(list) => list.iter().all(|&queued| visit(table, queued)),
+            Level::Bits(bits) => {
+                for (at, &word) in bits.iter().enumerate() {
+                    let (row, first) = (at / layout.words, at % layout.words * 64);
+                    let mut word = word;
+                    while word != 0 {
+                        let column = first + word.trailing_zeros() as usize;
+                        word &= word - 1;
+                        let winner = table.winner_at(row, column).unwrap_or(MOUSE);
+                        if !visit(table, Entry::new(row, column, winner)) {
+                            return false;
+                        }
+                    }
+                }
+                true
+            }
+            Level::InTable => {
+                // Positions decided during the scan have `level + 1` moves, so it never picks them
+                // up; undecided positions, whose depth words hold counters, have no winner bit.
+                for row in 0..2 * n {
+                    for word in 0..layout.words {
+                        for winner in [MOUSE, CAT] {
+                            let mut bits = table.wins[row * layout.words + word][winner];
+                            while bits != 0 {
+                                let column = word * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                if table.moves(row * n + column) == level
+                                    && !visit(table, Entry::new(row, column, winner))
+                                {
+                                    return false;
+                                }
+                            }
+                        }
+                    }
+                }
+                true
+            }
+        }
+    }
+}
+
+/// Sets every undecided position's counter to its mover's number of moves, before any position
+/// is passed on: the queue then never counts a position's moves one at a time. `terminals`
+/// are the decided positions, whose depth words this overwrites and puts back.
+fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[Entry]) {
+    let n = table.layout.node_count;
+    for turn in [MOUSE, CAT] {
+        let counts: Vec<u16> = (0..n)
+            .map(|node| moves.moves(turn, node).count() as u16)
+            .collect();
+        for row in table.depth[turn * n * n..(turn + 1) * n * n].chunks_mut(n) {
+            row.copy_from_slice(&counts);
+        }
+    }
+    for &terminal in terminals {
+        table.set_moves(terminal.row() * n + terminal.column(), 0);
+    }
+}
+
+/// How many moves the undecided position (`turn` to move, `mover` moving, `other` waiting) has
+/// that are not yet known to lose as of `level`: every move except those into positions the
+/// opponent wins in fewer than `level` moves. Those have been counted already; the ones of
+/// `level` moves are still to come through the queue, this one included.
+fn open_moves(
+    table: &Table,
+    moves: &Moves,
+    turn: usize,
+    other: usize,
+    mover: usize,
+    level: u32,
+) -> u16 {
+    let opponent = 1 - turn;
+    let mut open = 0u16;
+    for next in moves.moves(turn, mover) {
+        // After the move the opponent is to move, standing on `other`, with this player on `next`.
+        let row = table.layout.row(opponent, next);
+        let lost = table.winner_at(row, other) == Some(opponent)
+            && table.moves(row * table.layout.node_count + other) < level;
+        open += u16::from(!lost);
+    }
+    open
+}
