@@ -3,9 +3,11 @@
 //! a panic.
 
 use ropey::Rope;
+use std::collections::BTreeMap;
+
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
-    NumberOrString, Position, PositionEncodingKind, Range, Uri,
+    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag,
+    Location, NumberOrString, Position, PositionEncodingKind, Range, Uri,
 };
 
 use crate::model::{Code, Severity};
@@ -117,6 +119,78 @@ pub fn apply_change(rope: &mut Rope, encoding: Encoding, range: Option<Range>, t
     }
 }
 
+/// Where each diagnostic code is documented: the code is appended as the anchor of its
+/// section (`docs/diagnostics.md` has one `## code` section per code).
+pub const DIAGNOSTICS_DOCS: &str = "https://github.com/cmg-lang/cmg/blob/main/docs/diagnostics.md#";
+
+fn severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Information => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+/// What is published for a file: the first `max` diagnostics (all of them for 0) and,
+/// when some are left out, one more at the first of those that says how many there are
+/// and of which codes, with the most severe of their severities so that a hidden error
+/// still counts as one.
+pub fn publishable(
+    uri: &Uri,
+    rope: &Rope,
+    encoding: Encoding,
+    diagnostics: &[crate::model::Diagnostic],
+    max: usize,
+) -> Vec<Diagnostic> {
+    let shown = if max == 0 {
+        diagnostics.len()
+    } else {
+        max.min(diagnostics.len())
+    };
+    let mut published: Vec<Diagnostic> = diagnostics[..shown]
+        .iter()
+        .map(|d| diagnostic(uri, rope, encoding, d))
+        .collect();
+    let hidden = &diagnostics[shown..];
+    if let Some(first) = hidden.first() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in hidden {
+            *counts.entry(d.code.as_str()).or_default() += 1;
+        }
+        let codes: Vec<String> = counts
+            .iter()
+            .map(|(code, count)| format!("{count} {code}"))
+            .collect();
+        let worst = hidden
+            .iter()
+            .map(|d| severity(d.severity()))
+            .min_by_key(|s| {
+                [
+                    DiagnosticSeverity::ERROR,
+                    DiagnosticSeverity::WARNING,
+                    DiagnosticSeverity::INFORMATION,
+                ]
+                .iter()
+                .position(|t| t == s)
+                .unwrap_or(3)
+            })
+            .unwrap_or(DiagnosticSeverity::HINT);
+        published.push(Diagnostic {
+            range: range(rope, encoding, first.range),
+            severity: Some(worst),
+            source: Some("cmg".to_owned()),
+            message: format!(
+                "{} more diagnostics are not shown ({}), from here on: only the first {shown} are published (setting `cmg.diagnostics.max`); run `cmg check` for all",
+                hidden.len(),
+                codes.join(", ")
+            ),
+            ..Diagnostic::default()
+        });
+    }
+    published
+}
+
 /// A cmg diagnostic in protocol form; related locations point into the same document.
 pub fn diagnostic(
     uri: &Uri,
@@ -124,12 +198,6 @@ pub fn diagnostic(
     encoding: Encoding,
     diagnostic: &crate::model::Diagnostic,
 ) -> Diagnostic {
-    let severity = match diagnostic.severity() {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        Severity::Warning => DiagnosticSeverity::WARNING,
-        Severity::Information => DiagnosticSeverity::INFORMATION,
-        Severity::Hint => DiagnosticSeverity::HINT,
-    };
     let related = diagnostic
         .related
         .iter()
@@ -140,8 +208,12 @@ pub fn diagnostic(
         .collect::<Vec<_>>();
     Diagnostic {
         range: range(rope, encoding, diagnostic.range),
-        severity: Some(severity),
+        severity: Some(severity(diagnostic.severity())),
         code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
+        code_description: format!("{DIAGNOSTICS_DOCS}{}", diagnostic.code.as_str())
+            .parse()
+            .ok()
+            .map(|href| CodeDescription { href }),
         source: Some("cmg".to_owned()),
         message: diagnostic.message.clone(),
         related_information: (!related.is_empty()).then_some(related),

@@ -6,6 +6,7 @@ mod config;
 mod convert;
 mod documents;
 mod handlers;
+mod lifecycle;
 mod server;
 #[doc(hidden)]
 pub mod test_client;
@@ -14,7 +15,8 @@ pub use server::Server;
 
 use std::process::ExitCode;
 
-/// Serves the language server on stdin/stdout until `exit` or until stdin closes.
+/// Serves the language server on stdin/stdout until `exit`, until stdin closes, or
+/// until the client's process (`processId`) is gone.
 pub fn run() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -26,13 +28,9 @@ pub fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(async {
-        let (service, socket) = tower_lsp_server::LspService::new(Server::new);
-        tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
-    });
-    // A solve still running on the blocking pool must not hold the process up.
+    runtime.block_on(lifecycle::serve(tokio::io::stdin(), tokio::io::stdout()));
+    // A solve or analysis still running on the blocking pool must not hold the
+    // process up.
     runtime.shutdown_background();
     ExitCode::SUCCESS
 }
