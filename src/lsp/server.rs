@@ -33,7 +33,7 @@ const SOLVE_WAIT_BEFORE_PUBLISH: Duration = Duration::from_millis(250);
 const SOLVE_WAIT_WITHOUT_REFRESH: Duration = Duration::from_secs(3);
 /// Every request the server sends to the client gets an answer within this time, or is
 /// given up: a client that never answers must not hold anything up.
-const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
+const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the client's process is checked for life.
 const PARENT_POLL: Duration = Duration::from_millis(250);
 

@@ -4,6 +4,8 @@
 //! The solving itself is the retrograde analysis of the spec (see [`retrograde`]); this module
 //! holds the public types and the queries that read a solved state array.
 
+#[cfg(test)]
+mod cancel_tests;
 mod game;
 mod retrograde;
 
