@@ -149,6 +149,7 @@ pub fn semantic_tokens_in(snapshot: &Snapshot, range: Option<Range>) -> Vec<Sema
     let wanted = range.map(|range| convert::text_range(&snapshot.rope, snapshot.encoding, range));
     let mut data = Vec::new();
     let mut previous = Position::new(0, 0);
+    let mut cursor = convert::PositionCursor::new(&snapshot.analysis.text, snapshot.encoding);
     let tokens = semantic_tokens::semantic_tokens(&snapshot.analysis);
     let in_range = tokens.into_iter().filter(|token| {
         wanted.is_none_or(|wanted| token.range.end > wanted.start && token.range.start < wanted.end)
@@ -160,7 +161,10 @@ pub fn semantic_tokens_in(snapshot: &Snapshot, range: Option<Range>) -> Vec<Sema
         let Some((token_type, modifiers)) = capabilities::token_encoding(token.kind) else {
             continue;
         };
-        let range = snapshot.range(token.range);
+        let range = Range::new(
+            cursor.position(token.range.start),
+            cursor.position(token.range.end),
+        );
         if range.start.line != range.end.line || range.end.character <= range.start.character {
             continue;
         }
