@@ -82,6 +82,7 @@ check "vscode package" vscode npm run --silent package
 check "vscode test" vscode npm test --silent
 check "helix config" helix_config
 check "neovim" neovim
+check "neovim lenses" timeout 600 nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/lenses.lua"
 
 if [ "$failed" -gt 0 ]; then
   echo "editors/ci.sh: failed: ${failures[*]}" >&2

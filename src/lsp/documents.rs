@@ -8,7 +8,7 @@
 //! an edit made while one runs is picked up by the next one, started as soon as the
 //! running one ends, so a burst of keystrokes costs two analyses, not one per key.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ropey::Rope;
@@ -20,6 +20,9 @@ use crate::solve::{peak_memory_bytes, Game, Solution, MAX_NODES};
 use crate::syntax::TextRange;
 
 use super::config::Config;
+
+/// The next generation to hand out; 0 is the "not analysed" of a new document.
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 pub struct Document {
     pub version: i32,
@@ -133,14 +136,15 @@ pub enum Finished {
 impl Document {
     pub fn new(text: &str, version: i32) -> Document {
         let rope = Rope::from_str(text);
+        // Generation 0, not analysed: `changed` is called next, before the lock is let go.
         let progress = Progress {
-            generation: 1,
+            generation: 0,
             analysed: 0,
             solve_settled: false,
         };
         Document {
             version,
-            generation: 1,
+            generation: 0,
             analysed: Arc::new(Analysed {
                 generation: 0,
                 version,
@@ -164,7 +168,9 @@ impl Document {
     /// Marks the text (or the settings) changed, and returns the analysis to start, if
     /// none is running.
     pub fn changed(&mut self, config: &Config) -> Option<AnalysisJob> {
-        self.generation += 1;
+        // Unique across documents, so that work for a closed document can never pass
+        // for work on one opened again under the same name.
+        self.generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
         let generation = self.generation;
         self.progress.send_modify(|p| p.generation = generation);
         self.schedule(config)

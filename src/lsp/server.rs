@@ -541,10 +541,12 @@ impl LanguageServer for Server {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let _order = self.publish.lock().await;
+        // Removed before anything awaits: a `didOpen` of the same file right after must
+        // find its new document in place, not have it removed by this late close.
         if let Some(document) = self.state().documents.remove(&uri) {
             document.cancel_solve();
         }
+        let _order = self.publish.lock().await;
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
 
