@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # CI for the editor integrations, run from the repository root after `cargo build`:
 # the TextMate grammar tests, the VS Code extension (build, type check, lint, package,
-# tests), the Helix configuration, and a real Neovim session against `cmg lsp`.
-# It installs what it needs (Neovim from apt, npm packages from the lock file) and
-# fails loudly when something cannot be had. The last line counts the checks.
+# tests), the Helix configuration, and real Neovim and Emacs (eglot) sessions against
+# `cmg lsp`. It installs what it needs (Neovim, Emacs and eglot from apt, npm packages
+# from the lock file) and fails loudly when something cannot be had. The last line
+# counts the checks. The binary is ${CARGO_TARGET_DIR:-target}/debug/cmg unless
+# CMG_BIN names another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CMG_BIN=${CMG_BIN:-target/debug/cmg}
+CMG_BIN=${CMG_BIN:-${CARGO_TARGET_DIR:-target}/debug/cmg}
 export CMG_BIN
 
 die() {
@@ -21,11 +23,15 @@ for tool in node npm python3; do
 done
 node_major=$(node -p 'process.versions.node.split(".")[0]')
 [ "$node_major" -ge 20 ] || die "Node.js 20 or later is needed (vsce), found $(node --version)"
-if ! command -v nvim >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || die "nvim is not installed, and installing it needs root"
-  echo "== installing neovim"
+missing=()
+command -v nvim >/dev/null || missing+=(neovim)
+command -v emacs >/dev/null || missing+=(emacs-nox)
+dpkg -s elpa-eglot >/dev/null 2>&1 || missing+=(elpa-eglot)
+if [ ${#missing[@]} -gt 0 ]; then
+  [ "$(id -u)" -eq 0 ] || die "missing ${missing[*]}, and installing them needs root"
+  echo "== installing ${missing[*]}"
   apt-get update
-  apt-get install -y neovim
+  apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
 passed=0
@@ -73,6 +79,14 @@ neovim() {
   timeout 60 nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/test.lua"
 }
 
+emacs_eglot() {
+  echo "$(emacs --version | head -n 1)"
+  # `--no-init-file`, not `-Q`: Debian's site files put elpa-eglot on the load path.
+  # The test shuts Emacs down itself; the timeout only guards against a hang.
+  timeout 120 emacs --batch --no-init-file -L editors/emacs \
+    -l editors/emacs/test/cmg-mode-test.el -f ert-run-tests-batch-and-exit
+}
+
 check "npm ci" vscode npm ci --no-audit --no-fund
 check "grammar tests" vscode npm run --silent test:grammar
 check "vscode build" vscode npm run --silent build
@@ -82,6 +96,7 @@ check "vscode package" vscode npm run --silent package
 check "vscode test" vscode npm test --silent
 check "helix config" helix_config
 check "neovim" neovim
+check "emacs" emacs_eglot
 check "neovim lenses" timeout 600 nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/lenses.lua"
 
 if [ "$failed" -gt 0 ]; then

@@ -1,7 +1,7 @@
 //! One file's analysis from text to outcome: what the CLI and the server both start from.
 
 use crate::model::{Code, Diagnostic, Graph, Model};
-use crate::solve::{Game, Outcome, Player, Position, Solution, MAX_NODES};
+use crate::solve::{peak_memory_bytes, Game, Outcome, Player, Position, Solution, MAX_NODES};
 use crate::syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
 /// The cheap part of an analysis: parse and model, done on every keystroke.
@@ -28,42 +28,162 @@ impl Analysis {
         }
     }
 
-    /// Every diagnostic of the file, sorted by position: the model's and, given the
-    /// solution of this graph, the check of each `expect` against it.
+    /// Every diagnostic of the file but `too-large`, sorted by position: see
+    /// [`Analysis::diagnostics_with`].
     pub fn diagnostics(&self, solution: Option<&Solution>) -> Vec<Diagnostic> {
+        self.diagnostics_with(solution, None)
+    }
+
+    /// Every diagnostic of the file, sorted by position: the model's; given the solution
+    /// of this graph, the check of each `expect` against it; and given the reason the
+    /// graph is not solved, `too-large`. The one place diagnostics are put together: the
+    /// CLI, the server and the code actions all take theirs from here.
+    pub fn diagnostics_with(
+        &self,
+        solution: Option<&Solution>,
+        too_large: Option<&TooLarge>,
+    ) -> Vec<Diagnostic> {
         let mut diagnostics = self.model.diagnostics.clone();
+        suppress_knock_on_errors(&mut diagnostics);
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             diagnostics.extend(check_expectations(&self.model, solution));
+        }
+        if let Some(too_large) = too_large {
+            diagnostics.push(too_large.diagnostic(self));
         }
         sort_by_position(&mut diagnostics);
         diagnostics
     }
 
-    /// The game to solve, or `None` when node 1 or node 2 is missing, or the graph is
-    /// beyond what the solver can hold ([`MAX_NODES`]).
+    /// Whether and what to solve, under `limits`: the one place this is decided, for
+    /// `cmg check`, `cmg solve`, `cmg dot` and the server.
+    pub fn solve_plan(&self, limits: SolveLimits) -> SolvePlan {
+        let graph = &self.model.graph;
+        if start_position(graph).is_none() {
+            return SolvePlan::NoGame;
+        }
+        let nodes = graph.node_count();
+        // The hard limit first: no setting can lift it, so its message must win.
+        if nodes > MAX_NODES {
+            return SolvePlan::TooLarge(TooLarge::SolverLimit { nodes });
+        }
+        if let Some(limit) = limits.max_nodes.filter(|&limit| nodes > limit) {
+            return SolvePlan::TooLarge(TooLarge::LiveSolveLimit { nodes, limit });
+        }
+        let estimate = peak_memory_bytes(nodes);
+        if let Some(budget) = limits.max_memory.filter(|&budget| estimate > budget) {
+            return SolvePlan::TooLarge(TooLarge::MemoryBudget {
+                nodes,
+                estimate,
+                budget,
+            });
+        }
+        SolvePlan::Solve(Game::new(graph.adjacency(), graph.hole()))
+    }
+
+    /// The game to solve with no limit but the solver's own, or `None` when node 1 or
+    /// node 2 is missing or the graph is beyond what the solver can hold ([`MAX_NODES`]).
     pub fn game(&self) -> Option<Game> {
-        game_of(&self.model.graph)
+        match self.solve_plan(SolveLimits::default()) {
+            SolvePlan::Solve(game) => Some(game),
+            SolvePlan::NoGame | SolvePlan::TooLarge(_) => None,
+        }
     }
 }
 
-pub fn game_of(graph: &Graph) -> Option<Game> {
-    graph.mouse_start()?;
-    graph.cat_start()?;
-    if graph.node_count() > MAX_NODES {
-        return None;
+/// The limits a front end solves under; `None` is no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveLimits {
+    /// The live-solve limit in nodes (the server's setting).
+    pub max_nodes: Option<usize>,
+    /// The budget for the solver's estimated peak memory, in bytes.
+    pub max_memory: Option<u64>,
+}
+
+/// What [`Analysis::solve_plan`] decides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolvePlan {
+    /// Node 1 or node 2 is missing: there is no game and no outcome.
+    NoGame,
+    TooLarge(TooLarge),
+    Solve(Game),
+}
+
+/// Why a game is not solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TooLarge {
+    /// Above the solver's hard limit, [`MAX_NODES`]: no setting can help.
+    SolverLimit { nodes: usize },
+    /// Above the live-solve limit, a setting.
+    LiveSolveLimit { nodes: usize, limit: usize },
+    /// The solver's peak memory, estimated before anything is allocated, is above the
+    /// budget.
+    MemoryBudget {
+        nodes: usize,
+        estimate: u64,
+        budget: u64,
+    },
+}
+
+impl TooLarge {
+    /// Why the outcome is not computed, and what (if anything) the user can do.
+    pub fn message(self) -> String {
+        const MB: u64 = 1 << 20;
+        match self {
+            TooLarge::SolverLimit { nodes } => format!(
+                "the graph has {nodes} nodes, more than the {MAX_NODES} the solver can hold, so its outcome cannot be computed"
+            ),
+            TooLarge::LiveSolveLimit { nodes, limit } => format!(
+                "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`"
+            ),
+            TooLarge::MemoryBudget {
+                nodes,
+                estimate,
+                budget,
+            } => format!(
+                "solving this graph of {nodes} nodes would take about {} MB, above the memory budget of {} MB, so the outcome is not computed: raise the budget to solve it",
+                estimate.div_ceil(MB),
+                budget / MB
+            ),
+        }
     }
-    Some(Game::new(graph.adjacency(), graph.hole()))
+
+    /// `too-large`, on the first line of the file.
+    pub fn diagnostic(self, analysis: &Analysis) -> Diagnostic {
+        let range = analysis
+            .line_index
+            .line_content(&analysis.text, 0)
+            .unwrap_or_default();
+        Diagnostic::new(Code::TooLarge, range, self.message())
+    }
+}
+
+/// With syntax errors in the file, the whole-file checks could be answered by the
+/// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
+/// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
+fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
+    if diagnostics.iter().any(|d| d.code == Code::Syntax) {
+        diagnostics.retain(|d| {
+            !matches!(
+                d.code,
+                Code::MissingMouse | Code::MissingCat | Code::MissingHole
+            )
+        });
+    }
 }
 
 /// Orders diagnostics as a reader meets them; those at one place keep their order.
-pub fn sort_by_position(diagnostics: &mut [Diagnostic]) {
+pub(crate) fn sort_by_position(diagnostics: &mut [Diagnostic]) {
     diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 /// `solution` if it was solved for this graph. A solution for another version of a
 /// document could name nodes the graph no longer has, and its queries panic on those;
 /// the editor features call this before reading one.
-pub fn solution_for<'a>(graph: &Graph, solution: Option<&'a Solution>) -> Option<&'a Solution> {
+pub(crate) fn solution_for<'a>(
+    graph: &Graph,
+    solution: Option<&'a Solution>,
+) -> Option<&'a Solution> {
     solution.filter(|solution| solution.game().node_count() == graph.node_count())
 }
 
@@ -77,7 +197,7 @@ pub fn start_position(graph: &Graph) -> Option<Position> {
 }
 
 /// The position where the mouse starts on the node at `index` instead of node 1.
-pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+pub(crate) fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: index,
         cat: graph.cat_start()?,
@@ -86,7 +206,7 @@ pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
 }
 
 /// The position where the cat starts on the node at `index` instead of node 2.
-pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
+pub(crate) fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: graph.mouse_start()?,
         cat: index,
@@ -95,7 +215,7 @@ pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
 }
 
 /// "mouse wins in 3", "cat wins in 1", "draw".
-pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
+pub(crate) fn describe(outcome: Outcome, moves: Option<u32>) -> String {
     match (outcome, moves) {
         (Outcome::Draw, _) | (_, None) => "draw".to_owned(),
         (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
@@ -104,11 +224,11 @@ pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
 }
 
 /// The outcome a solution gives a position, in words.
-pub fn describe_position(solution: &Solution, position: Position) -> String {
+pub(crate) fn describe_position(solution: &Solution, position: Position) -> String {
     describe(solution.outcome(position), solution.moves_to_end(position))
 }
 
-pub fn outcome_keyword(outcome: Outcome) -> &'static str {
+pub(crate) fn outcome_keyword(outcome: Outcome) -> &'static str {
     match outcome {
         Outcome::MouseWins => "mouse",
         Outcome::CatWins => "cat",
@@ -116,7 +236,7 @@ pub fn outcome_keyword(outcome: Outcome) -> &'static str {
     }
 }
 
-pub fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
+pub(crate) fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
     match expected {
         ExpectedOutcome::Mouse => Outcome::MouseWins,
         ExpectedOutcome::Cat => Outcome::CatWins,
@@ -147,20 +267,4 @@ pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic>
             )
         })
         .collect()
-}
-
-/// `too-large`: the editor does not solve graphs above its live-solve limit.
-pub fn too_large(analysis: &Analysis, limit: usize) -> Option<Diagnostic> {
-    let nodes = analysis.model.graph.node_count();
-    (nodes > limit).then(|| {
-        let range = analysis
-            .line_index
-            .line_content(&analysis.text, 0)
-            .unwrap_or_default();
-        Diagnostic::new(
-            Code::TooLarge,
-            range,
-            format!("the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`"),
-        )
-    })
 }

@@ -549,10 +549,22 @@ fn solve_exits_1_without_node_1_or_node_2() {
             };
             let out = run_stdin(args, text);
             assert_eq!(out.code, 1, "{text:?}: {out:?}");
-            assert!(
-                out.stdout.trim().is_empty(),
-                "no outcome to print for {text:?}: {out:?}"
-            );
+            if json {
+                // `--json` still prints one object, so that `| jq` works.
+                let value = out.json();
+                assert_eq!(value["outcome"], Value::Null, "{out:?}");
+                assert_eq!(value["moves"], Value::Null, "{out:?}");
+                assert!(value["reason"].as_str().is_some(), "{out:?}");
+                assert!(
+                    codes(&value["errors"]).contains(&missing.to_owned()),
+                    "{out:?}"
+                );
+            } else {
+                assert!(
+                    out.stdout.trim().is_empty(),
+                    "no outcome to print for {text:?}: {out:?}"
+                );
+            }
             assert!(!out.stderr.is_empty(), "say why for {text:?}: {out:?}");
             assert!(out.stderr.contains(missing), "{text:?}: {out:?}");
         }
@@ -698,12 +710,26 @@ fn fmt_dash_reads_stdin_and_writes_stdout() {
 }
 
 #[test]
-fn fmt_keeps_a_broken_statement_as_written() {
+fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     let text = "0 -- 1\n2 --  -- 1   # broken\n1 -- 2\n";
-    let out = run_stdin(&["fmt", "-"], text);
-    assert_eq!(out.code, 0, "{out:?}");
-    assert!(out.stdout.contains("2 --  -- 1"), "{out:?}");
-    assert!(out.stdout.contains("# broken"), "{out:?}");
+    for args in [&["fmt", "-"][..], &["fmt", "--check", "-"], &["dot", "-"]] {
+        let out = run_stdin(args, text);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(out.stderr.contains("error[syntax]"), "{args:?}: {out:?}");
+        assert!(
+            out.stderr.contains("syntax errors first"),
+            "{args:?}: {out:?}"
+        );
+    }
+    // A file on disk is left as it was, and the next file is still formatted.
+    let dir = TempDir::new("fmt-broken");
+    let broken = dir.file("broken.cmg", text);
+    let good = dir.file("good.cmg", "0--1--2\n");
+    let out = run(&["fmt", &broken, &good]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
+    assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
 }
 
 // ---------------------------------------------------------------------------
@@ -712,7 +738,7 @@ fn fmt_keeps_a_broken_statement_as_written() {
 
 #[test]
 fn import_from_argument_gives_cmg_text_that_solves() {
-    let out = run(&["import", MOUSE_LISTS]);
+    let out = run(&["import", "--text", MOUSE_LISTS]);
     assert_eq!(out.code, 0, "{out:?}");
     let text = out.stdout;
     assert!(text.contains("--"), "{text}");
@@ -726,29 +752,29 @@ fn import_from_argument_gives_cmg_text_that_solves() {
 
 #[test]
 fn import_from_stdin() {
-    let out = run_stdin(&["import"], &format!("{DRAW_LISTS}\n"));
+    let out = run_stdin(&["import", "-"], &format!("{DRAW_LISTS}\n"));
     assert_eq!(out.code, 0, "{out:?}");
     let solved = run_stdin(&["solve", "--json", "-"], &out.stdout);
     assert_eq!(solved.json()["outcome"], "draw");
-    assert_eq!(out.stdout, run(&["import", DRAW_LISTS]).stdout);
+    assert_eq!(out.stdout, run(&["import", "--text", DRAW_LISTS]).stdout);
 }
 
 #[test]
 fn import_rejects_bad_json_with_a_clear_message() {
     for bad in ["[[1,", "{\"a\": 1}", "[[1,-3]]", "[1, 2]", "not json", ""] {
-        let out = run(&["import", bad]);
+        let out = run(&["import", "--text", bad]);
         assert_ne!(out.code, 0, "{bad:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{bad:?}: {out:?}");
         assert!(out.stderr.contains("adjacency"), "{bad:?}: {out:?}");
     }
-    let out = run_stdin(&["import"], "[[0,1],");
+    let out = run_stdin(&["import", "-"], "[[0,1],");
     assert_ne!(out.code, 0, "{out:?}");
     assert!(out.stderr.contains("adjacency"), "{out:?}");
 }
 
 #[test]
 fn import_rejects_a_neighbour_outside_the_list() {
-    let out = run(&["import", "[[1],[0,7]]"]);
+    let out = run(&["import", "--text", "[[1],[0,7]]"]);
     assert_ne!(out.code, 0, "{out:?}");
     assert!(out.stderr.contains('7'), "name the bad id: {out:?}");
 }
@@ -766,7 +792,7 @@ fn import_then_export_round_trips_symmetric_lists() {
     .into_iter()
     .enumerate()
     {
-        let imported = run(&["import", lists]);
+        let imported = run(&["import", "--text", lists]);
         assert_eq!(imported.code, 0, "{imported:?}");
         let path = dir.file(&format!("g{i}.cmg"), &imported.stdout);
         let expected: Vec<Vec<u64>> = serde_json::from_str(lists).unwrap();
@@ -912,7 +938,8 @@ fn unreadable_file_exits_2_naming_the_file() {
     // A directory cannot be read as a file, even by root.
     let dir = TempDir::new("unreadable");
     let path = dir.0.to_str().unwrap();
-    for command in ["check", "solve", "fmt", "export", "dot"] {
+    // `check` and `fmt` walk a directory instead.
+    for command in ["solve", "export", "dot"] {
         let out = run(&[command, path]);
         assert_eq!(out.code, 2, "{command}: {out:?}");
         assert!(
@@ -999,7 +1026,13 @@ fn every_example_starts_with_a_comment_and_is_formatted() {
         );
     }
     let mut args = vec!["fmt", "--check"];
-    args.extend(paths.iter().map(|p| p.to_str().unwrap()));
+    // every-diagnostic.cmg has syntax errors on purpose, which fmt refuses.
+    args.extend(
+        paths
+            .iter()
+            .map(|p| p.to_str().unwrap())
+            .filter(|p| !p.ends_with("every-diagnostic.cmg")),
+    );
     let out = run(&args);
     assert_eq!(out.code, 0, "{out:?}");
 }
@@ -1097,4 +1130,462 @@ fn diagnostic_examples_produce_every_code_but_too_large() {
         mismatch.contains("draw") && mismatch.contains("mouse"),
         "{mismatch}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// Behaviour that matches the command's peers (issue 8)
+// ---------------------------------------------------------------------------
+
+#[test]
+fn check_reads_every_readable_file_and_json_stays_one_array() {
+    let dir = TempDir::new("several");
+    let first = dir.file("a.cmg", "0 -- 1 -- 2 -- 2\n");
+    let missing = dir.0.join("missing.cmg");
+    let missing = missing.to_str().unwrap();
+    let last = dir.file("c.cmg", "0 -- 1 -- 2\n5 -- 5\n");
+    let out = run(&["check", "--json", &first, missing, &last]);
+    assert_eq!(out.code, 2, "{out:?}");
+    let files: Vec<String> = out
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(files, [first.as_str(), &last, &last], "{out:?}");
+    assert!(out.stderr.contains(missing), "{out:?}");
+    // In text too, the file after the missing one is checked.
+    let out = run(&["check", &first, missing, &last]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stdout.contains("c.cmg:2:1"), "{out:?}");
+    assert!(
+        out.stdout.contains("2 files checked, 2 errors, 1 hint"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn fmt_goes_on_after_an_unreadable_file() {
+    let dir = TempDir::new("fmt-several");
+    let missing = dir.0.join("missing.cmg");
+    let untidy = dir.file("untidy.cmg", "0--1--2\n");
+    let out = run(&["fmt", missing.to_str().unwrap(), &untidy]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(std::fs::read_to_string(&untidy).unwrap(), "0 -- 1 -- 2\n");
+}
+
+#[test]
+fn directories_are_walked_for_cmg_files_honouring_gitignore() {
+    let dir = TempDir::new("walk");
+    std::fs::create_dir_all(dir.0.join("sub/skipped")).unwrap();
+    dir.file(".gitignore", "skipped/\n");
+    dir.file("top.cmg", "0 -- 1 -- 2 -- 2\n");
+    dir.file("sub/inner.cmg", "0 -- 1 -- 2\n3 -- 3\n");
+    dir.file("sub/notes.txt", "1 -- 1\n");
+    dir.file("sub/skipped/ignored.cmg", "1 -- 1\n");
+    let out = run(&["check", "--json", dir.0.to_str().unwrap()]);
+    let mut files: Vec<String> = out
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap().replace('\\', "/"))
+        .collect();
+    files.dedup();
+    assert_eq!(files.len(), 2, "{out:?}");
+    assert!(files[0].ends_with("sub/inner.cmg"), "{out:?}");
+    assert!(files[1].ends_with("top.cmg"), "{out:?}");
+    let out = run(&["check", dir.0.to_str().unwrap()]);
+    assert!(
+        out.stdout.ends_with("2 files checked, 2 errors, 1 hint\n"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn import_reads_a_file_or_stdin_and_the_puzzles_assignment() {
+    let dir = TempDir::new("import");
+    let path = dir.file("graph.json", &format!("graph = {MOUSE_LISTS}\n"));
+    let from_file = run(&["import", &path]);
+    assert_eq!(from_file.code, 0, "{from_file:?}");
+    let from_stdin = run_stdin(&["import", "-"], &format!("graph = {MOUSE_LISTS}"));
+    let from_text = run(&["import", "--text", MOUSE_LISTS]);
+    assert_eq!(from_file.stdout, from_text.stdout);
+    assert_eq!(from_stdin.stdout, from_text.stdout);
+    // A list is not a file name.
+    let out = run(&["import", MOUSE_LISTS]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("cannot read"), "{out:?}");
+}
+
+#[test]
+fn edges_written_with_arrows_get_a_syntax_error_that_suggests_the_edge() {
+    for text in ["0 -> 1 -- 2\n", "0 - 1 -- 2\n"] {
+        let diagnostics = run_stdin(&["check", "--json", "-"], text).json();
+        assert_eq!(codes(&diagnostics), ["syntax"], "{text:?}");
+        assert!(diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected `--`"));
+    }
+}
+
+#[test]
+fn syntax_errors_come_first_without_their_knock_on_errors() {
+    // Nodes 1 and 2 are in the unread text: saying they are missing would mislead.
+    let out = run_stdin(&["check", "--json", "-"], "0 -> 1 -> 2\n");
+    assert_eq!(codes(&out.json()), ["syntax"], "{out:?}");
+    // Without a syntax error they are reported as before.
+    let out = run_stdin(&["check", "--json", "-"], "3 -- 4\n");
+    assert_eq!(
+        codes(&out.json()),
+        ["missing-mouse", "missing-cat", "missing-hole"]
+    );
+}
+
+#[test]
+fn messages_that_state_an_outcome_agree_with_the_solver() {
+    let outcome = |text: &str| run_stdin(&["solve", "--json", "-"], text).json()["outcome"].clone();
+    // cat-stuck must not predict a draw: here the mouse wins at once.
+    let stuck_cat = "[[1,2],[0],[0]]\n";
+    let message = find(
+        &run_stdin(&["check", "--json", "-"], stuck_cat).json(),
+        "cat-stuck",
+    )["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(!message.contains("draw"), "{message}");
+    assert_eq!(outcome(stuck_cat), "mouse");
+    // mouse-stuck says "draw", and it is one.
+    let stuck_mouse = "0 -- 3 -- 2\nnode 1\n";
+    let message = find(
+        &run_stdin(&["check", "--json", "-"], stuck_mouse).json(),
+        "mouse-stuck",
+    )["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.contains("draw"), "{message}");
+    assert_eq!(outcome(stuck_mouse), "draw");
+    // missing-hole and hole-unreachable say the mouse can never win.
+    for text in ["1 -- 2 -- 3 -- 1\n", "0 -- 4 -- 3 -- 2\n1 -- 5 -- 6 -- 1\n"] {
+        assert_ne!(outcome(text), "mouse", "{text:?}");
+        assert_ne!(outcome(text), Value::Null, "{text:?}");
+    }
+}
+
+#[test]
+fn severities_use_one_vocabulary_in_text_summary_and_json() {
+    let text = "0 -- 4 -- 3 -- 2\n1 -- 5\n7 -- 8\n";
+    let out = run_stdin(&["check", "-"], text);
+    assert!(
+        out.stdout.contains("information[hole-unreachable]"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("hint[unreachable-node]"), "{out:?}");
+    assert!(
+        out.stdout
+            .ends_with("1 file checked, 1 information, 2 hints\n"),
+        "{out:?}"
+    );
+    let json = run_stdin(&["check", "--json", "-"], text).json();
+    let severities: Vec<&str> = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["severity"].as_str().unwrap())
+        .collect();
+    assert_eq!(severities, ["information", "hint", "hint"]);
+}
+
+#[test]
+fn a_clean_check_says_so_in_one_line_and_quiet_silences_it() {
+    let out = run(&[
+        "check",
+        &example("cat-wins.cmg"),
+        &example("leetcode-draw.cmg"),
+    ]);
+    assert_eq!(
+        (out.code, out.stdout.as_str()),
+        (0, "2 files checked, no problems\n"),
+        "{out:?}"
+    );
+    let out = run(&["check", "--quiet", &example("cat-wins.cmg")]);
+    assert_eq!((out.code, out.all().as_str()), (0, ""), "{out:?}");
+}
+
+#[test]
+fn color_follows_the_flag_and_the_environment() {
+    let text = "0 -- 1 -- 2 -- 2\n";
+    let coloured = |out: &Run| out.stdout.contains('\u{1b}');
+    let with = |args: &[&str], vars: &[(&str, &str)]| {
+        let mut command = cmg();
+        command
+            .args(args)
+            .write_stdin(text)
+            .env_remove("NO_COLOR")
+            .env_remove("CLICOLOR_FORCE");
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        let output = command.output().unwrap();
+        Run {
+            code: output.status.code().unwrap(),
+            stdout: String::from_utf8(output.stdout).unwrap(),
+            stderr: String::from_utf8(output.stderr).unwrap(),
+        }
+    };
+    assert!(coloured(&with(&["check", "--color", "always", "-"], &[])));
+    assert!(!coloured(&with(
+        &["check", "--color", "never", "-"],
+        &[("CLICOLOR_FORCE", "1")]
+    )));
+    // Not a terminal: no colour unless forced.
+    assert!(!coloured(&with(&["check", "-"], &[])));
+    assert!(coloured(&with(&["check", "-"], &[("CLICOLOR_FORCE", "1")])));
+    assert!(!coloured(&with(
+        &["check", "-"],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]
+    )));
+}
+
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(
+            out.stdout.contains("explain") && out.stdout.contains("max-diagnostics"),
+            "{shell}: {out:?}"
+        );
+    }
+    let out = run(&["man"]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stdout.starts_with(".ie") || out.stdout.contains(".TH cmg"),
+        "{out:?}"
+    );
+    assert!(out.stdout.contains("completions"), "{out:?}");
+}
+
+#[test]
+fn version_is_an_option_of_the_main_command_only() {
+    assert_eq!(run(&["--version"]).code, 0);
+    let out = run(&["check", "--version"]);
+    assert_eq!(out.code, 2, "{out:?}");
+}
+
+#[test]
+fn lsp_accepts_stdio() {
+    // Standard input is empty, so the server sees EOF and ends.
+    let out = run(&["lsp", "--stdio"]);
+    assert_eq!(out.code, 0, "{out:?}");
+}
+
+#[test]
+fn fmt_check_shows_a_diff() {
+    let out = run_stdin(&["fmt", "--check", "-"], "0 -- 1\n1--2\n");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("-1--2\n+1 -- 2\n"), "{out:?}");
+}
+
+#[test]
+fn fmt_drops_leading_zeros_and_keeps_a_byte_order_mark() {
+    let dir = TempDir::new("fmt-bom");
+    let path = dir.file("bom.cmg", "\u{feff}00 -- 01 -- 2 -- 000\n");
+    let out = run(&["fmt", &path]);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        "\u{feff}0 -- 1 -- 2 -- 0\n"
+    );
+}
+
+#[test]
+fn json_columns_do_not_count_a_byte_order_mark() {
+    let diagnostics = run_stdin(&["check", "--json", "-"], "\u{feff}0 -- 1 -- 2 -- 2\n").json();
+    assert_eq!(position(&find(&diagnostics, "self-loop")["start"]), (1, 11));
+}
+
+#[test]
+fn solve_refuses_over_the_memory_budget_before_allocating() {
+    let out = run(&["solve", "--max-memory", "1K", &example("long-game.cmg")]);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stderr.contains("--max-memory"), "{out:?}");
+    let out = run(&[
+        "solve",
+        "--json",
+        "--max-memory",
+        "1K",
+        &example("long-game.cmg"),
+    ]);
+    assert_eq!(out.json()["outcome"], Value::Null, "{out:?}");
+    assert_eq!(
+        run(&["solve", "--max-memory", "2K", &example("long-game.cmg")]).code,
+        0
+    );
+    assert_eq!(
+        run(&["solve", "--max-memory", "lots", &example("long-game.cmg")]).code,
+        2
+    );
+}
+
+#[test]
+fn dot_on_a_graph_too_big_to_solve_says_so() {
+    // A chain of 23 200 nodes: above the solver's 23 170.
+    let mut text = String::from("0 -- 1 -- 2");
+    for id in 3..23_200 {
+        text.push_str(&format!(" -- {id}"));
+    }
+    let out = run_stdin(&["dot", "-"], &text);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert!(
+        out.stderr.contains("not coloured") && out.stderr.contains("23200 nodes"),
+        "{}",
+        out.stderr
+    );
+    assert!(!out.stdout.contains("fillcolor=\"#"), "no colours");
+}
+
+#[test]
+fn explain_prints_the_section_of_the_documentation() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md"))
+            .unwrap();
+    for code in ALL_CODES {
+        let out = run(&["explain", code]);
+        assert_eq!(out.code, 0, "{out:?}");
+        assert!(out.stdout.starts_with(&format!("## {code}\n")), "{out:?}");
+        // The same prose as the page: every line of the output is a line of the page
+        // (the examples' test annotations aside).
+        for line in out.stdout.lines().filter(|l| !l.starts_with("```")) {
+            assert!(
+                page.lines().any(|p| p == line),
+                "{code}: {line:?} is not in the page"
+            );
+        }
+    }
+    let out = run(&["explain", "no-such-code"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(out.stderr.contains("--list"), "{out:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Bounded output on hostile input (issue 7)
+// ---------------------------------------------------------------------------
+
+/// Whether the slow tests run (CI sets `CMG_SLOW_TESTS`).
+fn slow_tests() -> bool {
+    std::env::var_os("CMG_SLOW_TESTS").is_some()
+}
+
+/// One line `0 -- 0 -- 1 -- 2 -- …` of `count` ids taken modulo `modulus` after the
+/// first: a self-loop, then a cycle of `modulus` edges declared over and over.
+fn long_chain_line(count: usize, modulus: usize) -> String {
+    let ids: Vec<String> = std::iter::once(0)
+        .chain((0..count).map(|i| i % modulus))
+        .map(|id| id.to_string())
+        .collect();
+    format!("{}\n", ids.join(" -- "))
+}
+
+/// The diagnostic headers of human output, such as `warning[duplicate-edge]`.
+fn headers(stdout: &str) -> usize {
+    stdout
+        .lines()
+        .filter(|line| {
+            ["error[", "warning[", "information[", "hint["]
+                .iter()
+                .any(|word| line.starts_with(word))
+        })
+        .count()
+}
+
+#[test]
+fn a_long_line_of_duplicates_gives_bounded_output_and_complete_json() {
+    let count = if slow_tests() { 200_000 } else { 20_000 };
+    let text = long_chain_line(count, 5000);
+    let duplicates = count - 1 - 5000;
+    let out = run_stdin(&["check", "-"], &text);
+    assert_eq!(out.code, 1, "a self-loop is an error");
+    assert_eq!(headers(&out.stdout), 200, "the default --max-diagnostics");
+    let not_shown = 1 + duplicates - 200;
+    assert!(
+        out.stdout.contains(&format!(
+            "<stdin>: {not_shown} more not shown ({not_shown} warnings); `--max-diagnostics 0` shows all\n"
+        )),
+        "{}",
+        &out.stdout[out.stdout.len().saturating_sub(500)..]
+    );
+    assert!(
+        out.stdout
+            .ends_with(&format!("1 file checked, 1 error, {duplicates} warnings\n")),
+        "{}",
+        &out.stdout[out.stdout.len().saturating_sub(500)..]
+    );
+    // Source lines are cut around the span: no output line is wider than 140 columns
+    // and a few more for the gutter, and the whole stays small whatever the input.
+    let widest = out.stdout.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 150, "a line of {widest} characters");
+    assert!(out.stdout.len() < 200 * 700, "{} bytes", out.stdout.len());
+    assert!(out.stdout.contains("…"), "cut lines are marked");
+
+    // `--max-diagnostics` moves the bound; 0 shows all.
+    let out = run_stdin(&["check", "--max-diagnostics", "3", "-"], &text);
+    assert_eq!(headers(&out.stdout), 3);
+    let shorter = long_chain_line(6000, 5000);
+    let out = run_stdin(&["check", "--max-diagnostics", "0", "-"], &shorter);
+    assert_eq!(headers(&out.stdout), 1 + (6000 - 1 - 5000));
+    assert!(!out.stdout.contains("more not shown"), "nothing left out");
+
+    // JSON is never cut.
+    let json = run_stdin(&["check", "--json", "-"], &shorter).json();
+    assert_eq!(json.as_array().unwrap().len(), 1 + (6000 - 1 - 5000));
+}
+
+#[test]
+fn a_pasted_adjacency_line_gives_bounded_output() {
+    // 1500 lists on one line (about 28 KB), each naming the next four nodes, none
+    // naming back: 6000 one-sided edges.
+    let lists: Vec<String> = (0..1500)
+        .map(|i| {
+            let next: Vec<String> = (1..5).map(|k| ((i + k) % 1500).to_string()).collect();
+            format!("[{}]", next.join(","))
+        })
+        .collect();
+    let text = format!("[{}]\n", lists.join(","));
+    let out = run_stdin(&["check", "-"], &text);
+    assert_eq!(out.code, 0, "warnings only");
+    assert_eq!(headers(&out.stdout), 200);
+    assert!(
+        out.stdout
+            .contains("<stdin>: 5800 more not shown (5800 warnings)"),
+        "{}",
+        &out.stdout[out.stdout.len().saturating_sub(300)..]
+    );
+    assert!(out.stdout.ends_with("1 file checked, 6000 warnings\n"));
+    assert!(
+        out.stdout.len() < 3 * text.len(),
+        "{} bytes",
+        out.stdout.len()
+    );
+    let widest = out.stdout.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 150, "a line of {widest} characters");
+    let json = run_stdin(&["check", "--json", "-"], &text).json();
+    assert_eq!(json.as_array().unwrap().len(), 6000);
+}
+
+#[test]
+fn solve_bounds_the_diagnostics_it_prints_too() {
+    // A cycle of 50 nodes, so that the solve itself is quick.
+    let text = long_chain_line(1050, 50);
+    let out = run_stdin(&["solve", "--max-diagnostics", "5", "-"], &text);
+    assert_eq!(headers(&out.stderr), 5, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("995 more not shown (995 warnings)"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.starts_with("mouse wins in"), "{out:?}");
 }

@@ -1,7 +1,7 @@
 //! One test per diagnostic code: the code, severity, range and message a fixture yields.
 //! `UPDATE_EXPECT=1 cargo test --test diagnostics` refreshes the expectations.
 
-use cmg::analysis::{check_expectations, too_large, Analysis};
+use cmg::analysis::{check_expectations, Analysis, SolveLimits, SolvePlan, TooLarge};
 use cmg::model::Code;
 use cmg::solve::solve;
 use expect_test::{expect, Expect};
@@ -127,7 +127,7 @@ fn cat_stuck() {
     check(
         "0 -- 1 -- 3\n2 -- 0\n",
         expect![[r#"
-            cat-stuck error 2:1-2:2 "2": node 2 has no neighbour other than the hole, so the cat can never move and the game is a draw: join node 2 to a node other than 0
+            cat-stuck error 2:1-2:2 "2": node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0
         "#]],
     );
 }
@@ -149,6 +149,23 @@ fn duplicate_edge() {
         expect![[r#"
             duplicate-edge warning 2:1-2:7 "2 -- 1": the edge 2 -- 1 is declared again; it counts once, so this one can go
               related 1:6-1:12 "1 -- 2": first declared here
+        "#]],
+    );
+}
+
+/// A group product that repeats pairs within itself gets one diagnostic per code for the
+/// product, with the count and the first example; a product that repeats one earlier
+/// edge keeps the precise range of that pair.
+#[test]
+fn a_group_product_repeating_pairs_gets_one_diagnostic_per_code() {
+    check(
+        "0 -- 1\n{1 2 3} -- {1 2 3}\n{0 9} -- {1 8}\n",
+        expect![[r#"
+            self-loop error 2:1-2:19 "{1 2 3} -- {1 2 3}": this group product joins 3 pairs of a node to itself, the first being 1 -- 1; a move must go to another node, so these edges are ignored: remove them
+            duplicate-edge warning 2:1-2:19 "{1 2 3} -- {1 2 3}": this group product declares 3 edges again, the first being 2 -- 1; each edge counts once, so the repeats can go
+              related 2:2-2:16 "1 2 3} -- {1 2": first declared here
+            duplicate-edge warning 3:2-3:12 "0 9} -- {1": the edge 0 -- 1 is declared again; it counts once, so this one can go
+              related 1:1-1:7 "0 -- 1": first declared here
         "#]],
     );
 }
@@ -221,13 +238,66 @@ fn unreachable_node() {
     assert!(Code::UnreachableNode.is_unnecessary());
 }
 
+/// The `too-large` diagnostic of `text` under `limits`, if the plan is not to solve.
+fn too_large(text: &str, limits: SolveLimits) -> Option<String> {
+    let analysis = Analysis::new(text);
+    let SolvePlan::TooLarge(too_large) = analysis.solve_plan(limits) else {
+        return None;
+    };
+    let diagnostics = analysis.diagnostics_with(None, Some(&too_large));
+    let diagnostic = diagnostics.iter().find(|d| d.code == Code::TooLarge)?;
+    assert_eq!(diagnostic.severity().as_str(), "information");
+    Some(diagnostic.message.clone())
+}
+
 #[test]
 fn too_large_is_reported_above_the_limit_only() {
-    let analysis = Analysis::new("0 -- 1 -- 2 -- 3\n");
-    assert!(too_large(&analysis, 4).is_none());
-    let diagnostic = too_large(&analysis, 3).expect("4 nodes are above a limit of 3");
-    assert_eq!(diagnostic.code, Code::TooLarge);
-    assert_eq!(diagnostic.severity().as_str(), "information");
+    let text = "0 -- 1 -- 2 -- 3\n";
+    let nodes = |max_nodes| SolveLimits {
+        max_nodes: Some(max_nodes),
+        max_memory: None,
+    };
+    assert_eq!(too_large(text, nodes(4)), None);
+    expect![[r#"
+        the graph has 4 nodes, above the live-solve limit of 3, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`
+    "#]]
+    .assert_eq(&format!("{}\n", too_large(text, nodes(3)).unwrap()));
+    let memory = |max_memory| SolveLimits {
+        max_nodes: None,
+        max_memory: Some(max_memory),
+    };
+    let estimate = cmg::solve::peak_memory_bytes(4);
+    assert_eq!(too_large(text, memory(estimate)), None);
+    assert!(too_large(text, memory(estimate - 1))
+        .unwrap()
+        .contains("above the memory budget"));
+    assert_eq!(
+        too_large("0 -- 3\n", nodes(0)),
+        None,
+        "no game, nothing to limit"
+    );
+}
+
+/// Above what the solver can hold at all, the message must not send the user to a
+/// setting: none can help.
+#[test]
+fn over_the_solvers_hard_limit_no_setting_is_suggested() {
+    let nodes = cmg::solve::MAX_NODES + 1;
+    let chain: Vec<String> = (0..nodes).map(|id| id.to_string()).collect();
+    let text = chain.join(" -- ");
+    let limits = SolveLimits {
+        max_nodes: Some(10),
+        max_memory: Some(1),
+    };
+    let analysis = Analysis::new(text.as_str());
+    assert_eq!(
+        analysis.solve_plan(limits),
+        SolvePlan::TooLarge(TooLarge::SolverLimit { nodes })
+    );
+    expect![[r#"
+        the graph has 23171 nodes, more than the 23170 the solver can hold, so its outcome cannot be computed
+    "#]]
+    .assert_eq(&format!("{}\n", too_large(&text, limits).unwrap()));
 }
 
 #[test]

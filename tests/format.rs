@@ -7,6 +7,8 @@ use cmg::syntax::{parse, SyntaxKind};
 use expect_test::{expect, Expect};
 use proptest::prelude::*;
 
+mod common;
+
 fn fmt(text: &str) -> String {
     format(text, &parse(text))
 }
@@ -266,7 +268,7 @@ proptest! {
 }
 
 fn cases() -> u32 {
-    if std::env::var_os("CMG_SLOW_TESTS").is_some() {
+    if common::slow_tests() {
         4096
     } else {
         512

@@ -152,14 +152,21 @@ async fn outcome_hint(client: &mut InMemoryClient) -> Option<String> {
         .unwrap()
         .iter()
         .map(|hint| hint["label"].as_str().unwrap().to_owned())
-        .find(|label| !label.starts_with(": "))
+        .find(|label| label.starts_with(OUTCOME_HINT))
 }
 
+/// How the outcome hint starts; the per-node hints do not.
+const OUTCOME_HINT: &str = "⟹ outcome:";
+
+/// The outcome hint of `text` once solved, computed here without the server.
 fn outcome_of(text: &str) -> String {
     let analysis = cmg::analysis::Analysis::new(text);
     let solution = cmg::solve::solve(&analysis.game().unwrap());
-    let start = cmg::analysis::start_position(&analysis.model.graph).unwrap();
-    cmg::analysis::describe_position(&solution, start)
+    cmg::ide::inlay_hints::inlay_hints(&analysis, Some(&solution), &Default::default())
+        .into_iter()
+        .map(|hint| hint.label)
+        .find(|label| label.starts_with(OUTCOME_HINT))
+        .unwrap()
 }
 
 #[tokio::test]

@@ -61,7 +61,7 @@ async fn a_session_from_initialize_to_exit() {
         .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 999, "character": 0}}}))
         .await;
     let first = &hints[0];
-    assert_eq!(first["label"], "mouse wins in 21", "{hints}");
+    assert_eq!(first["label"], "⟹ outcome: mouse wins in 21", "{hints}");
     assert_eq!(first["position"]["line"], 0);
 
     let edits = client

@@ -6,6 +6,8 @@ use std::sync::atomic::AtomicBool;
 use cmg::solve::{solve, solve_cancellable, Game, Outcome, Player, Position, Solution};
 use proptest::prelude::*;
 
+mod common;
+
 /// The result of one decided position in the reference solver: who wins and in how many moves.
 type Decided = HashMap<Position, (Outcome, u32)>;
 
@@ -221,7 +223,7 @@ fn check_line(reference: &ReferenceGame, solution: &Solution, start: Position) {
 }
 
 fn case_count() -> u32 {
-    if std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| value == "1") {
+    if common::slow_tests() {
         4096
     } else {
         1024

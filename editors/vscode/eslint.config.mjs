@@ -10,7 +10,7 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs"] } },
+      parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs", "e2e/*.mjs"] } },
     },
     rules: {
       // node:test runs the promises `test()` returns itself; awaiting them is optional.
@@ -24,5 +24,18 @@ export default tseslint.config(
     files: ["**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: "readonly" } },
+  },
+  {
+    // The real-editor test runs in Node and hands some functions to the page.
+    files: ["e2e/*.mjs"],
+    languageOptions: {
+      globals: {
+        console: "readonly",
+        setTimeout: "readonly",
+        URL: "readonly",
+        document: "readonly",
+        getComputedStyle: "readonly",
+      },
+    },
   },
 );

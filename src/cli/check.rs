@@ -2,46 +2,75 @@
 
 use std::io::Write;
 
-use super::input::read_source;
+use super::input::{expand_paths, read_source};
 use super::render::{self, SourceView};
-use super::{exit_code, CliResult};
-use crate::analysis::Analysis;
-use crate::model::Diagnostic;
+use super::{CliResult, Outcome};
+use crate::analysis::{Analysis, SolveLimits, SolvePlan};
+use crate::model::{Diagnostic, Severity};
 use crate::solve::solve;
 
-pub fn run(paths: &[String], json: bool) -> CliResult {
-    let mut failed = false;
+/// Checks every file it can read; an unreadable one is reported and the others still
+/// run, and only then does the exit code say 2.
+pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) -> CliResult {
+    let mut outcome = Outcome::default();
     let mut json_diagnostics = Vec::new();
     let mut out = render::stream(false);
+    let mut checked = 0usize;
+    let mut severities: Vec<Severity> = Vec::new();
+    let paths = expand_paths(paths);
+    // One file needs no line of its own besides the closing one.
+    let per_file_summary = !quiet && paths.len() > 1;
     for path in paths {
-        let source = read_source(path)?;
-        let analysis = Analysis::new(&source.text);
+        let source = match path.and_then(|path| read_source(&path)) {
+            Ok(source) => source,
+            Err(error) => {
+                eprintln!("cmg: {error}");
+                outcome.unreadable = true;
+                continue;
+            }
+        };
+        checked += 1;
+        let analysis = Analysis::new(source.text.as_str());
         let diagnostics = all_diagnostics(&analysis);
-        failed |= diagnostics
-            .iter()
-            .any(|d| d.severity() == crate::model::Severity::Error);
+        outcome.failed |= crate::model::has_errors(&diagnostics);
         let view = SourceView::new(&source, &analysis);
         if json {
             json_diagnostics.extend(diagnostics.iter().map(|d| render::to_json(&view, d)));
-        } else {
-            render::emit(&mut out, &view, &diagnostics);
-            if !diagnostics.is_empty() {
-                let _ = writeln!(out, "{}: {}", source.name, render::summary(&diagnostics));
+        } else if !diagnostics.is_empty() {
+            render::emit(&mut out, false, &view, &diagnostics, max_diagnostics);
+            if per_file_summary {
+                let _ = writeln!(
+                    out,
+                    "{}: {}",
+                    source.name,
+                    render::counts(diagnostics.iter().map(Diagnostic::severity))
+                );
             }
         }
+        severities.extend(diagnostics.iter().map(Diagnostic::severity));
     }
     if json {
         let _ = writeln!(out, "{}", serde_json::Value::Array(json_diagnostics));
+    } else if !quiet && checked > 0 {
+        let problems = render::counts(severities);
+        let _ = writeln!(
+            out,
+            "{} checked, {problems}",
+            render::plural(checked, "file")
+        );
     }
-    Ok(exit_code(failed))
+    Ok(outcome.exit_code())
 }
 
-/// Every diagnostic of the file. The game is solved only when an `expect` needs checking.
+/// Every diagnostic of the file. The game is solved only when an `expect` needs checking;
+/// if it cannot be, `too-large` says why.
 fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
-    let solution = if analysis.model.expects.is_empty() {
-        None
-    } else {
-        analysis.game().map(|game| solve(&game))
-    };
-    analysis.diagnostics(solution.as_ref())
+    if analysis.model.expects.is_empty() {
+        return analysis.diagnostics(None);
+    }
+    match analysis.solve_plan(SolveLimits::default()) {
+        SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),
+        SolvePlan::TooLarge(too_large) => analysis.diagnostics_with(None, Some(&too_large)),
+        SolvePlan::NoGame => analysis.diagnostics(None),
+    }
 }

@@ -3,28 +3,41 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::input::{read_source, read_stdin};
+use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{CliError, CliResult};
 use crate::analysis::Analysis;
 use crate::model::Severity;
 
-pub fn import(argument: Option<&str>) -> CliResult {
-    let json = match argument {
-        Some(json) => json.to_owned(),
-        None => read_stdin()?,
+pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
+    let (name, input) = match (file, text) {
+        (_, Some(text)) => ("--text".to_owned(), text.to_owned()),
+        (Some(path), None) => {
+            let source = read_source(path)?;
+            (source.name, source.text)
+        }
+        (None, None) => ("<stdin>".to_owned(), super::input::read_stdin()?),
     };
-    let lists: Vec<Vec<u64>> = serde_json::from_str(&json).map_err(|error| {
+    let lists: Vec<Vec<u64>> = serde_json::from_str(strip_assignment(&input)).map_err(|error| {
         CliError(format!(
-            "the input is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
+            "{name} is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
         ))
     })?;
     match adjacency_to_cmg(&lists) {
         Ok(text) => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            render::print(&text);
             Ok(ExitCode::SUCCESS)
         }
         Err(message) => Err(CliError(message)),
+    }
+}
+
+/// The list of `graph = [[2,5],[3]]`, as the puzzle's input is usually pasted: text
+/// before the first `[` that ends in `=` is a name, not part of the list.
+fn strip_assignment(input: &str) -> &str {
+    match input.find('[') {
+        Some(start) if input[..start].trim_end().ends_with('=') => &input[start..],
+        _ => input,
     }
 }
 
@@ -70,7 +83,7 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
 
 pub fn export(path: &str) -> CliResult {
     let source = read_source(path)?;
-    let analysis = Analysis::new(&source.text);
+    let analysis = Analysis::new(source.text.as_str());
     // Exporting needs no outcome, so nothing is solved: `expect` is not checked.
     let errors: Vec<_> = analysis
         .diagnostics(None)
@@ -86,8 +99,10 @@ pub fn export(path: &str) -> CliResult {
     if syntax_broken {
         render::emit(
             &mut render::stream(true),
+            true,
             &SourceView::new(&source, &analysis),
             &errors,
+            render::DEFAULT_MAX_DIAGNOSTICS,
         );
         eprintln!(
             "cmg: {}: not exported, since part of the file could not be read",

@@ -1,22 +1,57 @@
 //! `cmg dot`: the graph in Graphviz DOT, each node coloured by who wins if the mouse starts there.
 
 use std::fmt::Write as _;
-use std::io::Write;
 use std::process::ExitCode;
 
-use super::input::read_source;
+use super::input::{read_source, Source};
+use super::render::{self, SourceView};
 use super::CliResult;
 use crate::analysis::{mouse_starts_at, Analysis};
-use crate::model::Graph;
-use crate::solve::{solve, Outcome, Solution};
+use crate::model::{Code, Graph, NodeRole};
+use crate::solve::{Outcome, Solution};
 
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;
-    let analysis = Analysis::new(&source.text);
-    let solution = analysis.game().map(|game| solve(&game));
+    let analysis = Analysis::new(source.text.as_str());
+    if refuse_syntax_errors(&source, &analysis, "drawn") {
+        return Ok(ExitCode::FAILURE);
+    }
+    let solution = match super::solve::solve_within(&analysis, super::solve::default_max_memory()) {
+        Ok(solution) => Some(solution),
+        Err(reason) => {
+            // Say why the nodes are not coloured rather than dropping the colours quietly.
+            eprintln!("cmg: {}: nodes not coloured: {reason}", source.name);
+            None
+        }
+    };
     let text = to_dot(&analysis.model.graph, solution.as_ref());
-    let _ = std::io::stdout().write_all(text.as_bytes());
+    super::render::print(&text);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Shows the syntax errors of a file and says it was not `done` ("formatted",
+/// "drawn"): rustfmt, ruff and taplo leave a file they cannot read alone, too.
+pub(super) fn refuse_syntax_errors(source: &Source, analysis: &Analysis, done: &str) -> bool {
+    let errors: Vec<_> = analysis
+        .diagnostics(None)
+        .into_iter()
+        .filter(|d| matches!(d.code, Code::Syntax | Code::NumberTooLarge))
+        .collect();
+    if errors.is_empty() {
+        return false;
+    }
+    render::emit(
+        &mut render::stream(true),
+        true,
+        &SourceView::new(source, analysis),
+        &errors,
+        render::DEFAULT_MAX_DIAGNOSTICS,
+    );
+    eprintln!(
+        "cmg: {}: not {done}, since part of the file could not be read: fix the syntax errors first",
+        source.name
+    );
+    true
 }
 
 pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
@@ -44,11 +79,11 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
             };
             attributes.push(format!("fillcolor=\"{colour}\""));
         }
-        match id {
-            0 => attributes.push("shape=doublecircle".to_owned()),
-            1 => attributes.push("xlabel=\"mouse\"".to_owned()),
-            2 => attributes.push("xlabel=\"cat\"".to_owned()),
-            _ => {}
+        match NodeRole::of(id) {
+            Some(NodeRole::Hole) => attributes.push("shape=doublecircle".to_owned()),
+            Some(NodeRole::MouseStart) => attributes.push("xlabel=\"mouse\"".to_owned()),
+            Some(NodeRole::CatStart) => attributes.push("xlabel=\"cat\"".to_owned()),
+            None => {}
         }
         let _ = writeln!(dot, "  {id} [{}];", attributes.join(", "));
     }

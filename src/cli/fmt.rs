@@ -2,31 +2,57 @@
 
 use std::io::Write;
 
-use super::input::read_source;
-use super::{exit_code, CliError, CliResult};
+use super::dot::refuse_syntax_errors;
+use super::input::{expand_paths, read_source};
+use super::{CliResult, Outcome};
+use crate::analysis::Analysis;
 use crate::ide::format;
-use crate::syntax::parse;
 
+/// Formats every file it can; a file with syntax errors is reported and left alone, an
+/// unreadable or unwritable one is reported, and the others are still formatted.
 pub fn run(paths: &[String], check: bool) -> CliResult {
-    let mut unformatted = 0;
-    for path in paths {
-        let source = read_source(path)?;
-        let formatted = format(&source.text, &parse(&source.text));
-        let changed = formatted != source.text;
-        if path == "-" {
-            if !check {
-                let _ = std::io::stdout().write_all(formatted.as_bytes());
+    let mut outcome = Outcome::default();
+    for path in expand_paths(paths) {
+        let (path, source) = match path.and_then(|path| Ok((read_source(&path)?, path))) {
+            Ok((source, path)) => (path, source),
+            Err(error) => {
+                eprintln!("cmg: {error}");
+                outcome.unreadable = true;
+                continue;
             }
-        } else if changed && !check {
-            std::fs::write(path, &formatted)
-                .map_err(|error| CliError(format!("cannot write {path}: {error}")))?;
+        };
+        let analysis = Analysis::new(source.text.as_str());
+        if refuse_syntax_errors(&source, &analysis, "formatted") {
+            outcome.failed = true;
+            continue;
         }
-        if changed {
-            unformatted += 1;
-            if check {
+        let formatted = format(&source.text, &analysis.parse);
+        let changed = formatted != source.text;
+        if check {
+            if changed {
+                outcome.failed = true;
                 eprintln!("would reformat {}", source.name);
+                print_diff(&source.name, &source.text, &formatted);
+            }
+        } else if path == "-" {
+            let _ = std::io::stdout().write_all(source.with_bom(&formatted).as_bytes());
+        } else if changed {
+            if let Err(error) = std::fs::write(&path, source.with_bom(&formatted)) {
+                eprintln!("cmg: cannot write {path}: {error}");
+                outcome.unreadable = true;
             }
         }
     }
-    Ok(exit_code(check && unformatted > 0))
+    Ok(outcome.exit_code())
+}
+
+/// What `fmt` would change, as a unified diff on standard output (like `rustfmt --check`).
+fn print_diff(name: &str, old: &str, new: &str) {
+    let diff = similar::TextDiff::from_lines(old, new);
+    let text = diff
+        .unified_diff()
+        .context_radius(2)
+        .header(name, &format!("{name} (formatted)"))
+        .to_string();
+    super::render::print(&text);
 }

@@ -3,6 +3,7 @@
 mod check;
 mod convert;
 mod dot;
+mod explain;
 mod fmt;
 mod input;
 mod render;
@@ -10,48 +11,105 @@ mod solve;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
+
+/// Examples, exit status and where the documentation is, below every `--help`.
+const AFTER_HELP: &str = "\
+Examples:
+  cmg check games/               check every .cmg file under a directory
+  cmg solve game.cmg             who wins, in how many moves, along which line
+  cmg solve --json game.cmg      the same as one JSON object
+  cmg fmt --check .              show what formatting would change
+  cmg explain self-loop          what a diagnostic code means and how to fix it
+
+Exit status: 0 when all is well; 1 when a file has errors (for `solve`, also when
+there is no outcome; for `fmt --check`, when a file would change); 2 on usage or
+I/O errors.
+
+Documentation: the docs/ folder of the source repository; `cmg explain CODE`
+prints a diagnostic's page offline.";
 
 /// Language tools for `.cmg` Cat and Mouse game graphs.
+///
+/// A `.cmg` file declares an undirected graph: the mouse starts on node 1 and moves
+/// first, the cat starts on node 2, and node 0 is the hole, which the cat may not
+/// enter. `cmg` reports what is wrong with a file and who wins under perfect play.
 #[derive(Debug, Parser)]
-#[command(name = "cmg", version, about, propagate_version = true)]
+#[command(name = "cmg", version, after_help = AFTER_HELP)]
 pub struct Cli {
+    /// When to colour the output: `auto` colours a terminal unless NO_COLOR is set
+    /// (CLICOLOR_FORCE forces it).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto, global = true)]
+    color: ColorWhen,
     #[command(subcommand)]
     command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorWhen {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Options of the commands that print diagnostics for people.
+#[derive(Debug, clap::Args)]
+struct ReportOptions {
+    /// Show at most N diagnostics per file, then count the rest (0 shows all).
+    /// JSON output is always complete.
+    #[arg(long, value_name = "N", default_value_t = render::DEFAULT_MAX_DIAGNOSTICS)]
+    max_diagnostics: usize,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Report every problem in the files, compiler style; exit 1 if any is an error.
     Check {
-        /// Files to check; `-` reads standard input.
-        #[arg(required = true)]
+        /// Files or directories (walked for `*.cmg`, honouring `.gitignore`); `-` reads standard input.
+        #[arg(required = true, value_name = "PATH")]
         files: Vec<String>,
-        /// Print one JSON array of diagnostics instead.
+        /// Print one JSON array of every diagnostic of every file instead.
         #[arg(long)]
         json: bool,
+        /// Print the diagnostics only: no summary lines.
+        #[arg(long, short)]
+        quiet: bool,
+        #[command(flatten)]
+        report: ReportOptions,
     },
     /// Solve the game: outcome, moves to the end and the optimal line.
     Solve {
         /// The file to solve; `-` reads standard input.
         file: String,
-        /// Print one JSON object instead.
+        /// Print one JSON object instead (also when there is no outcome).
         #[arg(long)]
         json: bool,
+        /// Refuse, before allocating, a solve estimated to need more memory than SIZE
+        /// (such as `512M` or `8G`; the default is half of the machine's memory).
+        #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+        max_memory: Option<u64>,
+        #[command(flatten)]
+        report: ReportOptions,
     },
     /// Rewrite files in the canonical layout, keeping every comment.
+    ///
+    /// Files with syntax errors are left alone and reported.
     Fmt {
-        /// Files to format; `-` formats standard input to standard output.
-        #[arg(required = true)]
+        /// Files or directories (walked for `*.cmg`); `-` formats standard input to standard output.
+        #[arg(required = true, value_name = "PATH")]
         files: Vec<String>,
-        /// Change nothing; exit 1 if any file is not formatted.
+        /// Change nothing; show what would change as a diff and exit 1 if any file is not formatted.
         #[arg(long)]
         check: bool,
     },
-    /// Turn adjacency-list JSON (the argument, or standard input) into `.cmg` text.
+    /// Turn an adjacency list (JSON, or the puzzle's `graph = [[...]]`) into `.cmg` text.
     Import {
-        /// The JSON, such as `[[1,3],[0],[3],[0,2]]`; read from standard input when absent.
-        json: Option<String>,
+        /// The file to read; `-` reads standard input.
+        #[arg(required_unless_present = "text", conflicts_with = "text")]
+        file: Option<String>,
+        /// The adjacency list itself, such as `[[1,3],[0],[3],[0,2]]`.
+        #[arg(long, value_name = "JSON")]
+        text: Option<String>,
     },
     /// Turn a `.cmg` file into adjacency-list JSON (node ids must be 0 to n-1).
     Export {
@@ -63,8 +121,28 @@ enum Command {
         /// The file to draw; `-` reads standard input.
         file: String,
     },
+    /// Print the documentation of a diagnostic code, such as `self-loop`.
+    Explain {
+        /// The code; `cmg explain --list` names them all.
+        #[arg(required_unless_present = "list")]
+        code: Option<String>,
+        /// List every code with its severity.
+        #[arg(long)]
+        list: bool,
+    },
     /// Run the language server on standard input and output.
-    Lsp,
+    Lsp {
+        /// Accepted for clients that pass it; standard input and output is the only transport.
+        #[arg(long)]
+        stdio: bool,
+    },
+    /// Print a completion script for a shell.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output.
+    Man,
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -73,14 +151,39 @@ const EXIT_USAGE: u8 = 2;
 /// Runs the command line and returns the process's exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    render::set_color(cli.color);
     let result = match cli.command {
-        Command::Check { files, json } => check::run(&files, json),
-        Command::Solve { file, json } => solve::run(&file, json),
+        Command::Check {
+            files,
+            json,
+            quiet,
+            report,
+        } => check::run(&files, json, quiet, report.max_diagnostics),
+        Command::Solve {
+            file,
+            json,
+            max_memory,
+            report,
+        } => solve::run(
+            &file,
+            json,
+            max_memory.unwrap_or_else(solve::default_max_memory),
+            report.max_diagnostics,
+        ),
         Command::Fmt { files, check } => fmt::run(&files, check),
-        Command::Import { json } => convert::import(json.as_deref()),
+        Command::Import { file, text } => convert::import(file.as_deref(), text.as_deref()),
         Command::Export { file } => convert::export(&file),
         Command::Dot { file } => dot::run(&file),
-        Command::Lsp => return crate::lsp::run(),
+        Command::Explain { code, list } => explain::run(code.as_deref(), list),
+        Command::Lsp { stdio: _ } => return crate::lsp::run(),
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
     };
     match result {
         Ok(code) => code,
@@ -89,6 +192,31 @@ pub fn run() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// `512M`, `8G`, `1.5GB`, `1000000`: a number of bytes with an optional binary unit.
+fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits_end = text
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits_end);
+    let number: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size such as 512M or 8G"))?;
+    let scale: u64 = match unit
+        .trim()
+        .to_ascii_uppercase()
+        .trim_end_matches(['B', 'I'])
+    {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("unknown unit {unit:?}: use K, M, G or T")),
+    };
+    Ok((number * scale as f64) as u64)
 }
 
 /// A failure that stops a command: bad usage or I/O. Problems in a file are not
@@ -104,10 +232,48 @@ impl std::fmt::Display for CliError {
 
 type CliResult = Result<ExitCode, CliError>;
 
+/// How a command over several files ends: I/O errors outrank problems in files, and
+/// both are only decided once every file has been handled.
+#[derive(Clone, Copy, Debug, Default)]
+struct Outcome {
+    failed: bool,
+    unreadable: bool,
+}
+
+impl Outcome {
+    fn exit_code(self) -> ExitCode {
+        if self.unreadable {
+            ExitCode::from(EXIT_USAGE)
+        } else {
+            exit_code(self.failed)
+        }
+    }
+}
+
 fn exit_code(failed: bool) -> ExitCode {
     if failed {
         ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_take_binary_units() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3X").is_err());
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
     }
 }

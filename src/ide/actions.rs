@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::analysis::{outcome_keyword, solution_for, start_position, Analysis};
-use crate::model::{Code, Diagnostic, EdgeDecl, EdgeOrigin};
+use crate::model::{Code, Diagnostic, EdgeOrigin, EdgePair};
 use crate::solve::Solution;
 use crate::syntax::{AdjacencyList, Group, StatementKind, SyntaxKind, TextRange};
 
@@ -114,18 +114,21 @@ fn quick_fix(
     })
 }
 
-/// The declared edge a diagnostic points at.
-fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<EdgeDecl> {
-    analysis
-        .model
+/// The declared edge a diagnostic points at. A diagnostic that counts many pairs of a
+/// group product points at the whole product, which no single pair matches, so it gets
+/// no fix: removing one pair would not resolve it.
+fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<EdgePair> {
+    let model = &analysis.model;
+    model
         .edges
         .iter()
+        .filter(|edge| edge.range.contains_range(range))
+        .flat_map(|edge| model.pairs(edge))
         .find(|edge| edge.range == range && edge.is_self_loop() == self_loop)
-        .copied()
 }
 
 /// Ways to take `edge` out of the text, best first.
-fn removals(analysis: &Analysis, edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
+fn removals(analysis: &Analysis, edge: EdgePair) -> Vec<Vec<TextEdit>> {
     let Some(statement) = analysis.parse.file.statements.get(edge.statement) else {
         return Vec::new();
     };
@@ -138,7 +141,7 @@ fn removals(analysis: &Analysis, edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
     }
 }
 
-fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgeDecl) -> Vec<Vec<TextEdit>> {
+fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgePair) -> Vec<Vec<TextEdit>> {
     let mut candidates = Vec::new();
     // The end `a` of the edge starts its range, and `b`, in the next group, ends it.
     for (k, pair) in groups.windows(2).enumerate() {
@@ -208,7 +211,7 @@ fn remove_member(
 fn listed_removals(
     analysis: &Analysis,
     lists: &[AdjacencyList],
-    edge: EdgeDecl,
+    edge: EdgePair,
 ) -> Vec<Vec<TextEdit>> {
     let Some(list) = lists.get(edge.a as usize) else {
         return Vec::new();
@@ -236,7 +239,7 @@ fn listed_removals(
 }
 
 /// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
-fn add_missing_side(analysis: &Analysis, edge: EdgeDecl) -> Option<Vec<TextEdit>> {
+fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
     let statement = analysis.parse.file.statements.get(edge.statement)?;
     let StatementKind::Adjacency(lists) = &statement.kind else {
         return None;
@@ -364,7 +367,7 @@ fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Action
     let start = start_position(&analysis.model.graph)?;
     let keyword = outcome_keyword(solution?.outcome(start));
     let text = &analysis.text;
-    let ending = line_ending(text);
+    let ending = analysis.parse.line_ending(text);
     let new_text = if text.is_empty() || text.ends_with(['\n', '\r']) {
         format!("expect {keyword}{ending}")
     } else {
@@ -425,7 +428,7 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
     }
     let edit = TextEdit {
         range: statement.range,
-        new_text: lines.join(line_ending(&analysis.text)),
+        new_text: lines.join(analysis.parse.line_ending(&analysis.text)),
     };
     Some(Action {
         title: "Turn the adjacency literal into edge statements".to_owned(),
@@ -434,15 +437,6 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
         fixes: None,
         preferred: false,
     })
-}
-
-/// The line ending the file already uses, `\n` if it has none.
-fn line_ending(text: &str) -> &'static str {
-    match text.find(['\n', '\r']) {
-        Some(i) if text[i..].starts_with("\r\n") => "\r\n",
-        Some(i) if text[i..].starts_with('\r') => "\r",
-        _ => "\n",
-    }
 }
 
 /// The first candidate whose result keeps the graph, adds no diagnostic and, given a

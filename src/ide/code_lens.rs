@@ -1,12 +1,14 @@
-//! Code lens: the optimal line of the game, on the first line of the file.
+//! Code lens: the outcome and the optimal line of the game, on the first line of the file.
 //!
-//! The title lists positions as `mouse,cat` node ids, one per move, from the start
-//! `1,2`: "▶ optimal line: 1,2 → 3,2 → 0,2". A long line is cut to its first moves, an
-//! ellipsis and its last position, so that the lens stays on one line; the full line
-//! travels in [`CodeLens::line`] for the command behind the lens. A drawn line ends
-//! at its first repeated position and says "(repeats)".
+//! The title names the outcome, then lists positions as `mouse,cat` node ids, one per
+//! move, from the start `1,2`: "▶ mouse wins in 2 · optimal line: 1,2 → 3,2 → 0,2". The
+//! outcome is also the first line's inlay hint; it is repeated here because a lens sits
+//! on a line of its own, where it cannot be mistaken for the file's text. A long line is
+//! cut to its first moves, an ellipsis and its last position, so that the lens stays on
+//! one line; the full line travels in [`CodeLens::line`] for the command behind the
+//! lens. A drawn line ends at its first repeated position and says "(repeats)".
 
-use crate::analysis::{solution_for, start_position, Analysis};
+use crate::analysis::{describe_position, solution_for, start_position, Analysis};
 use crate::solve::{Outcome, Position, Solution};
 use crate::syntax::TextRange;
 
@@ -39,7 +41,11 @@ pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<Code
         .line_index
         .line_content(&analysis.text, 0)
         .unwrap_or_default();
-    let mut title = format!("▶ optimal line: {}", shorten(&line));
+    let mut title = format!(
+        "▶ {} · optimal line: {}",
+        describe_position(solution, start),
+        shorten(&line)
+    );
     if solution.outcome(start) == Outcome::Draw && repeats(&positions) {
         title.push_str(" (repeats)");
     }
@@ -96,11 +102,11 @@ mod tests {
     fn mouse_wins() {
         check(
             "[[1,3],[0],[3],[0,2]]\nexpect mouse\n",
-            expect![[r##"
+            expect![[r#"
                 0..21 "[[1,3],[0],[3],[0,2]]"
-                ▶ optimal line: 1,2 → 0,2
+                ▶ mouse wins in 1 · optimal line: 1,2 → 0,2
                 [[1, 2], [0, 2]]
-            "##]],
+            "#]],
         );
     }
 
@@ -110,7 +116,7 @@ mod tests {
             "# cat wins\r\n0 -- 3 -- 1\r\n2 -- 3\r\n",
             expect![[r##"
                 0..10 "# cat wins"
-                ▶ optimal line: 1,2 → 3,2 → 3,3
+                ▶ cat wins in 2 · optimal line: 1,2 → 3,2 → 3,3
                 [[1, 2], [3, 2], [3, 3]]
             "##]],
         );
@@ -122,7 +128,7 @@ mod tests {
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
             expect![[r#"
                 0..10 "0 -- {2 5}"
-                ▶ optimal line: 1,2 → 3,2 → 3,5 → 4,5 → 4,2 → 3,2 (repeats)
+                ▶ draw · optimal line: 1,2 → 3,2 → 3,5 → 4,5 → 4,2 → 3,2 (repeats)
                 [[1, 2], [3, 2], [3, 5], [4, 5], [4, 2], [3, 2]]
             "#]],
         );
@@ -135,7 +141,7 @@ mod tests {
             &text,
             expect![[r##"
                 0..74 "# A long game on 10 nodes: the mouse wins, but only after 21 moves (plies)"
-                ▶ optimal line: 1,2 → 6,2 → 6,8 → 3,8 → 3,6 → 2,6 → … → 0,3
+                ▶ mouse wins in 21 · optimal line: 1,2 → 6,2 → 6,8 → 3,8 → 3,6 → 2,6 → … → 0,3
                 [[1, 2], [6, 2], [6, 8], [3, 8], [3, 6], [2, 6], [2, 1], [8, 1], [8, 4], [6, 4], [6, 7], [1, 7], [1, 4], [3, 4], [3, 7], [2, 7], [2, 4], [8, 4], [8, 1], [7, 1], [7, 3], [0, 3]]
             "##]],
         );
@@ -150,11 +156,11 @@ mod tests {
     fn empty_first_line() {
         check(
             "\n0 -- 1 -- 2\n",
-            expect![[r##"
+            expect![[r#"
                 0..0 ""
-                ▶ optimal line: 1,2 → 0,2
+                ▶ mouse wins in 1 · optimal line: 1,2 → 0,2
                 [[1, 2], [0, 2]]
-            "##]],
+            "#]],
         );
     }
 

@@ -1,10 +1,11 @@
 //! Completion: node ids, statement keywords and outcomes, chosen from the tokens before the cursor.
 //!
 //! The text is often broken while the user types, so the context comes from the token
-//! list alone, never from the syntax tree.
+//! list and the parser's statement breaks, never from the syntax tree.
 
 use crate::analysis::Analysis;
-use crate::syntax::{is_statement_break, SyntaxKind, Token};
+use crate::model::NodeRole;
+use crate::syntax::{Parse, SyntaxKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {
@@ -25,7 +26,7 @@ pub fn completions(analysis: &Analysis, offset: u32) -> Vec<CompletionItem> {
     if offset as usize > analysis.text.len() {
         return Vec::new();
     }
-    match context(&analysis.parse.tokens, offset) {
+    match context(&analysis.parse, offset) {
         Context::StatementStart => keywords(),
         Context::NodeId => node_ids(analysis),
         Context::Outcome => outcomes(),
@@ -41,12 +42,12 @@ enum Context {
     Nothing,
 }
 
-fn context(tokens: &[Token], offset: u32) -> Context {
+fn context(parse: &Parse, offset: u32) -> Context {
+    let tokens = &parse.tokens[..];
     // A token the cursor is inside of, or at the end of, is the word being typed: the
     // context is what comes before it. Inside a comment or a string nothing is offered.
-    let typed = tokens
-        .iter()
-        .position(|t| t.range.start < offset && offset <= t.range.end);
+    let typed = Some(tokens.partition_point(|t| t.range.end < offset))
+        .filter(|&index| index < tokens.len() && tokens[index].range.start < offset);
     let before = match typed {
         Some(index) => match tokens[index].kind {
             SyntaxKind::Comment | SyntaxKind::UnterminatedString => return Context::Nothing,
@@ -57,7 +58,8 @@ fn context(tokens: &[Token], offset: u32) -> Context {
         },
         None => tokens.partition_point(|t| t.range.end <= offset),
     };
-    let statement = current_statement(tokens, before);
+    // The statement the tokens before the cursor end in, cut as the parser cut them.
+    let statement = &tokens[parse.statement_start(before).min(before)..before];
     let mut brackets = Vec::new();
     for token in statement {
         match token.kind {
@@ -97,27 +99,6 @@ fn context(tokens: &[Token], offset: u32) -> Context {
     }
 }
 
-/// The tokens of the statement that `tokens[..end]` ends in, cut as the parser cuts
-/// statements: at `;`, and at line breaks outside brackets or before a line that plainly
-/// starts a new statement.
-fn current_statement(tokens: &[Token], end: usize) -> &[Token] {
-    let mut start = 0;
-    let mut depth = 0usize;
-    for (i, token) in tokens[..end].iter().enumerate() {
-        if is_statement_break(tokens, i, depth) {
-            start = i + 1;
-            depth = 0;
-            continue;
-        }
-        match token.kind {
-            kind if kind.is_opening_bracket() => depth += 1,
-            kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    &tokens[start..end]
-}
-
 fn keywords() -> Vec<CompletionItem> {
     [
         ("node", "declare a node, optionally with a label"),
@@ -155,12 +136,7 @@ fn node_ids(analysis: &Analysis) -> Vec<CompletionItem> {
         .iter()
         .enumerate()
         .map(|(index, &id)| {
-            let role = match id {
-                0 => Some("the hole"),
-                1 => Some("the mouse starts here"),
-                2 => Some("the cat starts here"),
-                _ => None,
-            };
+            let role = NodeRole::of(id).map(NodeRole::name);
             let detail = graph.label(index as u32).or(role);
             CompletionItem {
                 label: id.to_string(),
@@ -203,8 +179,8 @@ mod tests {
             &format!("{GRAPH}3 -- $0"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -
@@ -214,8 +190,8 @@ mod tests {
             &format!("{GRAPH}3 --$0\n"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -
@@ -229,8 +205,8 @@ mod tests {
             &format!("{GRAPH}3 -- 4$0"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -
@@ -244,8 +220,8 @@ mod tests {
             &format!("{GRAPH}3 -- {{$0"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -
@@ -255,8 +231,8 @@ mod tests {
             &format!("{GRAPH}3 -- {{1, $0}}"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -
@@ -269,17 +245,17 @@ mod tests {
         check(
             "[[1, 2], [0], [$0]]",
             expect![[r#"
-            Node 0 the hole
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 0 hole
+            Node 1 mouse start
+            Node 2 cat start
         "#]],
         );
         // The literal is broken while it is typed, so only the ids of the rest are known.
         check(
             "1 -- 2\n[[1, 2],\n  [0],\n  [3,$0",
             expect![[r#"
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
         "#]],
         );
     }
@@ -335,8 +311,8 @@ mod tests {
             &format!("{GRAPH}node $0"),
             expect![[r#"
             Node 0 hole 😀
-            Node 1 the mouse starts here
-            Node 2 the cat starts here
+            Node 1 mouse start
+            Node 2 cat start
             Node 3 -
             Node 4 -
             Node 5 -

@@ -21,7 +21,7 @@ pub struct Fold {
 }
 
 /// Every fold, ordered by start.
-pub fn folding_ranges(analysis: &Analysis) -> Vec<Fold> {
+pub(crate) fn folding_ranges(analysis: &Analysis) -> Vec<Fold> {
     let line_of = |offset: u32| analysis.line_index.line_col(offset).line;
     let mut folds: Vec<Fold> = analysis
         .parse

@@ -4,7 +4,7 @@
 //! - one statement per line (`;` becomes a line break), single spaces between the
 //!   parts of a statement, `{2 5}` groups without commas, at most one blank line in a
 //!   row, none at the start or end, and a final line break; line breaks in the style
-//!   the file already uses (`\n`, `\r\n` or `\r`, from its first line break);
+//!   the file already uses (`\n`, `\r\n` or `\r`: [`Parse::line_ending`]);
 //! - a comment after a statement is kept on its line, two spaces after it;
 //! - an adjacency literal stays on one line when it fits in [`MAX_WIDTH`] columns and
 //!   holds no comment, and otherwise gets one list per line with a trailing comma;
@@ -24,7 +24,7 @@ pub fn format(text: &str, parse: &Parse) -> String {
         tokens: &parse.tokens,
         lines: LineIndex::new(text),
         out: String::new(),
-        line_ending: line_ending(text, parse),
+        line_ending: parse.line_ending(text),
         line_has_content: false,
         newlines: 0,
     };
@@ -81,26 +81,11 @@ struct Printer<'a> {
     tokens: &'a [Token],
     lines: LineIndex,
     out: String,
-    line_ending: &'a str,
+    line_ending: &'static str,
     /// Whether the current output line holds anything yet.
     line_has_content: bool,
     /// Line breaks in the source since the last thing printed.
     newlines: usize,
-}
-
-/// The line ending the file already uses: that of its first line break between
-/// statements (those inside a statement kept as written don't count, as the output
-/// may not start with them), or `\n` when there is none.
-fn line_ending<'a>(text: &'a str, parse: &Parse) -> &'a str {
-    let mut chunks = parse.chunks.iter().peekable();
-    for (i, token) in parse.tokens.iter().enumerate() {
-        while chunks.next_if(|chunk| chunk.tokens.end <= i).is_some() {}
-        let inside_chunk = chunks.peek().is_some_and(|chunk| chunk.tokens.contains(&i));
-        if token.kind == SyntaxKind::Newline && !inside_chunk {
-            return &text[token.range.to_usize()];
-        }
-    }
-    "\n"
 }
 
 impl Printer<'_> {
@@ -185,7 +170,14 @@ impl Printer<'_> {
             if !glued {
                 line.push(' ');
             }
-            line.push_str(&self.text[token.range.to_usize()]);
+            let token_text = &self.text[token.range.to_usize()];
+            if token.kind == SyntaxKind::Number {
+                // `007` is node 7: the canonical form has no leading zeros.
+                let digits = token_text.trim_start_matches('0');
+                line.push_str(if digits.is_empty() { "0" } else { digits });
+            } else {
+                line.push_str(token_text);
+            }
             previous = Some(token.kind);
         }
         line

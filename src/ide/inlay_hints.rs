@@ -1,25 +1,32 @@
 //! Inlay hints: the solved outcome at the end of the first line, and who wins from each node.
 //!
-//! The outcome hint reads "mouse wins in 3", "cat wins in 4" or "draw" (moves counted
-//! in plies) and sits at the end of the first line's content.
+//! The outcome hint reads "⟹ outcome: mouse wins in 3", "⟹ outcome: cat wins in 4" or
+//! "⟹ outcome: draw" (moves counted in plies) and sits at the end of the first line's
+//! content. Most files start with a comment, so a bare "draw" there would read as the
+//! comment's last word; the arrow and the label make it the editor's voice.
 //!
-//! A per-node hint sits right after the first mention of each node and gives the outcome
-//! if the mouse started there, with the cat on node 2 and the mouse to move. It reads
-//! ": mouse in 3", ": cat in 2" or ": draw": short, because a graph can have many of them,
-//! and led by a colon so that `5: mouse in 3` reads as a property of node 5. Node 0 (the
-//! hole) and node 2 (the cat's start) get no hint: the game would be over before the
-//! first move, so the hint would only say the obvious.
+//! A per-node hint gives the outcome if the mouse started on a node, with the cat on
+//! node 2 and the mouse to move. Node 0 (the hole) and node 2 (the cat's start) get no
+//! hint: the game would be over before the first move, so the hint would only say the
+//! obvious. The hint sits at the node's first mention that stands for the node itself:
 //!
-//! In an adjacency literal, list `i` counts as a mention of node `i`, but it is not a
-//! place where the id is written. So the hint goes after the first mention that writes
-//! the id; only a node that is never written (an empty list, say) gets its hint inside
-//! its list, right after the `[`.
+//! - after an id written in an edge chain or a `node` statement, as ": mouse in 3",
+//!   ": cat in 2" or ": draw", led by a colon so that `5: mouse in 3` reads as a property
+//!   of node 5 (short, because a graph can have many of them);
+//! - at the start of row `i` of an adjacency literal, as "node 3: cat in 2 ▸", since the
+//!   row is node `i` although its id is not written there. The ids inside a row are that
+//!   row's neighbours, so they never carry a hint of their own: putting node 5's hint
+//!   after the `5` in row 0 would make it read as a fact about row 0.
+//!
+//! A node written only as a neighbour in a row (a one-sided edge to a node without a
+//! row) gets its hint after that first mention, so that every node still has one.
 
 use crate::analysis::{
     describe, describe_position, mouse_starts_at, solution_for, start_position, Analysis,
 };
-use crate::model::MentionKind;
+use crate::model::{Mention, MentionKind};
 use crate::solve::{Outcome, Solution};
+use crate::syntax::StatementKind;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InlayHintConfig {
@@ -50,6 +57,10 @@ pub struct InlayHint {
     pub label: String,
     pub kind: InlayHintKind,
     pub tooltip: Option<String>,
+    /// Whether the editor should leave a space before the hint.
+    pub pad_left: bool,
+    /// Whether the editor should leave a space after the hint.
+    pub pad_right: bool,
 }
 
 /// Every hint of the document, in source order; none without a solution.
@@ -72,22 +83,30 @@ pub fn inlay_hints(
             if id == 0 || index == start.cat {
                 continue;
             }
-            let (Some(offset), Some(position)) =
-                (hint_offset(analysis, id), mouse_starts_at(graph, index))
+            let (Some((offset, place)), Some(position)) =
+                (hint_place(analysis, id), mouse_starts_at(graph, index))
             else {
                 continue;
             };
             let outcome = solution.outcome(position);
             let moves = solution.moves_to_end(position);
-            let label = match (outcome, moves) {
-                (Outcome::MouseWins, Some(moves)) => format!(": mouse in {moves}"),
-                (Outcome::CatWins, Some(moves)) => format!(": cat in {moves}"),
-                _ => ": draw".to_owned(),
+            let short = match (outcome, moves) {
+                (Outcome::MouseWins, Some(moves)) => format!("mouse in {moves}"),
+                (Outcome::CatWins, Some(moves)) => format!("cat in {moves}"),
+                _ => "draw".to_owned(),
+            };
+            // An id's hint hugs the id, so that `5: mouse in 3` reads as one phrase; a
+            // row's hint keeps the row's indentation and stands apart from its `[`.
+            let (label, pad_left, pad_right) = match place {
+                HintPlace::AfterId => (format!(": {short}"), false, false),
+                HintPlace::BeforeRow => (format!("node {id}: {short} ▸"), false, true),
             };
             hints.push(InlayHint {
                 offset,
                 label,
                 kind: InlayHintKind::NodeOutcome,
+                pad_left,
+                pad_right,
                 tooltip: Some(format!(
                     "If the mouse started on node {id} (cat on node 2, mouse to move): {}.",
                     describe(outcome, moves)
@@ -105,14 +124,17 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
         .line_index
         .line_content(&analysis.text, 0)
         .map_or(0, |range| range.end);
-    let label = start_position(&analysis.model.graph).map_or_else(
+    let outcome = start_position(&analysis.model.graph).map_or_else(
         || "draw".to_owned(),
         |start| describe_position(solution, start),
     );
+    let label = format!("⟹ outcome: {outcome}");
     InlayHint {
         offset,
         label,
         kind: InlayHintKind::Outcome,
+        pad_left: true,
+        pad_right: false,
         tooltip: Some(
             "The outcome with both players at their best: mouse on node 1, cat on node 2, \
              mouse to move. Moves are counted one player's move at a time."
@@ -121,15 +143,41 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
     }
 }
 
-/// Where the hint of node `id` goes: after its first written mention, else just inside
-/// the first list that declares it.
-fn hint_offset(analysis: &Analysis, id: u32) -> Option<u32> {
+/// How a per-node hint sits next to its node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HintPlace {
+    /// Right after the written id: `3: cat in 2`.
+    AfterId,
+    /// At the start of the node's row in an adjacency literal: `node 3: cat in 2 ▸ [1, 2]`.
+    BeforeRow,
+}
+
+/// Where the hint of node `id` goes: its first mention that stands for the node itself
+/// (an id in a chain or a `node` statement, or its row in an adjacency literal), else
+/// its first mention of any kind.
+fn hint_place(analysis: &Analysis, id: u32) -> Option<(u32, HintPlace)> {
     let mut mentions = analysis.model.mentions_of(id);
     let first = mentions.clone().next()?;
-    match mentions.find(|m| m.kind != MentionKind::ListIndex) {
-        Some(written) => Some(written.range.end),
-        None => Some(first.range.start + 1),
-    }
+    let place = |mention: &Mention| match mention.kind {
+        MentionKind::ListIndex => (mention.range.start, HintPlace::BeforeRow),
+        MentionKind::Edge | MentionKind::Declaration => (mention.range.end, HintPlace::AfterId),
+    };
+    Some(match mentions.find(|m| !is_neighbour_in_row(analysis, m)) {
+        Some(own) => place(own),
+        None => place(first),
+    })
+}
+
+/// Whether a mention is an id inside a row of an adjacency literal, where it names a
+/// neighbour of the row's node.
+fn is_neighbour_in_row(analysis: &Analysis, mention: &Mention) -> bool {
+    mention.kind == MentionKind::Edge
+        && analysis
+            .parse
+            .file
+            .statements
+            .get(mention.statement)
+            .is_some_and(|statement| matches!(statement.kind, StatementKind::Adjacency(_)))
 }
 
 #[cfg(test)]
@@ -149,10 +197,13 @@ mod tests {
         // one offset become one insertion, so that they keep their order.
         let mut edits: Vec<TextEdit> = Vec::new();
         for hint in &hints {
-            let shown = match hint.kind {
-                InlayHintKind::Outcome => format!("  ⟨{}⟩", hint.label),
-                InlayHintKind::NodeOutcome => format!("⟨{}⟩", hint.label),
-            };
+            // Padding shows as a space, the way the editor draws it.
+            let shown = format!(
+                "{}⟨{}⟩{}",
+                if hint.pad_left { " " } else { "" },
+                hint.label,
+                if hint.pad_right { " " } else { "" },
+            );
             match edits.last_mut() {
                 Some(edit) if edit.range.start == hint.offset => edit.new_text.push_str(&shown),
                 _ => edits.push(TextEdit {
@@ -173,10 +224,10 @@ mod tests {
     fn mouse_wins() {
         check(
             "[[1,3],[0],[3],[0,2]]\nexpect mouse\n",
-            expect![[r##"
-                [[1⟨: mouse in 1⟩,3⟨: mouse in 1⟩],[0],[3],[0,2]]  ⟨mouse wins in 1⟩
+            expect![[r#"
+                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2]] ⟨⟹ outcome: mouse wins in 1⟩
                 expect mouse
-            "##]],
+            "#]],
         );
     }
 
@@ -185,7 +236,7 @@ mod tests {
         check(
             "# cat wins\nnode 0 \"hole\"\n0 -- 3 -- 1\n2 -- 3\n3 -- 4\n",
             expect![[r##"
-                # cat wins  ⟨cat wins in 2⟩
+                # cat wins ⟨⟹ outcome: cat wins in 2⟩
                 node 0 "hole"
                 0 -- 3⟨: mouse in 1⟩ -- 1⟨: cat in 2⟩
                 2 -- 3
@@ -199,7 +250,7 @@ mod tests {
         check(
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
             expect![[r#"
-                0 -- {2 5⟨: mouse in 1⟩}  ⟨draw⟩
+                0 -- {2 5⟨: mouse in 1⟩} ⟨⟹ outcome: draw⟩
                 4⟨: draw⟩ -- 3⟨: cat in 4⟩ -- 1⟨: draw⟩
                 2 -- {4 5}
                 3 -- 5
@@ -214,22 +265,61 @@ mod tests {
                 node_outcomes: false,
             },
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
-            expect![[r##"
-                0 -- {2 5}  ⟨draw⟩
+            expect![[r#"
+                0 -- {2 5} ⟨⟹ outcome: draw⟩
                 4 -- 3 -- 1
                 2 -- {4 5}
                 3 -- 5
-            "##]],
+            "#]],
         );
     }
 
     #[test]
-    fn node_only_in_a_list_index() {
+    fn empty_row() {
+        // Node 4 has no neighbours, so only its (empty) row stands for it.
         check(
             "[[1,3],[0],[3],[0,2],[]]",
-            expect![
-                "[[1⟨: mouse in 1⟩,3⟨: mouse in 1⟩],[0],[3],[0,2],[⟨: draw⟩]]  ⟨mouse wins in 1⟩"
-            ],
+            expect!["[[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2],⟨node 4: draw ▸⟩ []] ⟨⟹ outcome: mouse wins in 1⟩"],
+        );
+    }
+
+    #[test]
+    fn rows_of_a_multi_line_literal() {
+        // Each node's hint is on its own row, not after its first mention as another
+        // row's neighbour.
+        let text = std::fs::read_to_string("examples/long-game.cmg").unwrap();
+        check(
+            &text,
+            expect![[r#"
+                # A long game on 10 nodes: the mouse wins, but only after 21 moves (plies) ⟨⟹ outcome: mouse wins in 21⟩
+                # of best play by both sides. `cmg solve` prints the whole optimal line.
+                [
+                  [5, 7, 9],
+                  ⟨node 1: mouse in 21 ▸⟩ [3, 4, 5, 6],
+                  [3, 4, 5, 8],
+                  ⟨node 3: mouse in 3 ▸⟩ [1, 2, 6, 7],
+                  ⟨node 4: mouse in 3 ▸⟩ [1, 2, 5, 7, 9],
+                  ⟨node 5: mouse in 1 ▸⟩ [0, 1, 2, 4, 8],
+                  ⟨node 6: mouse in 3 ▸⟩ [1, 3, 7, 8],
+                  ⟨node 7: mouse in 1 ▸⟩ [0, 3, 4, 6, 8],
+                  ⟨node 8: mouse in 3 ▸⟩ [2, 5, 6, 7, 9],
+                  ⟨node 9: mouse in 1 ▸⟩ [0, 4, 8],
+                ]
+                expect mouse  # the mouse wins in 21 moves
+            "#]],
+        );
+    }
+
+    #[test]
+    fn chains_before_a_literal_keep_their_hints() {
+        // Node 3 is written in a chain first, so its hint stays there; node 4 exists
+        // only as a neighbour in row 3 (a one-sided edge), so its hint follows that id.
+        check(
+            "0 -- 3\n[[1,3],[0],[3],[0,2,4]]\n",
+            expect![[r#"
+                0 -- 3⟨: mouse in 1⟩ ⟨⟹ outcome: mouse wins in 1⟩
+                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],[0,2,4⟨: cat in 2⟩]]
+            "#]],
         );
     }
 
@@ -243,7 +333,7 @@ mod tests {
     fn unicode_and_crlf() {
         check(
             "# é😀\r\n0 -- 1\r\n1 -- 2\r\n",
-            expect!["# é😀  ⟨mouse wins in 1⟩\r\n0 -- 1⟨: mouse in 1⟩\r\n1 -- 2\r\n"],
+            expect!["# é😀 ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse in 1⟩\r\n1 -- 2\r\n"],
         );
     }
 

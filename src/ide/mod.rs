@@ -34,7 +34,7 @@ pub struct TextEdit {
 
 /// The node mention under the cursor at `offset` (touching it from either side).
 /// A whole adjacency list is a mention of its node, but an id inside it wins.
-pub fn mention_at(analysis: &Analysis, offset: u32) -> Option<&Mention> {
+pub(crate) fn mention_at(analysis: &Analysis, offset: u32) -> Option<&Mention> {
     let touching = analysis
         .model
         .mentions

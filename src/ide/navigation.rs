@@ -79,12 +79,10 @@ pub(crate) fn id_mentions(analysis: &Analysis, id: u32) -> impl Iterator<Item = 
         .filter(|mention| mention.kind != MentionKind::ListIndex)
 }
 
-fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTarget> {
-    let declaration = analysis
-        .model
-        .mentions_of(id)
-        .find(|mention| mention.kind == MentionKind::Declaration);
-    let mention = declaration.or_else(|| analysis.model.first_mention(id))?;
+/// Where node `id` is defined: its `node` statement, else its first mention. Document
+/// symbols point at the same place.
+pub(crate) fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTarget> {
+    let mention = analysis.model.definition(id)?;
     let full_range = match mention.kind {
         // The whole `node n "label"` statement is what declares the node.
         MentionKind::Declaration => analysis

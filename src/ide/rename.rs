@@ -8,7 +8,7 @@ use super::navigation::{id_mentions, node_at};
 use super::{mention_at, TextEdit};
 
 /// The id under the cursor, if that node can be renumbered; otherwise why not.
-pub fn prepare_rename(analysis: &Analysis, offset: u32) -> Result<TextRange, String> {
+pub(crate) fn prepare_rename(analysis: &Analysis, offset: u32) -> Result<TextRange, String> {
     let Some(mention) = mention_at(analysis, offset) else {
         return Err("there is no node id here to renumber".to_owned());
     };

@@ -6,6 +6,7 @@
 //! plain node.
 
 use crate::analysis::Analysis;
+use crate::model::NodeRole;
 use crate::syntax::{parse_node_id, SyntaxKind, TextRange};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -55,11 +56,11 @@ pub fn semantic_tokens(analysis: &Analysis) -> Vec<SemanticToken> {
             let kind = match token.kind {
                 SyntaxKind::Number => {
                     let digits = analysis.text.get(token.range.to_usize()).unwrap_or("");
-                    match parse_node_id(digits) {
-                        Some(0) => TokenKind::Hole,
-                        Some(1) => TokenKind::MouseStart,
-                        Some(2) => TokenKind::CatStart,
-                        _ => TokenKind::Node,
+                    match parse_node_id(digits).and_then(NodeRole::of) {
+                        Some(NodeRole::Hole) => TokenKind::Hole,
+                        Some(NodeRole::MouseStart) => TokenKind::MouseStart,
+                        Some(NodeRole::CatStart) => TokenKind::CatStart,
+                        None => TokenKind::Node,
                     }
                 }
                 SyntaxKind::NodeKw | SyntaxKind::ExpectKw => TokenKind::Keyword,

@@ -5,9 +5,10 @@
 //! mention of node `i`; with no id token to select, the whole list is both ranges.
 
 use crate::analysis::Analysis;
-use crate::model::MentionKind;
-
+use crate::model::NodeRole;
 use crate::syntax::TextRange;
+
+use super::navigation::definition_of;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Symbol {
@@ -30,26 +31,9 @@ pub fn document_symbols(analysis: &Analysis) -> Vec<Symbol> {
         .iter()
         .enumerate()
         .filter_map(|(index, &id)| {
-            let declaration = model
-                .mentions_of(id)
-                .find(|m| m.kind == MentionKind::Declaration);
-            let (range, selection_range) = match declaration {
-                Some(declaration) => {
-                    let statement = model_statement_range(analysis, declaration.statement);
-                    let range = statement.map_or(declaration.range, |s| s.cover(declaration.range));
-                    (range, declaration.range)
-                }
-                None => {
-                    let first = model.first_mention(id)?;
-                    (first.range, first.range)
-                }
-            };
-            let role = match id {
-                0 => Some("hole"),
-                1 => Some("mouse start"),
-                2 => Some("cat start"),
-                _ => None,
-            };
+            let target = definition_of(analysis, id)?;
+            let (range, selection_range) = (target.full_range, target.focus_range);
+            let role = NodeRole::of(id).map(NodeRole::name);
             let detail = match (graph.label(index as u32), role) {
                 (Some(label), Some(role)) => Some(format!("{label} · {role}")),
                 (Some(label), None) => Some(label.to_owned()),
@@ -63,15 +47,6 @@ pub fn document_symbols(analysis: &Analysis) -> Vec<Symbol> {
             })
         })
         .collect()
-}
-
-fn model_statement_range(analysis: &Analysis, statement: usize) -> Option<TextRange> {
-    analysis
-        .parse
-        .file
-        .statements
-        .get(statement)
-        .map(|statement| statement.range)
 }
 
 #[cfg(test)]

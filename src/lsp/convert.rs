@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{
     Location, NumberOrString, Position, PositionEncodingKind, Range, Uri,
 };
 
-use crate::model::{Code, Severity};
+use crate::model::Severity;
 use crate::syntax::TextRange;
 
 /// How the client counts characters in a line, negotiated at initialization.
@@ -265,7 +265,10 @@ pub fn diagnostic(
         source: Some("cmg".to_owned()),
         message: diagnostic.message.clone(),
         related_information: (!related.is_empty()).then_some(related),
-        tags: (diagnostic.code == Code::UnreachableNode).then(|| vec![DiagnosticTag::UNNECESSARY]),
+        tags: diagnostic
+            .code
+            .is_unnecessary()
+            .then(|| vec![DiagnosticTag::UNNECESSARY]),
         ..Diagnostic::default()
     }
 }

@@ -14,9 +14,9 @@ use std::sync::Arc;
 use ropey::Rope;
 use tokio::sync::watch;
 
-use crate::analysis::{sort_by_position, too_large, Analysis};
+use crate::analysis::{Analysis, SolveLimits, SolvePlan, TooLarge};
 use crate::model::{Code, Diagnostic};
-use crate::solve::{peak_memory_bytes, Game, Solution, MAX_NODES};
+use crate::solve::{Game, Solution};
 use crate::syntax::TextRange;
 
 use super::config::Config;
@@ -83,8 +83,8 @@ pub struct Analysed {
 pub enum SolveState {
     /// The document is not analysed, or node 1 or node 2 is missing: nothing to solve.
     NoGame,
-    /// Not solved while typing, for the reason the diagnostic gives.
-    Refused(Diagnostic),
+    /// Not solved while typing, for this reason.
+    TooLarge(TooLarge),
     /// A solve runs on the blocking pool; setting the flag stops it.
     Pending {
         game: Arc<Game>,
@@ -292,53 +292,21 @@ impl Document {
 }
 
 /// Whether to solve an analysed document while typing: the game, or the state that says
-/// why not. The limits are checked in order of what the user can change: the solver's
-/// hard limit first (no setting helps), then the live-solve node limit, then the memory
-/// budget, estimated before anything is allocated.
+/// why not. The decision is the one solve policy of `analysis`, with the server's live
+/// limits: the live-solve node limit and the memory budget.
 pub fn solve_policy(analysed: &Analysed) -> (SolveState, Option<Game>) {
     let Some(analysis) = &analysed.analysis else {
         return (SolveState::NoGame, None);
     };
-    let config = &analysed.config;
-    let graph = &analysis.model.graph;
-    if graph.mouse_start().is_none() || graph.cat_start().is_none() {
-        return (SolveState::NoGame, None);
-    }
-    let nodes = graph.node_count();
-    let refuse = |message: String| {
-        let range = first_line(analysis);
-        (
-            SolveState::Refused(Diagnostic::new(Code::TooLarge, range, message)),
-            None,
-        )
+    let limits = SolveLimits {
+        max_nodes: Some(analysed.config.max_nodes),
+        max_memory: Some(analysed.config.solver_memory_budget()),
     };
-    if nodes > MAX_NODES {
-        return refuse(format!("the graph has {nodes} nodes, more than the solver can hold ({MAX_NODES}), so the outcome is not computed"));
+    match analysis.solve_plan(limits) {
+        SolvePlan::NoGame => (SolveState::NoGame, None),
+        SolvePlan::TooLarge(too_large) => (SolveState::TooLarge(too_large), None),
+        SolvePlan::Solve(game) => (SolveState::NoGame, Some(game)),
     }
-    if nodes > config.max_nodes {
-        if let Some(diagnostic) = too_large(analysis, config.max_nodes) {
-            return (SolveState::Refused(diagnostic), None);
-        }
-    }
-    let needed = peak_memory_bytes(nodes);
-    if needed > config.solver_memory_budget() {
-        return refuse(format!(
-            "solving this graph of {nodes} nodes needs about {} MiB, above the solver's memory budget of {} MiB, so the outcome is not computed here: raise `cmg.solver.maxMemoryMiB`, or run `cmg solve`",
-            needed.div_ceil(1 << 20),
-            config.max_solver_memory_mib
-        ));
-    }
-    match analysis.game() {
-        Some(game) => (SolveState::NoGame, Some(game)),
-        None => (SolveState::NoGame, None),
-    }
-}
-
-fn first_line(analysis: &Analysis) -> TextRange {
-    analysis
-        .line_index
-        .line_content(&analysis.text, 0)
-        .unwrap_or_default()
 }
 
 /// The full diagnostic set of an analysed document and the state of its solve, sorted
@@ -355,16 +323,12 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
             ),
         )];
     };
-    let solution = match solve {
-        SolveState::Solved(solution) => Some(solution.as_ref()),
-        _ => None,
+    let (solution, too_large) = match solve {
+        SolveState::Solved(solution) => (Some(solution.as_ref()), None),
+        SolveState::TooLarge(too_large) => (None, Some(too_large)),
+        _ => (None, None),
     };
-    let mut diagnostics = analysis.diagnostics(solution);
-    if let SolveState::Refused(diagnostic) = solve {
-        diagnostics.push(diagnostic.clone());
-        sort_by_position(&mut diagnostics);
-    }
-    diagnostics
+    analysis.diagnostics_with(solution, too_large)
 }
 
 #[cfg(test)]

@@ -99,8 +99,8 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
             kind: None,
             text_edits: None,
             tooltip: hint.tooltip.map(InlayHintTooltip::String),
-            padding_left: Some(true),
-            padding_right: None,
+            padding_left: Some(hint.pad_left),
+            padding_right: Some(hint.pad_right),
             data: None,
         })
         .collect()

@@ -29,7 +29,11 @@ impl Diagnostic {
         }
     }
 
-    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Diagnostic {
+    pub(crate) fn with_related(
+        mut self,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         self.related.push(Related {
             range,
             message: message.into(),
@@ -40,6 +44,12 @@ impl Diagnostic {
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }
+}
+
+/// Whether any of `diagnostics` is an error: what makes `cmg check` and `cmg solve`
+/// exit with 1.
+pub(crate) fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| d.severity() == Severity::Error)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -2,7 +2,7 @@
 
 use crate::syntax::{Label, NodeRef, Parse, StatementKind, TextRange, MAX_NODE_ID};
 
-use super::{Code, Diagnostic, Graph, Model};
+use super::{Code, Diagnostic, Graph, Model, NO_DECLARATION};
 
 /// One place a node id appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,15 +24,21 @@ pub enum MentionKind {
     ListIndex,
 }
 
-/// One edge as written: `a -- b` in a chain, or `b` in list `a` of an adjacency literal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// One edge declaration as written: a group product `A -- B` (one link of a chain,
+/// standing for every pair of a member of `A` and a member of `B`), or one entry `b`
+/// of list `a` in an adjacency literal. A product of two groups of a thousand members
+/// is one declaration, not a million: its pairs are produced on demand by
+/// [`Model::pairs`](super::Model::pairs).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeDecl {
-    pub a: u32,
-    pub b: u32,
-    /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
+    /// For a chain, from the first group to the second; for a listed edge, the neighbour.
     pub range: TextRange,
     pub statement: usize,
     pub origin: EdgeOrigin,
+    /// The ends on each side, as ranges of indices into `Model::mentions`. For a listed
+    /// edge the left end is the list (a `ListIndex` mention), the right one the neighbour.
+    pub(super) left: std::ops::Range<u32>,
+    pub(super) right: std::ops::Range<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,13 +47,36 @@ pub enum EdgeOrigin {
     Listed,
 }
 
-impl EdgeDecl {
-    pub fn is_self_loop(&self) -> bool {
+impl EdgeOrigin {
+    /// The range of the pair of ends at `a` and `b`: from `a` to `b` in a chain, the
+    /// neighbour `b` in a list.
+    pub(super) fn pair_range(self, a: TextRange, b: TextRange) -> TextRange {
+        match self {
+            EdgeOrigin::Chain => a.cover(b),
+            EdgeOrigin::Listed => b,
+        }
+    }
+}
+
+/// One pair of an edge declaration: `a -- b` in a chain, or `b` in list `a` of an
+/// adjacency literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgePair {
+    pub a: u32,
+    pub b: u32,
+    /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
+    pub range: TextRange,
+    pub statement: usize,
+    pub origin: EdgeOrigin,
+}
+
+impl EdgePair {
+    pub(crate) fn is_self_loop(&self) -> bool {
         self.a == self.b
     }
 
     /// The edge as an unordered pair.
-    pub fn key(&self) -> (u32, u32) {
+    pub(crate) fn key(&self) -> (u32, u32) {
         (self.a.min(self.b), self.a.max(self.b))
     }
 }
@@ -78,31 +107,26 @@ pub(super) fn lower(parse: &Parse) -> Model {
         };
         match &stmt.kind {
             StatementKind::Edges(groups) => {
-                let ids: Vec<Vec<(u32, TextRange)>> = groups
-                    .iter()
-                    .map(|group| {
-                        group
-                            .members
-                            .iter()
-                            .filter_map(|&node| {
-                                mention(node, MentionKind::Edge, &mut model)
-                                    .map(|id| (id, node.range))
-                            })
-                            .collect()
-                    })
-                    .collect();
-                for pair in ids.windows(2) {
-                    for &(a, a_range) in &pair[0] {
-                        for &(b, b_range) in &pair[1] {
-                            model.edges.push(EdgeDecl {
-                                a,
-                                b,
-                                range: a_range.cover(b_range),
-                                statement,
-                                origin: EdgeOrigin::Chain,
-                            });
-                        }
+                // Each group's mentions are consecutive; a product refers to them.
+                let mut previous: Option<(std::ops::Range<u32>, TextRange)> = None;
+                for group in groups {
+                    let first = model.mentions.len() as u32;
+                    for &node in &group.members {
+                        mention(node, MentionKind::Edge, &mut model);
                     }
+                    let ends = first..model.mentions.len() as u32;
+                    if let Some((left, left_range)) = previous.take() {
+                        note_declaration(&mut model, &left);
+                        note_declaration(&mut model, &ends);
+                        model.edges.push(EdgeDecl {
+                            range: left_range.cover(group.range),
+                            statement,
+                            origin: EdgeOrigin::Chain,
+                            left,
+                            right: ends.clone(),
+                        });
+                    }
+                    previous = Some((ends, group.range));
                 }
             }
             StatementKind::Node(decl) => {
@@ -123,15 +147,19 @@ pub(super) fn lower(parse: &Parse) -> Model {
                         id: Some(a),
                         range: list.range,
                     };
+                    let list_mention = model.mentions.len() as u32;
                     mention(list_ref, MentionKind::ListIndex, &mut model);
                     for &node in &list.neighbours {
-                        if let Some(b) = mention(node, MentionKind::Edge, &mut model) {
+                        let neighbour = model.mentions.len() as u32;
+                        if mention(node, MentionKind::Edge, &mut model).is_some() {
+                            note_declaration(&mut model, &(list_mention..list_mention + 1));
+                            note_declaration(&mut model, &(neighbour..neighbour + 1));
                             model.edges.push(EdgeDecl {
-                                a,
-                                b,
                                 range: node.range,
                                 statement,
                                 origin: EdgeOrigin::Listed,
+                                left: list_mention..list_mention + 1,
+                                right: neighbour..neighbour + 1,
                             });
                         }
                     }
@@ -140,13 +168,45 @@ pub(super) fn lower(parse: &Parse) -> Model {
         }
     }
 
-    model.graph = Graph::new(
-        model.mentions.iter().map(|mention| mention.id).collect(),
-        model.edges.iter().map(|edge| (edge.a, edge.b)),
+    model
+        .first_declaration
+        .resize(model.mentions.len(), NO_DECLARATION);
+    // Dense indices once per mention, so that the graph takes each product as slices.
+    let mut ids: Vec<u32> = model.mentions.iter().map(|mention| mention.id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    model.mention_nodes = model
+        .mentions
+        .iter()
+        .map(|mention| ids.partition_point(|&id| id < mention.id) as u32)
+        .collect();
+    let nodes = |range: &std::ops::Range<u32>| {
+        &model.mention_nodes[range.start as usize..range.end as usize]
+    };
+    model.graph = Graph::from_products(
+        ids,
+        model
+            .edges
+            .iter()
+            .map(|edge| (nodes(&edge.left), nodes(&edge.right))),
         labels.iter().map(|(id, label)| (*id, label.value.clone())),
     );
     model.labels = labels;
     model
+}
+
+/// Records, for each mention in `mentions` that has none yet, the declaration about to
+/// be pushed as the first that includes it.
+fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
+    let declaration = model.edges.len() as u32;
+    let first = &mut model.first_declaration;
+    first.resize(model.mentions.len(), NO_DECLARATION);
+    for index in mentions.clone() {
+        let slot = &mut first[index as usize];
+        if *slot == NO_DECLARATION {
+            *slot = declaration;
+        }
+    }
 }
 
 fn too_large(range: TextRange) -> Diagnostic {

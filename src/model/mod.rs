@@ -5,11 +5,12 @@ mod graph;
 mod lower;
 mod validate;
 
+pub(crate) use diagnostic::has_errors;
 pub use diagnostic::{Code, Diagnostic, Related, Severity};
-pub use graph::Graph;
-pub use lower::{EdgeDecl, EdgeOrigin, Mention, MentionKind};
+pub use graph::{Graph, NodeRole};
+pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind};
 
-use crate::syntax::{Expect, Label, Parse};
+use crate::syntax::{Expect, Label, Parse, TextRange};
 
 /// What a parsed file declares, with the places it declares it.
 #[derive(Clone, Debug, Default)]
@@ -17,7 +18,8 @@ pub struct Model {
     pub graph: Graph,
     /// Every mention of a node id, in source order.
     pub mentions: Vec<Mention>,
-    /// Every edge as declared, self-loops and duplicates included, in source order.
+    /// Every edge declaration, self-loops and duplicates included, in source order; a
+    /// group product is one declaration (its pairs come from [`Model::pairs`]).
     pub edges: Vec<EdgeDecl>,
     pub expects: Vec<Expect>,
     /// Every label given by a `node` statement, in source order.
@@ -28,7 +30,15 @@ pub struct Model {
     /// source order: node `i`'s are `by_node[node_starts[i]..node_starts[i + 1]]`.
     by_node: Vec<u32>,
     node_starts: Vec<u32>,
+    /// The dense node index of each mention.
+    mention_nodes: Vec<u32>,
+    /// For each mention, the first declaration in `edges` that includes it (the others
+    /// follow it directly), or [`NO_DECLARATION`].
+    first_declaration: Vec<u32>,
 }
+
+/// The mention is in no edge declaration (a `node` statement, an empty list).
+const NO_DECLARATION: u32 = u32::MAX;
 
 impl Model {
     pub fn new(text: &str, parse: &Parse) -> Model {
@@ -42,46 +52,132 @@ impl Model {
 
     /// Groups the mentions by node, so that per-node lookups cost no scan of the file.
     fn index_mentions(&mut self) {
-        let node_of = |mention: &Mention| self.graph.index_of(mention.id).map(|i| i as usize);
         let mut starts = vec![0u32; self.graph.node_count() + 1];
-        for node in self.mentions.iter().filter_map(node_of) {
-            starts[node + 1] += 1;
+        for &node in &self.mention_nodes {
+            starts[node as usize + 1] += 1;
         }
         for i in 1..starts.len() {
             starts[i] += starts[i - 1];
         }
         let mut next = starts.clone();
         let mut by_node = vec![0u32; self.mentions.len()];
-        for (index, mention) in self.mentions.iter().enumerate() {
-            if let Some(node) = node_of(mention) {
-                by_node[next[node] as usize] = index as u32;
-                next[node] += 1;
-            }
+        for (index, &node) in self.mention_nodes.iter().enumerate() {
+            by_node[next[node as usize] as usize] = index as u32;
+            next[node as usize] += 1;
         }
         self.by_node = by_node;
         self.node_starts = starts;
     }
 
     /// Every mention of node `id`, in source order.
-    pub fn mentions_of(&self, id: u32) -> impl Iterator<Item = &Mention> + Clone {
+    pub(crate) fn mentions_of(&self, id: u32) -> impl Iterator<Item = &Mention> + Clone {
         let group = match self.graph.index_of(id) {
-            Some(node) if (node as usize) + 1 < self.node_starts.len() => {
-                let node = node as usize;
-                &self.by_node[self.node_starts[node] as usize..self.node_starts[node + 1] as usize]
-            }
-            _ => &[],
+            Some(node) => self.mention_indices(node),
+            None => &[],
         };
         group.iter().map(|&index| &self.mentions[index as usize])
     }
 
-    /// The first place node `id` is mentioned.
-    pub fn first_mention(&self, id: u32) -> Option<&Mention> {
-        self.mentions_of(id).next()
+    /// The indices into `mentions` of the node at dense index `node`, in source order.
+    fn mention_indices(&self, node: u32) -> &[u32] {
+        let node = node as usize;
+        match (self.node_starts.get(node), self.node_starts.get(node + 1)) {
+            (Some(&start), Some(&end)) => &self.by_node[start as usize..end as usize],
+            _ => &[],
+        }
     }
 
-    pub fn has_errors(&self) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.severity() == Severity::Error)
+    /// Where the edge between nodes `a` and `b` (ids, `a != b`) is first declared: the
+    /// range of its first pair in source order. Only the mentions of the node mentioned
+    /// less often are looked at, with the declarations that include each.
+    pub(super) fn first_declared(&self, a: u32, b: u32) -> Option<TextRange> {
+        let (ia, ib) = (self.graph.index_of(a)?, self.graph.index_of(b)?);
+        let rarer = if self.mention_indices(ia).len() <= self.mention_indices(ib).len() {
+            ia
+        } else {
+            ib
+        };
+        let mut best: Option<(u32, u64, TextRange)> = None;
+        for &mention in self.mention_indices(rarer) {
+            let mut declaration = self.first_declaration[mention as usize];
+            if declaration == NO_DECLARATION || best.is_some_and(|(found, ..)| declaration > found)
+            {
+                continue;
+            }
+            while let Some(edge) = self.edges.get(declaration as usize) {
+                if !edge.left.contains(&mention) && !edge.right.contains(&mention) {
+                    break;
+                }
+                if let Some((ordinal, range)) = self.first_pair_in(edge, a, b) {
+                    if best.is_none_or(|(d, o, _)| (declaration, ordinal) < (d, o)) {
+                        best = Some((declaration, ordinal, range));
+                    }
+                }
+                declaration += 1;
+            }
+        }
+        best.map(|(_, _, range)| range)
+    }
+
+    /// The first pair of `edge` joining `a` and `b`, with its place in [`Model::pairs`].
+    fn first_pair_in(&self, edge: &EdgeDecl, a: u32, b: u32) -> Option<(u64, TextRange)> {
+        let ends =
+            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
+        let (left, right) = (ends(&edge.left), ends(&edge.right));
+        let first_in_right = |id: u32| right.iter().position(|m| m.id == id);
+        let (a_right, b_right) = (first_in_right(a), first_in_right(b));
+        left.iter().enumerate().find_map(|(i, x)| {
+            let j = match x.id {
+                id if id == a => b_right?,
+                id if id == b => a_right?,
+                _ => return None,
+            };
+            let range = edge.origin.pair_range(x.range, right[j].range);
+            Some(((i * right.len() + j) as u64, range))
+        })
+    }
+
+    /// The pairs a declaration stands for, in source order: for `{a b} -- {c d}`,
+    /// a–c, a–d, b–c, b–d.
+    pub fn pairs<'a>(&'a self, edge: &'a EdgeDecl) -> impl Iterator<Item = EdgePair> + 'a {
+        let ends =
+            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
+        let (left, right) = (ends(&edge.left), ends(&edge.right));
+        left.iter().flat_map(move |a| {
+            right.iter().map(move |b| EdgePair {
+                a: a.id,
+                b: b.id,
+                range: edge.origin.pair_range(a.range, b.range),
+                statement: edge.statement,
+                origin: edge.origin,
+            })
+        })
+    }
+
+    /// The pairs of a declaration with the dense indices of their ends.
+    pub(super) fn indexed_pairs<'a>(
+        &'a self,
+        edge: &'a EdgeDecl,
+    ) -> impl Iterator<Item = (EdgePair, u32, u32)> + 'a {
+        let nodes = |range: &std::ops::Range<u32>| {
+            &self.mention_nodes[range.start as usize..range.end as usize]
+        };
+        let (left, right) = (nodes(&edge.left), nodes(&edge.right));
+        let right_len = right.len();
+        self.pairs(edge)
+            .enumerate()
+            .map(move |(k, pair)| (pair, left[k / right_len], right[k % right_len]))
+    }
+
+    /// The mention that defines node `id`: its `node` declaration, else its first mention.
+    pub fn definition(&self, id: u32) -> Option<&Mention> {
+        self.mentions_of(id)
+            .find(|mention| mention.kind == MentionKind::Declaration)
+            .or_else(|| self.first_mention(id))
+    }
+
+    /// The first place node `id` is mentioned.
+    pub(crate) fn first_mention(&self, id: u32) -> Option<&Mention> {
+        self.mentions_of(id).next()
     }
 }

@@ -1,15 +1,17 @@
 //! The checks of a model that need no solving, one function per check.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::syntax::{LineIndex, Parse, TextRange};
 
-use super::{Code, Diagnostic, EdgeOrigin, Graph, Model};
+use super::{Code, Diagnostic, EdgeOrigin, EdgePair, Graph, Model};
 
 pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
-    diagnostics.extend(self_loops(model));
-    diagnostics.extend(duplicate_edges(model));
+    let (self_loops, duplicates) = self_loops_and_duplicates(model);
+    diagnostics.extend(self_loops);
+    diagnostics.extend(duplicates);
     diagnostics.extend(one_sided_edges(model));
     diagnostics.extend(duplicate_labels(model));
     diagnostics.extend(duplicate_expects(model));
@@ -38,64 +40,175 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
         })
 }
 
-fn self_loops(model: &Model) -> Vec<Diagnostic> {
-    model
-        .edges
-        .iter()
-        .filter(|edge| edge.is_self_loop())
-        .map(|edge| {
-            Diagnostic::new(
+/// Self-loops and duplicate edges, found in one pass over every pair with a map from
+/// each distinct pair to its first declaration. A declaration that repeats many pairs
+/// (`{1 2 3} -- {1 2 3}` has three self-loops and three repeated edges) gets one
+/// diagnostic per code, with the count and the first example, so a product of a
+/// thousand members costs two diagnostics, not a million. In an adjacency literal every
+/// edge is normally listed on both sides; that mirror listing is the same declaration,
+/// not a duplicate.
+fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    let mut seen = SeenPairs::new(model.graph.node_count());
+    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    // Where each repeated edge was first declared, looked up once per edge.
+    let mut first_declared: PairMap<TextRange> = PairMap::default();
+    let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
+    for edge in &model.edges {
+        let mut loops = Repeats::default();
+        let mut repeats = Repeats::default();
+        for (pair, a, b) in model.indexed_pairs(edge) {
+            if pair.is_self_loop() {
+                loops.add(pair);
+                continue;
+            }
+            let is_mirror = pair.origin == EdgeOrigin::Listed
+                && listed.contains(&(pair.statement, pair.b, pair.a))
+                && !listed.contains(&(pair.statement, pair.a, pair.b));
+            if pair.origin == EdgeOrigin::Listed {
+                listed.insert((pair.statement, pair.a, pair.b));
+            }
+            if !seen.insert(a.min(b), a.max(b)) && !is_mirror {
+                repeats.add(pair);
+            }
+        }
+        self_loops.extend(loops.first.map(|pair| match loops.count {
+            1 => Diagnostic::new(
+                Code::SelfLoop,
+                pair.range,
+                format!(
+                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
+                    pair.a
+                ),
+            ),
+            count => Diagnostic::new(
                 Code::SelfLoop,
                 edge.range,
                 format!(
-                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
-                    edge.a
+                    "this group product joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
+                    pair.a, pair.b
                 ),
-            )
-        })
-        .collect()
-}
-
-/// An edge declared twice. In an adjacency literal every edge is normally listed on
-/// both sides; that mirror listing is the same declaration, not a duplicate.
-fn duplicate_edges(model: &Model) -> Vec<Diagnostic> {
-    let mut first_declared: HashMap<(u32, u32), TextRange> = HashMap::new();
-    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
-    let mut diagnostics = Vec::new();
-    for edge in model.edges.iter().filter(|edge| !edge.is_self_loop()) {
-        let is_mirror = edge.origin == EdgeOrigin::Listed
-            && listed.contains(&(edge.statement, edge.b, edge.a))
-            && !listed.contains(&(edge.statement, edge.a, edge.b));
-        if edge.origin == EdgeOrigin::Listed {
-            listed.insert((edge.statement, edge.a, edge.b));
-        }
-        match first_declared.get(&edge.key()) {
-            None => {
-                first_declared.insert(edge.key(), edge.range);
-            }
-            Some(_) if is_mirror => {}
-            Some(&first) => diagnostics.push(
-                Diagnostic::new(
+            ),
+        }));
+        duplicates.extend(repeats.first.map(|pair| {
+            let diagnostic = match repeats.count {
+                1 => Diagnostic::new(
+                    Code::DuplicateEdge,
+                    pair.range,
+                    format!(
+                        "the edge {} -- {} is declared again; it counts once, so this one can go",
+                        pair.a, pair.b
+                    ),
+                ),
+                count => Diagnostic::new(
                     Code::DuplicateEdge,
                     edge.range,
                     format!(
-                        "the edge {} -- {} is declared again; it counts once, so this one can go",
-                        edge.a, edge.b
+                        "this group product declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
+                        pair.a, pair.b
                     ),
-                )
-                .with_related(first, "first declared here"),
-            ),
+                ),
+            };
+            let (low, high) = pair.key();
+            let first = *first_declared
+                .entry(u64::from(low) << 32 | u64::from(high))
+                .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
+            diagnostic.with_related(first, "first declared here")
+        }));
+    }
+    (self_loops, duplicates)
+}
+
+/// The pairs of one declaration that one check finds: how many, and the first.
+#[derive(Default)]
+struct Repeats {
+    count: u64,
+    first: Option<EdgePair>,
+}
+
+impl Repeats {
+    fn add(&mut self, pair: EdgePair) {
+        self.count += 1;
+        self.first.get_or_insert(pair);
+    }
+}
+
+/// The node pairs (dense indices, lower first) seen so far: a bit matrix while the graph
+/// is small enough for one (8192 nodes take 8 MB), else a hash set. Products of
+/// thousands of members check millions of pairs, and the bits keep that to a few
+/// milliseconds.
+enum SeenPairs {
+    Bits { nodes: usize, bits: Vec<u64> },
+    Set(HashSet<u64, BuildHasherDefault<PairHasher>>),
+}
+
+impl SeenPairs {
+    const MAX_BIT_NODES: usize = 8192;
+
+    fn new(nodes: usize) -> SeenPairs {
+        if nodes <= SeenPairs::MAX_BIT_NODES {
+            SeenPairs::Bits {
+                nodes,
+                bits: vec![0; (nodes * nodes).div_ceil(64)],
+            }
+        } else {
+            SeenPairs::Set(HashSet::default())
         }
     }
-    diagnostics
+
+    /// Adds the pair; whether it was new.
+    fn insert(&mut self, low: u32, high: u32) -> bool {
+        match self {
+            SeenPairs::Bits { nodes, bits } => {
+                let bit = low as usize * *nodes + high as usize;
+                let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+                let new = bits[word] & mask == 0;
+                bits[word] |= mask;
+                new
+            }
+            SeenPairs::Set(set) => set.insert(u64::from(low) << 32 | u64::from(high)),
+        }
+    }
+}
+
+/// A hash map keyed by an unordered node pair packed into a `u64`. The default SipHash
+/// guards against adversarial keys, which cost nothing here (the file's author only
+/// slows their own check down), and it is several times slower than a multiply on the
+/// millions of pairs a large group product declares.
+type PairMap<V> = HashMap<u64, V, BuildHasherDefault<PairHasher>>;
+
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        // Fibonacci hashing: the multiply spreads the low and high ids over all bits,
+        // and the rotation brings the well-mixed high bits to where hashbrown looks.
+        self.0 = (self.0 ^ value)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(26);
+    }
 }
 
 /// In an adjacency literal, `i` lists `j` but `j` does not list `i`.
 fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
-    let listed: HashSet<(usize, u32, u32)> = model
-        .edges
-        .iter()
-        .filter(|edge| edge.origin == EdgeOrigin::Listed)
+    let listed_pairs = || {
+        model
+            .edges
+            .iter()
+            .filter(|edge| edge.origin == EdgeOrigin::Listed)
+            .flat_map(|edge| model.pairs(edge))
+    };
+    let listed: HashSet<(usize, u32, u32)> = listed_pairs()
         .map(|edge| (edge.statement, edge.a, edge.b))
         .collect();
     let has_list: HashSet<(usize, u32)> = model
@@ -104,10 +217,8 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
         .map(|mention| (mention.statement, mention.id))
         .collect();
-    model
-        .edges
-        .iter()
-        .filter(|edge| edge.origin == EdgeOrigin::Listed && !edge.is_self_loop())
+    listed_pairs()
+        .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
         .map(|edge| {
             let (a, b) = (edge.a, edge.b);
@@ -216,7 +327,7 @@ fn cat_stuck(model: &Model) -> Option<Diagnostic> {
         Diagnostic::new(
             Code::CatStuck,
             first_mention_range(model, 2),
-            "node 2 has no neighbour other than the hole, so the cat can never move and the game is a draw: join node 2 to a node other than 0",
+            "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0",
         )
     })
 }

@@ -81,7 +81,7 @@ pub enum ExpectedOutcome {
 }
 
 impl ExpectedOutcome {
-    pub fn keyword(self) -> &'static str {
+    pub(crate) fn keyword(self) -> &'static str {
         match self {
             ExpectedOutcome::Mouse => "mouse",
             ExpectedOutcome::Cat => "cat",
@@ -97,20 +97,4 @@ pub struct AdjacencyList {
     pub neighbours: Vec<NodeRef>,
 }
 
-impl Statement {
-    /// Every node mention in the statement, in source order.
-    pub fn node_refs(&self) -> Vec<NodeRef> {
-        match &self.kind {
-            StatementKind::Edges(groups) => groups
-                .iter()
-                .flat_map(|group| group.members.iter().copied())
-                .collect(),
-            StatementKind::Node(decl) => vec![decl.node],
-            StatementKind::Expect(_) => Vec::new(),
-            StatementKind::Adjacency(lists) => lists
-                .iter()
-                .flat_map(|list| list.neighbours.iter().copied())
-                .collect(),
-        }
-    }
-}
+impl Statement {}

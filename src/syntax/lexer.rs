@@ -57,12 +57,7 @@ pub enum SyntaxKind {
 }
 
 impl SyntaxKind {
-    /// Tokens that carry no meaning for the grammar.
-    pub fn is_trivia(self) -> bool {
-        matches!(self, SyntaxKind::Comment)
-    }
-
-    pub fn is_keyword(self) -> bool {
+    pub(crate) fn is_keyword(self) -> bool {
         matches!(
             self,
             SyntaxKind::NodeKw
@@ -73,11 +68,11 @@ impl SyntaxKind {
         )
     }
 
-    pub fn is_opening_bracket(self) -> bool {
+    pub(crate) fn is_opening_bracket(self) -> bool {
         matches!(self, SyntaxKind::LBrace | SyntaxKind::LBracket)
     }
 
-    pub fn is_closing_bracket(self) -> bool {
+    pub(crate) fn is_closing_bracket(self) -> bool {
         matches!(self, SyntaxKind::RBrace | SyntaxKind::RBracket)
     }
 }
@@ -119,7 +114,7 @@ pub struct Token {
 
 /// Splits `text` into tokens. Never fails: characters that fit no rule become
 /// [`SyntaxKind::Error`] tokens, adjacent ones merged.
-pub fn lex(text: &str) -> Vec<Token> {
+pub(crate) fn lex(text: &str) -> Vec<Token> {
     let mut tokens: Vec<Token> = Vec::new();
     let mut lexer = SyntaxKind::lexer(text);
     while let Some(result) = lexer.next() {

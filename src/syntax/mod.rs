@@ -7,7 +7,8 @@ mod parser;
 mod text_range;
 
 pub use ast::*;
-pub use lexer::{lex, SyntaxKind, Token};
-pub use line_index::{LineCol, LineIndex};
-pub use parser::{is_statement_break, parse, parse_node_id, Chunk, Parse, SyntaxError};
+pub use lexer::{SyntaxKind, Token};
+pub use line_index::{ColumnUnit, LineCol, LineIndex};
+pub(crate) use parser::parse_node_id;
+pub use parser::{parse, Chunk, Parse, SyntaxError};
 pub use text_range::TextRange;

@@ -22,6 +22,41 @@ pub struct Parse {
     /// One chunk per statement in the text, broken or not, in order.
     pub chunks: Vec<Chunk>,
     pub errors: Vec<SyntaxError>,
+    /// The index of every token that ends a statement (a `;`, or a newline outside
+    /// brackets or before a line that plainly starts a new statement), in order.
+    breaks: Vec<u32>,
+}
+
+impl Parse {
+    /// The line ending the file uses, for the lines that the formatter and the code
+    /// actions write: that of its first line break between statements, `\n` when it
+    /// has none. Breaks inside a statement don't count: the formatter may join that
+    /// statement's lines, and its output must pick the same ending again.
+    pub(crate) fn line_ending(&self, text: &str) -> &'static str {
+        let mut chunks = self.chunks.iter().peekable();
+        for (i, token) in self.tokens.iter().enumerate() {
+            while chunks.next_if(|chunk| chunk.tokens.end <= i).is_some() {}
+            let inside_chunk = chunks.peek().is_some_and(|chunk| chunk.tokens.contains(&i));
+            if token.kind == SyntaxKind::Newline && !inside_chunk {
+                return match &text[token.range.to_usize()] {
+                    "\r\n" => "\r\n",
+                    "\r" => "\r",
+                    _ => "\n",
+                };
+            }
+        }
+        "\n"
+    }
+
+    /// The index of the first token of the statement that the tokens before `end` end
+    /// in: just after the last statement break before `end`. Completion reads its
+    /// context from there, cut as the parser cut the statements.
+    pub(crate) fn statement_start(&self, end: usize) -> usize {
+        let before = self.breaks.partition_point(|&i| (i as usize) < end);
+        before
+            .checked_sub(1)
+            .map_or(0, |last| self.breaks[last] as usize + 1)
+    }
 }
 
 /// The tokens of one statement as written, without its terminator or trailing comment.
@@ -47,7 +82,8 @@ pub fn parse(text: &str) -> Parse {
     let mut errors = Vec::new();
     // One parser for the whole file, run on each statement in turn.
     let parser = statement(text);
-    for token_range in split_statements(&tokens) {
+    let (statements, breaks) = split_statements(&tokens);
+    for token_range in statements {
         let significant: Vec<Token> = tokens[token_range.clone()]
             .iter()
             .filter(|t| !matches!(t.kind, SyntaxKind::Comment | SyntaxKind::Newline))
@@ -78,28 +114,36 @@ pub fn parse(text: &str) -> Parse {
         file,
         chunks,
         errors,
+        breaks,
     }
 }
 
-/// Cuts the token list into statements; every returned range starts and ends with a
-/// token that is neither a comment nor a newline.
-fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
+/// Cuts the token list into statements in one pass; every returned range starts and
+/// ends with a token that is neither a comment nor a newline. Also returns the index of
+/// every token that ends a statement (see [`Parse::statement_start`]).
+fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>) {
     let is_gap = |kind: SyntaxKind| {
         matches!(
             kind,
             SyntaxKind::Newline | SyntaxKind::Semicolon | SyntaxKind::Comment
         )
     };
+    let mut breaks = Breaks::new(tokens);
     let mut statements = Vec::new();
+    let mut break_indices = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
         if is_gap(tokens[i].kind) {
+            // Between statements the depth is 0, so every newline and `;` ends one.
+            if tokens[i].kind != SyntaxKind::Comment {
+                break_indices.push(i as u32);
+            }
             i += 1;
             continue;
         }
         let start = i;
         let mut depth = 0usize;
-        while i < tokens.len() && !is_statement_break(tokens, i, depth) {
+        while i < tokens.len() && !breaks.is_break(i, depth) {
             match tokens[i].kind {
                 kind if kind.is_opening_bracket() => depth += 1,
                 kind if kind.is_closing_bracket() => depth = depth.saturating_sub(1),
@@ -107,46 +151,83 @@ fn split_statements(tokens: &[Token]) -> Vec<std::ops::Range<usize>> {
             }
             i += 1;
         }
+        if i < tokens.len() {
+            break_indices.push(i as u32);
+            i += 1;
+        }
         let mut end = i;
         while matches!(
             tokens[end - 1].kind,
-            SyntaxKind::Comment | SyntaxKind::Newline
+            SyntaxKind::Comment | SyntaxKind::Newline | SyntaxKind::Semicolon
         ) {
             end -= 1;
         }
         statements.push(start..end);
     }
-    statements
+    (statements, break_indices)
 }
 
-/// Whether `tokens[i]` ends the statement it is in, at bracket depth `depth`: `;`
-/// always does, and a line break outside brackets. Inside brackets a line break is plain
-/// whitespace, unless what follows cannot continue a bracket and plainly starts a
-/// statement (a keyword, `--`, `{`, or `NUMBER --`), or the line ends in an unterminated
-/// string (nothing could be added to that line to close the bracket).
-pub fn is_statement_break(tokens: &[Token], i: usize, depth: usize) -> bool {
-    match tokens[i].kind {
-        SyntaxKind::Semicolon => true,
-        SyntaxKind::Newline => {
-            depth == 0
-                || (i > 0 && tokens[i - 1].kind == SyntaxKind::UnterminatedString)
-                || next_line_starts_statement(tokens, i)
+/// Decides which tokens end a statement. A newline inside brackets looks ahead to the
+/// next significant token; what it finds there is remembered, so a run of comment lines
+/// inside brackets is looked through once, not once per line.
+struct Breaks<'a> {
+    tokens: &'a [Token],
+    /// The first token after the last newline looked from that is neither a comment
+    /// nor a newline (`tokens.len()` if none), and whether a statement starts there.
+    next_significant: usize,
+    starts_statement: bool,
+}
+
+impl<'a> Breaks<'a> {
+    fn new(tokens: &'a [Token]) -> Breaks<'a> {
+        Breaks {
+            tokens,
+            next_significant: 0,
+            starts_statement: false,
         }
-        _ => false,
     }
-}
 
-fn next_line_starts_statement(tokens: &[Token], newline: usize) -> bool {
-    let mut rest = tokens[newline + 1..]
-        .iter()
-        .map(|t| t.kind)
-        .filter(|&kind| !matches!(kind, SyntaxKind::Comment | SyntaxKind::Newline));
-    match rest.next() {
-        Some(SyntaxKind::Number) => rest.next() == Some(SyntaxKind::DashDash),
-        Some(kind) => {
-            kind.is_keyword() || matches!(kind, SyntaxKind::DashDash | SyntaxKind::LBrace)
+    /// Whether `tokens[i]` ends the statement it is in, at bracket depth `depth`: `;`
+    /// always does, and a line break outside brackets. Inside brackets a line break is
+    /// plain whitespace, unless what follows cannot continue a bracket and plainly
+    /// starts a statement (a keyword, `--`, `{`, or `NUMBER --`), or the line ends in an
+    /// unterminated string (nothing could be added to that line to close the bracket).
+    /// Called with increasing `i`.
+    fn is_break(&mut self, i: usize, depth: usize) -> bool {
+        let tokens = self.tokens;
+        match tokens[i].kind {
+            SyntaxKind::Semicolon => true,
+            SyntaxKind::Newline => {
+                depth == 0
+                    || (i > 0 && tokens[i - 1].kind == SyntaxKind::UnterminatedString)
+                    || self.next_line_starts_statement(i)
+            }
+            _ => false,
         }
-        None => false,
+    }
+
+    fn next_line_starts_statement(&mut self, newline: usize) -> bool {
+        // Every token between `newline` and the remembered one is insignificant, so the
+        // answer found from an earlier newline of the same run still holds.
+        if self.next_significant > newline {
+            return self.starts_statement;
+        }
+        let mut rest = self.tokens[newline + 1..]
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !matches!(t.kind, SyntaxKind::Comment | SyntaxKind::Newline));
+        let first = rest.next();
+        self.next_significant = first.map_or(self.tokens.len(), |(k, _)| newline + 1 + k);
+        self.starts_statement = match first.map(|(_, t)| t.kind) {
+            Some(SyntaxKind::Number) => {
+                rest.next().map(|(_, t)| t.kind) == Some(SyntaxKind::DashDash)
+            }
+            Some(kind) => {
+                kind.is_keyword() || matches!(kind, SyntaxKind::DashDash | SyntaxKind::LBrace)
+            }
+            None => false,
+        };
+        self.starts_statement
     }
 }
 
@@ -326,7 +407,7 @@ fn unclosed_bracket(text: &str, tokens: &[Token]) -> Option<SyntaxError> {
 }
 
 /// A node id, or `None` when it is above [`MAX_NODE_ID`].
-pub fn parse_node_id(digits: &str) -> Option<u32> {
+pub(crate) fn parse_node_id(digits: &str) -> Option<u32> {
     digits
         .parse::<u64>()
         .ok()

@@ -22,7 +22,7 @@ impl TextRange {
     }
 
     /// The smallest range covering both `self` and `other`.
-    pub fn cover(self, other: TextRange) -> TextRange {
+    pub(crate) fn cover(self, other: TextRange) -> TextRange {
         TextRange::new(self.start.min(other.start), self.end.max(other.end))
     }
 
@@ -36,11 +36,11 @@ impl TextRange {
 
     /// Whether `offset` lies in the range, counting its end: a cursor just after a
     /// token still touches it.
-    pub fn touches(self, offset: u32) -> bool {
+    pub(crate) fn touches(self, offset: u32) -> bool {
         self.start <= offset && offset <= self.end
     }
 
-    pub fn contains_range(self, other: TextRange) -> bool {
+    pub(crate) fn contains_range(self, other: TextRange) -> bool {
         self.start <= other.start && other.end <= self.end
     }
 

@@ -12,10 +12,19 @@ export type Discovery =
   | { ok: true; path: string; source: ServerSource }
   | { ok: false; message: string };
 
+/** How many `PATH` directories a message names before it only counts the rest. */
+const MAX_LISTED_DIRECTORIES = 8;
+
 /** Everything the search reads from the outside world, so that tests can fake it. */
 export interface DiscoveryInput {
   /** The `cmg.server.path` setting; empty means "not set". */
   configuredPath: string | undefined;
+  /**
+   * Where the editor found that value ("User settings", "Workspace settings"...), so
+   * that a message can say which scope was read: in a remote window a value can be
+   * set in one place and read from another.
+   */
+  settingOrigin?: string;
   /** The folder the extension is installed in, which may hold `server/cmg`. */
   extensionPath: string;
   platform: NodeJS.Platform;
@@ -37,16 +46,18 @@ export function findServer(input: DiscoveryInput): Discovery {
   const binary = input.platform === "win32" ? "cmg.exe" : "cmg";
 
   const configured = input.configuredPath?.trim() ?? "";
+  const origin = input.settingOrigin ?? "settings";
   if (configured !== "") {
     const expanded = expandHome(configured, input.homeDirectory ?? os.homedir(), paths);
     if (isExecutable(expanded)) {
       return { ok: true, path: expanded, source: "setting" };
     }
+    const where = expanded === configured ? "" : ` (${expanded})`;
     return {
       ok: false,
       message:
-        `cmg: the setting cmg.server.path is "${configured}", but there is no ` +
-        `executable file there. Fix the path, or clear the setting to use the ` +
+        `cmg: cmg.server.path is "${configured}"${where}, read from ${origin}, but there ` +
+        `is no executable file there. Fix the path, or clear the setting to use the ` +
         `bundled server or \`cmg\` from PATH.`,
     };
   }
@@ -57,12 +68,14 @@ export function findServer(input: DiscoveryInput): Discovery {
   }
 
   const delimiter = input.platform === "win32" ? ";" : ":";
+  const searched: string[] = [];
   for (const directory of (input.pathVariable ?? "").split(delimiter)) {
     // An empty PATH entry means the current directory, which an editor should not
     // run programs from.
     if (directory === "") {
       continue;
     }
+    searched.push(directory);
     const candidate = paths.join(directory, binary);
     if (isExecutable(candidate)) {
       return { ok: true, path: candidate, source: "PATH" };
@@ -72,10 +85,22 @@ export function findServer(input: DiscoveryInput): Discovery {
   return {
     ok: false,
     message:
-      `cmg: could not find the language server. Install it with ` +
-      `\`cargo install --path .\` from the cmg repository so that \`${binary}\` is ` +
-      `on PATH, or set cmg.server.path to the binary.`,
+      `cmg: could not find the language server. cmg.server.path is not set (read from ` +
+      `${origin}); tried ${bundled} (bundled) and \`${binary}\` in ` +
+      `${describeDirectories(searched)}. Install it with \`cargo install --path .\` ` +
+      `from the cmg repository so that \`${binary}\` is on PATH, or set ` +
+      `cmg.server.path to the binary.`,
   };
+}
+
+/** The PATH directories searched, the first few by name. */
+function describeDirectories(directories: string[]): string {
+  if (directories.length === 0) {
+    return "no PATH directory (PATH is empty)";
+  }
+  const named = directories.slice(0, MAX_LISTED_DIRECTORIES).join(", ");
+  const more = directories.length - MAX_LISTED_DIRECTORIES;
+  return more > 0 ? `PATH (${named} and ${more} more)` : `PATH (${named})`;
 }
 
 function expandHome(file: string, home: string, paths: path.PlatformPath): string {

@@ -23,3 +23,31 @@ export function initializationOptions(read: (key: ServerSetting) => unknown): Re
   }
   return options;
 }
+
+/** The layers of one setting, as `WorkspaceConfiguration.inspect` reports them. */
+export interface SettingLayers<T> {
+  globalValue?: T;
+  workspaceValue?: T;
+  workspaceFolderValue?: T;
+}
+
+/**
+ * Names the settings scope a value came from, for messages: the most specific layer
+ * that holds it. The editor merges the User settings of a remote window with the
+ * Remote settings of its machine into one layer, so that layer names both.
+ */
+export function settingOrigin<T>(value: T | undefined, layers: SettingLayers<T> | undefined): string {
+  if (value === undefined || layers === undefined) {
+    return "no settings scope (the default)";
+  }
+  if (layers.workspaceFolderValue === value) {
+    return "the Workspace Folder settings";
+  }
+  if (layers.workspaceValue === value) {
+    return "the Workspace settings";
+  }
+  if (layers.globalValue === value) {
+    return "the User settings (or the Remote settings of a remote window)";
+  }
+  return "no settings scope (the default)";
+}

@@ -35,6 +35,15 @@ test("a setting that points nowhere is an error, not a silent fallback", () => {
   const found = findServer(input(["/usr/bin/cmg"], { configuredPath: "/nope/cmg" }));
   assert.equal(found.ok, false);
   assert.match(!found.ok ? found.message : "", /cmg\.server\.path is "\/nope\/cmg"/);
+  const inUser = findServer(
+    input([], { configuredPath: "~/cmg", settingOrigin: "the User settings" }),
+  );
+  assert.equal(
+    !inUser.ok ? inUser.message : "",
+    'cmg: cmg.server.path is "~/cmg" (/home/ann/cmg), read from the User settings, but there ' +
+      "is no executable file there. Fix the path, or clear the setting to use the bundled " +
+      "server or `cmg` from PATH.",
+  );
 });
 
 test("a blank setting counts as unset", () => {
@@ -75,7 +84,20 @@ test("nothing found gives a message that says what to do", () => {
   const message = !found.ok ? found.message : "";
   assert.match(message, /could not find the language server/);
   assert.match(message, /cmg\.server\.path/);
-  assert.match(message, /PATH/);
+  assert.match(message, /PATH is empty/);
+});
+
+test("nothing found names the scope read and every place tried", () => {
+  const found = findServer(
+    input([], { settingOrigin: "no settings scope (the default)", pathVariable: "/a:/b:/c:/d:/e:/f:/g:/h:/i:/j" }),
+  );
+  assert.equal(
+    !found.ok ? found.message : "",
+    "cmg: could not find the language server. cmg.server.path is not set (read from no " +
+      "settings scope (the default)); tried /ext/server/cmg (bundled) and `cmg` in PATH " +
+      "(/a, /b, /c, /d, /e, /f, /g, /h and 2 more). Install it with `cargo install --path .` " +
+      "from the cmg repository so that `cmg` is on PATH, or set cmg.server.path to the binary.",
+  );
 });
 
 test("the real file check accepts executables only", async () => {

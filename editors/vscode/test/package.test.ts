@@ -135,7 +135,19 @@ test("commands: restart is contributed, the code lens command is left to the ser
   assert.doesNotMatch(fs.readFileSync(path.join(extensionRoot, "src", "extension.ts"), "utf8"), /cmg\.showLine/);
 });
 
-test("semantic token scopes use the server's modifiers and the grammar's scopes", () => {
+/**
+ * The node roles are coloured through scopes every theme knows, one root each, so that
+ * they stand out from plain ids (`constant.numeric`) and from each other in any theme;
+ * the grammar's own scopes for them (`constant.numeric.node.hole.cmg`...) get the
+ * colour of a plain number in the default themes.
+ */
+const ROLE_SCOPES: Record<string, string> = {
+  "enumMember.hole": "keyword.control",
+  "enumMember.mouseStart": "entity.name.function",
+  "enumMember.catStart": "entity.name.type",
+};
+
+test("semantic token scopes use the server's modifiers, the grammar's scopes and standard role scopes", () => {
   const modifiers = manifest.contributes.semanticTokenModifiers.map((entry) => entry.id);
   assert.deepEqual(modifiers.sort(), ["catStart", "hole", "mouseStart", "outcome"]);
   const [entry] = manifest.contributes.semanticTokenScopes;
@@ -147,13 +159,21 @@ test("semantic token scopes use the server's modifiers and the grammar's scopes"
     for (const modifier of used) {
       assert.ok(modifiers.includes(modifier), `${selector} uses an undeclared modifier`);
     }
+    const role = ROLE_SCOPES[selector];
     for (const target of targets) {
+      if (role !== undefined) {
+        assert.ok(target.startsWith(`${role}.`), `${selector} should map to ${role}.*, not ${target}`);
+        continue;
+      }
       // A scope like `keyword.other.cmg` is a prefix of what the grammar assigns
       // (`keyword.other.node.cmg`), which is how themes match it too.
       const stem = target.replace(/\.cmg$/, "");
       const known = [...scopes].some((scope) => scope === target || scope.startsWith(`${stem}.`));
       assert.ok(known, `${target} (for ${selector}) is not a scope of the grammar`);
     }
+  }
+  for (const selector of Object.keys(ROLE_SCOPES)) {
+    assert.ok(entry?.scopes[selector] !== undefined, `no scope for ${selector}`);
   }
 });
 

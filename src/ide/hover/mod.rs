@@ -11,7 +11,7 @@ use crate::analysis::{
     self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, solution_for,
     start_position, Analysis,
 };
-use crate::model::Graph;
+use crate::model::{Graph, NodeRole};
 use crate::solve::Solution;
 use crate::syntax::{Expect, TextRange};
 
@@ -55,7 +55,7 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
     if let Some(label) = graph.label(index) {
         write!(markdown, " \"{}\"", escape_markdown(label)).unwrap();
     }
-    if let Some(role) = role(id) {
+    if let Some(role) = NodeRole::of(id).map(NodeRole::name) {
         write!(markdown, " · {role}").unwrap();
     }
     let neighbours = graph.neighbours(index);
@@ -79,7 +79,7 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
             )
             .unwrap();
         }
-        None if analysis::game_of(graph).is_none() => {
+        None if start_position(graph).is_none() => {
             markdown.push_str("outcome not computed: the game needs node 1 and node 2");
         }
         None => markdown.push_str("outcome not computed"),
@@ -101,16 +101,6 @@ fn escape_markdown(text: &str) -> String {
         escaped.push(c);
     }
     escaped
-}
-
-/// The role the rules give a node id, if any.
-fn role(id: u32) -> Option<&'static str> {
-    match id {
-        0 => Some("hole"),
-        1 => Some("mouse start"),
-        2 => Some("cat start"),
-        _ => None,
-    }
 }
 
 /// The outcome with the mouse on the node at `index` instead of node 1.

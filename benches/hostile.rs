@@ -1,0 +1,90 @@
+//! Benchmarks of the hostile inputs of issue 7 at the issue's full sizes (each used to
+//! take seconds to minutes), and of the editor-speed targets of issue 11: parse and
+//! check of a 1 MB file and of a 50-node file.
+
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+
+use cmg::analysis::Analysis;
+use cmg::ide::completion::completions;
+use cmg::syntax::ColumnUnit;
+
+mod common;
+#[path = "../tests/common/hostile.rs"]
+mod hostile;
+
+fn bench_hostile(c: &mut Criterion) {
+    let mut group = c.benchmark_group("hostile");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1));
+    // Measurement 1: `{3 … 1002} -- {3 … 1002}` (8 KB) and 2000 members (18 KB).
+    for members in [1000, 2000] {
+        let text = hostile::group_product(members);
+        group.bench_with_input(
+            BenchmarkId::new("group_product_parse_and_check", members),
+            &text,
+            |b, text| b.iter(|| Analysis::new(text.as_str())),
+        );
+    }
+    // Measurement 2: one line over 200 000 ids modulo 5000, about 195 000 warnings, and
+    // the line and character column of each (what `cmg check --json` prints).
+    let text = hostile::long_chain(200_000, 5000);
+    group.bench_function("long_line_parse_and_check", |b| {
+        b.iter(|| Analysis::new(text.as_str()))
+    });
+    let analysis = Analysis::new(text.as_str());
+    group.bench_function("long_line_columns_of_every_diagnostic", |b| {
+        b.iter(|| {
+            analysis
+                .model
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    analysis
+                        .line_index
+                        .column(d.range.start, ColumnUnit::Char)
+                        .col
+                })
+                .fold(0u64, |sum, col| sum + u64::from(col))
+        })
+    });
+    // Measurement 3: 160 KB of comment lines inside brackets, and completion at its end.
+    let text = hostile::comments_in_brackets(80_000);
+    group.bench_function("comments_in_brackets_parse_and_check", |b| {
+        b.iter(|| Analysis::new(text.as_str()))
+    });
+    let analysis = Analysis::new(text.as_str());
+    let offset = text.rfind("[0]]").unwrap() as u32;
+    group.bench_function("comments_in_brackets_completion", |b| {
+        b.iter(|| completions(&analysis, offset))
+    });
+    group.finish();
+}
+
+/// Issue 11: a 1 MB file of 75 000 edge lines (target: under 30 ms), and a 50-node file
+/// (target: well under 100 µs).
+fn bench_editor_targets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("editor_targets");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1));
+    for (nodes, edges) in [(50, 150), (25_000, 75_000)] {
+        let text = common::random_cmg(nodes, edges, 11);
+        group.bench_with_input(
+            BenchmarkId::new(
+                "parse_and_check",
+                format!("{nodes}_nodes_{}_bytes", text.len()),
+            ),
+            &text,
+            |b, text| b.iter(|| Analysis::new(text.as_str())),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_hostile, bench_editor_targets);
+criterion_main!(benches);

@@ -1,0 +1,540 @@
+// The cmg extension in a real VS Code: code-server in Debian's headless Chromium,
+// driven by playwright-core. Each scenario starts a fresh code-server (its own user
+// data, extensions and config, no gallery), installs the packaged .vsix, opens the
+// examples as a user would (Quick Open) and checks what is on the screen.
+//
+//   node test.mjs --code-server BIN --vsix FILE --cmg BIN --examples DIR --artifacts DIR
+//                 [--only NAME] [--user-loads N]
+//
+// Screenshots and the extension's output channel go to the artefacts folder; every
+// check prints "ok"/"FAIL", and the exit code is 1 when any check failed.
+
+import { execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+
+import { chromium } from "playwright-core";
+
+const { values: args } = parseArgs({
+  options: {
+    "code-server": { type: "string" },
+    vsix: { type: "string" },
+    cmg: { type: "string" },
+    examples: { type: "string" },
+    artifacts: { type: "string" },
+    chromium: { type: "string", default: "/usr/bin/chromium" },
+    // Runs only the scenarios whose name contains this, while working on one.
+    only: { type: "string", default: "" },
+    // Window loads in the User settings scenario (the setting once went missing in
+    // some loads only).
+    "user-loads": { type: "string", default: "4" },
+  },
+});
+for (const name of ["code-server", "vsix", "cmg", "examples", "artifacts"]) {
+  if (args[name] === undefined) {
+    console.error(`test.mjs: --${name} is required`);
+    process.exit(2);
+  }
+}
+const artifacts = path.resolve(args.artifacts);
+fs.mkdirSync(artifacts, { recursive: true });
+
+/** How long anything the user waits for may take before the check fails. */
+const PATIENCE_MS = 30_000;
+
+let passed = 0;
+let failed = 0;
+
+function check(name, ok, detail = "") {
+  if (ok) {
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } else {
+    failed += 1;
+    console.log(`FAIL ${name}${detail === "" ? "" : `: ${detail}`}`);
+  }
+  return ok;
+}
+
+/** Waits for `probe` to return a truthy value; returns the last value either way. */
+async function until(probe, timeout = PATIENCE_MS) {
+  const deadline = Date.now() + timeout;
+  let value = await probe();
+  while (!value && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await probe();
+  }
+  return value;
+}
+
+/**
+ * One code-server with its own directories. `user` and `machine` are the User and the
+ * Remote (machine) settings; code-server windows are remote windows, which is where
+ * the scope of a setting decides whether it is read.
+ */
+class Session {
+  constructor(name, { user = {}, machine = {} }) {
+    this.name = name;
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `cmg-e2e-${name}-`));
+    this.workspace = path.join(this.dir, "workspace");
+    fs.cpSync(args.examples, this.workspace, { recursive: true });
+    const base = {
+      "workbench.startupEditor": "none",
+      "workbench.secondarySideBar.defaultVisibility": "hidden",
+      "chat.disableAIFeatures": true,
+      "workbench.colorTheme": "Default Dark Modern",
+      "security.workspace.trust.enabled": false,
+      "telemetry.telemetryLevel": "off",
+      "update.mode": "none",
+      "extensions.autoCheckUpdates": false,
+      "window.commandCenter": false,
+    };
+    this.userSettings = path.join(this.dir, "data", "User", "settings.json");
+    this.writeJson(this.userSettings, { ...base, ...user });
+    if (Object.keys(machine).length > 0) {
+      this.writeJson(path.join(this.dir, "data", "Machine", "settings.json"), machine);
+    }
+    this.config = path.join(this.dir, "config.yaml");
+    fs.writeFileSync(this.config, "bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n");
+    this.shots = 0;
+  }
+
+  writeJson(file, value) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  codeServerArgs() {
+    return [
+      "--config", this.config,
+      "--user-data-dir", path.join(this.dir, "data"),
+      "--extensions-dir", path.join(this.dir, "extensions"),
+      "--disable-telemetry",
+      "--disable-update-check",
+      "--disable-workspace-trust",
+    ];
+  }
+
+  async start(browser) {
+    const env = { ...process.env, EXTENSIONS_GALLERY: "{}" };
+    execFileSync(args["code-server"], [...this.codeServerArgs(), "--install-extension", path.resolve(args.vsix)], {
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    this.log = path.join(this.dir, "code-server.log");
+    const logFd = fs.openSync(this.log, "w");
+    this.server = spawn(args["code-server"], [...this.codeServerArgs(), this.workspace], {
+      env,
+      stdio: ["ignore", logFd, logFd],
+      detached: true,
+    });
+    const url = await until(() => /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(fs.readFileSync(this.log, "utf8"))?.[1], 20_000);
+    if (!url) {
+      throw new Error(`code-server did not start:\n${fs.readFileSync(this.log, "utf8")}`);
+    }
+    this.url = url;
+    this.context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    this.page = await this.context.newPage();
+    await this.load();
+  }
+
+  /** Loads (or reloads) the window; each load starts a new extension host. */
+  async load() {
+    await this.page.goto(`${this.url}/?folder=${encodeURIComponent(this.workspace)}`);
+    await this.page.waitForSelector(".monaco-workbench .part.editor", { timeout: 60_000 });
+    // The file index behind Quick Open is ready once the explorer lists the files.
+    await this.page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout: 60_000 });
+  }
+
+  async screenshot(label) {
+    this.shots += 1;
+    const file = path.join(artifacts, `${this.name}-${String(this.shots).padStart(2, "0")}-${label}.png`);
+    await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /** Opens a file the way a user does: Quick Open, type the name, Enter. */
+  async open(name) {
+    const page = this.page;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+p");
+      await page.waitForSelector(".quick-input-widget .quick-input-box input", { state: "visible" });
+      await page.keyboard.type(name);
+      const row = `.quick-input-list .monaco-list-row[aria-label*="${name}"]`;
+      const listed = await page.waitForSelector(row, { timeout: 10_000 }).then(() => true, () => false);
+      if (listed) {
+        await page.keyboard.press("Enter");
+        const opened = await page
+          .waitForSelector(`.editor-instance .monaco-editor[data-uri$="/${name}"]`, { timeout: 10_000 })
+          .then(() => true, () => false);
+        if (opened) {
+          return;
+        }
+      }
+    }
+    throw new Error(`could not open ${name} with Quick Open`);
+  }
+
+  /**
+   * The lines of the editor showing `name`, in order, each with its text and tokens
+   * (text, colour, class); inlay hints are part of the text, as on the screen.
+   */
+  async lines(name) {
+    return this.page.evaluate((file) => {
+      const editor = [...document.querySelectorAll(".editor-instance .monaco-editor")].find((element) =>
+        (element.getAttribute("data-uri") ?? "").endsWith(`/${file}`),
+      );
+      if (!editor) {
+        return [];
+      }
+      const lines = [...editor.querySelectorAll(".view-lines .view-line")].map((line) => ({
+        top: parseFloat(line.style.top),
+        text: line.textContent.replace(/\u00a0/g, " "),
+        tokens: [...line.querySelectorAll(":scope > span > span")].map((span) => {
+          const box = span.getBoundingClientRect();
+          return {
+            text: span.textContent.replace(/\u00a0/g, " "),
+            color: getComputedStyle(span).color,
+            className: span.className,
+            x: box.x + box.width / 2,
+            y: box.y + box.height / 2,
+          };
+        }),
+      }));
+      return lines.sort((a, b) => a.top - b.top);
+    }, name);
+  }
+
+  /** The code lens titles of the editor showing `name`. */
+  async lenses(name) {
+    return this.page.$$eval(
+      `.editor-instance .monaco-editor[data-uri$="/${name}"] .codelens-decoration`,
+      (elements) => elements.map((element) => element.textContent ?? ""),
+    );
+  }
+
+  /** The token with exactly `text` on the first line that starts with `prefix`. */
+  async token(name, prefix, text) {
+    const line = (await this.lines(name)).find((candidate) => candidate.text.startsWith(prefix));
+    return line?.tokens.find((token) => token.text === text);
+  }
+
+  async notifications() {
+    return this.page.$$eval(".notifications-toasts .notification-toast", (toasts) =>
+      toasts.map((toast) => ({
+        message: toast.querySelector(".notification-list-item-message")?.textContent ?? "",
+        buttons: [...toast.querySelectorAll(".notification-list-item-buttons-container .monaco-button")].map(
+          (button) => button.textContent ?? "",
+        ),
+      })),
+    );
+  }
+
+  /**
+   * Every notification of the window, from the notification centre: toasts can be
+   * hidden (several at once collapse into the centre), the centre keeps them all.
+   */
+  async allNotifications() {
+    const page = this.page;
+    await page.keyboard.press("Escape");
+    await page.click('[id="status.notifications"]');
+    await page.waitForSelector(".notifications-center.visible", { timeout: 5000 }).catch(() => {});
+    const messages = await page.$$eval(".notifications-center .notification-list-item-message", (elements) =>
+      elements.map((element) => element.textContent ?? ""),
+    );
+    await page.click('[id="status.notifications"]');
+    return messages;
+  }
+
+  /** The text of the cmg output channel, as the editor logs it to disk. */
+  outputChannel() {
+    const logs = path.join(this.dir, "data", "logs");
+    const found = fs.existsSync(logs)
+      ? fs.readdirSync(logs, { recursive: true }).filter((file) => /output_logging_.*-cmg\.log$/.test(String(file)))
+      : [];
+    return found
+      .sort()
+      .map((file) => fs.readFileSync(path.join(logs, String(file)), "utf8"))
+      .join("\n--- next window ---\n");
+  }
+
+  async close() {
+    fs.writeFileSync(path.join(artifacts, `${this.name}-output-channel.log`), this.outputChannel());
+    fs.copyFileSync(this.log, path.join(artifacts, `${this.name}-code-server.log`));
+    await this.context?.close();
+    if (this.server?.pid !== undefined) {
+      try {
+        process.kill(-this.server.pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The diagnostics the Problems panel should list: `cmg check --json`, hints left out (VS Code lists none). */
+function expectedProblems(file) {
+  let output;
+  try {
+    output = execFileSync(args.cmg, ["check", "--json", file], { encoding: "utf8" });
+  } catch (error) {
+    // Exit code 1 means "errors found"; the JSON is still on stdout.
+    output = error.stdout;
+  }
+  return JSON.parse(output)
+    .filter((diagnostic) => diagnostic.severity !== "hint")
+    .map((diagnostic) => `${diagnostic.code} ${diagnostic.start.line}:${diagnostic.start.column}`)
+    .sort();
+}
+
+/** The Problems panel's rows as "code line:column", read from each row's text. */
+async function problems(page) {
+  const rows = await page.$$eval('[id="workbench.panel.markers"] .monaco-list-row', (elements) =>
+    elements.map((element) => element.textContent ?? ""),
+  );
+  // A row reads "<message>cmg<code>[Ln 6, Col 6]"; the brackets around the code are CSS.
+  return rows
+    .map((row) => /cmg([a-z-]+)\[Ln (\d+), Col (\d+)\]$/.exec(row))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]} ${match[2]}:${match[3]}`)
+    .sort();
+}
+
+/**
+ * The colours of the hole, the mouse's and the cat's start and a plain id in
+ * leetcode-draw.cmg, once they are four different ones (semantic tokens have arrived).
+ */
+async function roleColors(session) {
+  const hole = await session.token("leetcode-draw.cmg", "node 0", "0");
+  const mouse = await session.token("leetcode-draw.cmg", "node 1", "1");
+  const cat = await session.token("leetcode-draw.cmg", "node 2", "2");
+  const plain = await session.token("leetcode-draw.cmg", "3 -- {4 5}", "3");
+  const colors = [hole, mouse, cat, plain].map((token) => token?.color);
+  return new Set(colors).size === 4 && !colors.includes(undefined) ? colors : undefined;
+}
+
+async function machineSettingsScenario(browser) {
+  const session = new Session("machine", { machine: { "cmg.server.path": path.resolve(args.cmg) } });
+  try {
+    await session.start(browser);
+    const page = session.page;
+
+    // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position.
+    await session.open("every-diagnostic.cmg");
+    await page.keyboard.press("Control+Shift+m");
+    // Maximized, the panel has room for every row (its list only renders visible rows).
+    await page.click('.panel .action-label[aria-label="Maximize Panel"]', { timeout: 5000 }).catch(() => {});
+    const want = expectedProblems(path.join(args.examples, "every-diagnostic.cmg"));
+    const got = await until(async () => {
+      const shown = await problems(page);
+      return shown.length >= want.length ? shown : undefined;
+    });
+    await session.screenshot("problems");
+    check(
+      "Problems panel: every diagnostic with its code and position",
+      JSON.stringify(got) === JSON.stringify(want),
+      `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page)))}`,
+    );
+    await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
+    await page.keyboard.press("Control+j");
+
+    // The outcome: a labelled hint at the end of the first line, and the lens.
+    await session.open("leetcode-draw.cmg");
+    const first = await until(async () => {
+      const [line] = await session.lines("leetcode-draw.cmg");
+      return line?.text.includes("⟹ outcome: draw") ? line : undefined;
+    });
+    check("outcome hint \"⟹ outcome: draw\" ends line 1", first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    if (first) {
+      const hint = first.tokens.find((token) => token.text.includes("⟹ outcome"));
+      const comment = first.tokens[0];
+      check("the outcome hint is not coloured like the comment", hint?.color !== comment?.color, `${hint?.color} vs ${comment?.color}`);
+    }
+    const lens = await until(async () => (await session.lenses("leetcode-draw.cmg")).find((text) => text.includes("optimal line")));
+    check("code lens names the outcome and the optimal line", /^▶ draw · optimal line: 1,2 → /.test(lens ?? ""), lens);
+
+    // Colouring: the roles of nodes 0, 1 and 2 differ from a plain id and from each other.
+    const roles = await until(() => roleColors(session));
+    check("hole, mouse start, cat start and a plain id have four colours (Dark Modern)", roles !== undefined, JSON.stringify(roles));
+    await session.screenshot("draw-dark");
+
+    // Hover on node 3 (a plain node) in `1 -- 3`.
+    const three = await session.token("leetcode-draw.cmg", "1 -- 3", "3");
+    let hover;
+    if (three) {
+      await page.mouse.move(three.x, three.y);
+      hover = await until(async () =>
+        (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
+          text.includes("node 3"),
+        ),
+      );
+    }
+    check("hover on node 3 shows its neighbours and outcomes", /neighbours: 1, 4, 5/.test(hover ?? "") && /mouse starts here/.test(hover ?? ""), hover);
+    await session.screenshot("hover");
+    await page.mouse.move(5, 450);
+
+    // Per-node hints of an adjacency literal sit on their own rows.
+    await session.open("long-game.cmg");
+    const rows = await until(async () => {
+      const lines = (await session.lines("long-game.cmg")).map((line) => line.text.trim());
+      return lines.some((text) => text.startsWith("node 1: mouse in 21 ▸")) ? lines : undefined;
+    });
+    const rowOf = (id) => (rows ?? []).find((text) => text.startsWith(`node ${id}:`));
+    check(
+      "long-game.cmg: node 1's hint starts row 1, node 5's starts row 5, none inside row 0",
+      rowOf(1)?.includes("[3, 4, 5, 6]") && rowOf(5)?.includes("[0, 1, 2, 4, 8]") && (rows ?? []).includes("[5, 7, 9],"),
+      JSON.stringify(rows),
+    );
+    const longLens = await until(async () => (await session.lenses("long-game.cmg")).find((text) => text.includes("optimal line")));
+    check("long-game.cmg: the lens says mouse wins in 21", /^▶ mouse wins in 21 · optimal line: 1,2 → 6,2 → /.test(longLens ?? ""), longLens);
+    await session.screenshot("long-game");
+
+    const output = session.outputChannel();
+    check("output channel: the server came from cmg.server.path", /found via cmg\.server\.path in the User settings \(or the Remote settings/.test(output), output);
+    const centre = await session.allNotifications();
+    check("no notification was shown", centre.length === 0, JSON.stringify(centre));
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * The setting in the User settings of a remote window, read on every start; and the
+ * role colours in the light theme.
+ */
+async function userSettingsScenario(browser, starts) {
+  const session = new Session("user", {
+    user: { "cmg.server.path": path.resolve(args.cmg), "workbench.colorTheme": "Default Light Modern" },
+  });
+  try {
+    await session.start(browser);
+    let good = 0;
+    for (let start = 1; start <= starts; start += 1) {
+      if (start > 1) {
+        await session.load();
+      }
+      await session.open("leetcode-mouse.cmg");
+      const hint = await until(async () => {
+        const [line] = await session.lines("leetcode-mouse.cmg");
+        return line?.text.includes("⟹ outcome: mouse wins in 1");
+      });
+      good += hint ? 1 : 0;
+    }
+    await session.screenshot("mouse");
+    await session.open("leetcode-draw.cmg");
+    const light = await until(() => roleColors(session));
+    check("hole, mouse start, cat start and a plain id have four colours (Light Modern)", light !== undefined, JSON.stringify(light));
+    await session.screenshot("draw-light");
+    const output = session.outputChannel();
+    const reads = output.match(/found via cmg\.server\.path in the User settings/g) ?? [];
+    check(`User settings: the server ran in ${starts} of ${starts} window loads`, good === starts, `${good} of ${starts}\n${output}`);
+    check(`User settings: the setting was read in every load`, reads.length === starts, output);
+    const centre = await session.allNotifications();
+    check("User settings: no notification", centre.length === 0, JSON.stringify(centre));
+  } finally {
+    await session.close();
+  }
+}
+
+/** A wrong path: one message naming it and the scope; the grammar still colours. */
+async function missingServerScenario(browser) {
+  const wrong = "/nonexistent/cmg";
+  const session = new Session("missing", { user: { "cmg.server.path": wrong } });
+  try {
+    await session.start(browser);
+    await session.open("cat-wins.cmg");
+    const notes = await until(async () => {
+      const shown = await session.notifications();
+      return shown.length > 0 ? shown : undefined;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const all = await session.notifications();
+    await session.screenshot("missing-server");
+    const centre = await session.allNotifications();
+    check("wrong path: exactly one notification", all.length === 1 && centre.length === 1, JSON.stringify(centre));
+    const [note] = notes ?? [{ message: "", buttons: [] }];
+    check(
+      "wrong path: it names the path and the scope it was read from",
+      note.message.includes(`"${wrong}"`) && note.message.includes("the User settings"),
+      note.message,
+    );
+    check("wrong path: actions Show output and Open settings", JSON.stringify(note.buttons) === JSON.stringify(["Show output", "Open settings"]), JSON.stringify(note.buttons));
+    // Without a server only the TextMate grammar colours: comment, keyword and number differ.
+    const comment = await session.token("cat-wins.cmg", "# A graph", "# A graph where the cat wins: the mouse's only way to the hole runs through");
+    const commentColor = comment?.color ?? (await session.lines("cat-wins.cmg"))[0]?.tokens[0]?.color;
+    const keyword = await session.token("cat-wins.cmg", "node 0", "node");
+    const edge = await session.token("cat-wins.cmg", "0 -- 3", "--");
+    const colors = [commentColor, keyword?.color, edge?.color];
+    check("grammar colours comments, keywords and `--` apart without a server", new Set(colors).size === 3 && !colors.includes(undefined), JSON.stringify(colors));
+  } finally {
+    await session.close();
+  }
+}
+
+/** A server that dies as it starts: one message with its stderr, no restarts. */
+async function crashingServerScenario(browser) {
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), "cmg-e2e-crashing-"));
+  const crashing = path.join(bin, "cmg");
+  const starts = path.join(bin, "starts.log");
+  fs.writeFileSync(
+    crashing,
+    `#!/bin/sh\necho started >> '${starts}'\necho 'cmg: simulated start-up failure' >&2\nexit 3\n`,
+    { mode: 0o755 },
+  );
+  const session = new Session("crash", { user: { "cmg.server.path": crashing } });
+  try {
+    await session.start(browser);
+    await session.open("leetcode-mouse.cmg");
+    await until(async () => (await session.notifications()).length > 0);
+    // Give a restart loop time to show itself.
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const all = await session.notifications();
+    await session.screenshot("crashing-server");
+    const centre = await session.allNotifications();
+    check("crash at start-up: exactly one notification", all.length === 1 && centre.length === 1, JSON.stringify(centre));
+    const message = all[0]?.message ?? "";
+    check(
+      "crash at start-up: it names the path, the exit code and the server's stderr",
+      message.includes(crashing) && message.includes("exit code 3") && message.includes("simulated start-up failure"),
+      message,
+    );
+    check("crash at start-up: actions Show output and Open settings", JSON.stringify(all[0]?.buttons) === JSON.stringify(["Show output", "Open settings"]), JSON.stringify(all[0]?.buttons));
+    const output = session.outputChannel();
+    const started = fs.existsSync(starts) ? fs.readFileSync(starts, "utf8").split("\n").filter(Boolean).length : 0;
+    check("crash at start-up: the server was started once, not restarted", started === 1, `${started} starts`);
+    check("crash at start-up: no stack traces in the output channel", !/^\s+at /m.test(output), output);
+  } finally {
+    await session.close();
+    fs.rmSync(bin, { recursive: true, force: true });
+  }
+}
+
+const browser = await chromium.launch({
+  executablePath: args.chromium,
+  // Chromium's sandbox refuses to run as root, which CI containers often are.
+  args: process.getuid?.() === 0 ? ["--no-sandbox"] : [],
+});
+try {
+  const scenarios = [
+    ["machine settings", () => machineSettingsScenario(browser)],
+    ["user settings", () => userSettingsScenario(browser, Number(args["user-loads"]))],
+    ["missing server", () => missingServerScenario(browser)],
+    ["crashing server", () => crashingServerScenario(browser)],
+  ];
+  for (const [name, run] of scenarios.filter(([name]) => name.includes(args.only))) {
+    console.log(`-- ${name}`);
+    try {
+      await run();
+    } catch (error) {
+      check(`${name}: the scenario ran to the end`, false, error instanceof Error ? error.stack : String(error));
+    }
+  }
+} finally {
+  await browser.close();
+}
+console.log(`vscode e2e: ${passed} passed, ${failed} failed; artefacts in ${artifacts}`);
+process.exit(failed === 0 ? 0 : 1);
