@@ -112,5 +112,110 @@ fn bench_lsp_latency(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_analysis, bench_features, bench_lsp_latency);
+/// A 2 MB file of 100 000 edge statements, and a hostile one of the same size where
+/// most statements repeat an edge (about 95 000 `duplicate-edge` warnings).
+fn large_files() -> [(&'static str, String); 2] {
+    let plain: String = (0..100_000u32)
+        .map(|i| format!("{} -- {} # x\n", i % 20_000, (i * 7 + 3) % 20_000))
+        .collect();
+    let hostile: String = (0..100_000u32)
+        .map(|i| format!("{} -- {} # dup\n", i % 5000, (i + 1) % 5000))
+        .collect();
+    [("plain_2mb", plain), ("duplicates_2mb", hostile)]
+}
+
+/// On a 2 MB file: the time from `didOpen` to the first `publishDiagnostics`, from a
+/// keystroke (an incremental one-character insertion) to the publication of its
+/// version, and of a hover sent right after the keystroke, while its analysis runs.
+fn bench_lsp_large(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let mut group = c.benchmark_group("lsp_large_file");
+    group.sample_size(10);
+    for (name, text) in large_files() {
+        let uri = "file:///large.cmg";
+        let mut client = runtime.block_on(async {
+            let mut client = test_client::in_memory();
+            client.initialize(json!({}), json!(null)).await;
+            client
+        });
+        let mut version = 0;
+        group.bench_function(BenchmarkId::new("open_to_publish", name), |b| {
+            b.iter_custom(|iterations| {
+                runtime.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iterations {
+                        version += 1;
+                        let start = Instant::now();
+                        client.open(uri, version, &text).await;
+                        client
+                            .diagnostics_where(uri, |p| p["version"] == version)
+                            .await;
+                        total += start.elapsed();
+                        client.notifications.clear();
+                    }
+                    total
+                })
+            })
+        });
+        let at = json!({"line": 50_000, "character": 0});
+        group.bench_function(BenchmarkId::new("keystroke_to_publish", name), |b| {
+            b.iter_custom(|iterations| {
+                runtime.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iterations {
+                        version += 1;
+                        let start = Instant::now();
+                        client
+                            .change(
+                                uri,
+                                version,
+                                json!([{"range": {"start": at, "end": at}, "text": " "}]),
+                            )
+                            .await;
+                        client
+                            .diagnostics_where(uri, |p| p["version"] == version)
+                            .await;
+                        total += start.elapsed();
+                        client.notifications.clear();
+                    }
+                    total
+                })
+            })
+        });
+        group.bench_function(BenchmarkId::new("hover_after_keystroke", name), |b| {
+            b.iter_custom(|iterations| {
+                runtime.block_on(async {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iterations {
+                        version += 1;
+                        client
+                            .change(uri, version, json!([{"range": {"start": at, "end": at}, "text": " "}]))
+                            .await;
+                        let start = Instant::now();
+                        // Answered or refused with ContentModified: either way, at once.
+                        client
+                            .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 10, "character": 0}}))
+                            .await;
+                        total += start.elapsed();
+                        client.diagnostics_where(uri, |p| p["version"] == version).await;
+                        client.notifications.clear();
+                    }
+                    total
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_analysis,
+    bench_features,
+    bench_lsp_latency,
+    bench_lsp_large
+);
 criterion_main!(benches);

@@ -97,6 +97,7 @@ check "vscode test" vscode npm test --silent
 check "helix config" helix_config
 check "neovim" neovim
 check "emacs" emacs_eglot
+check "neovim lenses" timeout 600 nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/lenses.lua"
 
 if [ "$failed" -gt 0 ]; then
   echo "editors/ci.sh: failed: ${failures[*]}" >&2

@@ -1,7 +1,7 @@
 //! The language server in process, over an in-memory pipe with real framing: document
 //! sync, diagnostics with versions, scheduling of solves, settings, bad requests.
 
-use cmg::lsp::test_client::{codes, in_memory, InMemoryClient};
+use cmg::lsp::test_client::{codes, expected_diagnostics, in_memory, InMemoryClient};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///test/graph.cmg";
@@ -106,36 +106,117 @@ fn big_graph(n: u32, salt: u32) -> String {
     text
 }
 
-#[tokio::test]
-async fn a_stale_solve_is_never_published() {
-    let mut client = started(json!({"solver": {"maxNodes": 5000}})).await;
-    // Version 1 expects the wrong outcome for its graph; version 2 has another graph
-    // and no expectation. Only version 2's solve may ever reach the client.
-    let v1 = format!(
-        "{}expect draw\nexpect mouse\nexpect cat\n",
-        big_graph(400, 1)
+/// Waits for the publication of `version` that includes its solve, and checks that every
+/// publication of that version so far is `expected` (from [`expected_diagnostics`]):
+/// the fresh analysis of its text, before or after its own solve, never one carrying
+/// another version's outcome. The expectation is computed before the edit is sent,
+/// because solving here would hold up the server, which shares this thread.
+async fn check_publications(client: &mut InMemoryClient, version: i64, expected: [Value; 2]) {
+    let [unsolved, solved] = expected;
+    assert_ne!(
+        unsolved, solved,
+        "the test needs an expectation the solve decides"
     );
-    let v2 = big_graph(400, 2);
-    client.open(URI, 1, &v1).await;
-    client.change(URI, 2, json!([{"text": v2}])).await;
-    client.diagnostics_where(URI, version_is(2)).await;
-    // Give a stale solve every chance to land.
-    let hover_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(3);
-    while tokio::time::Instant::now() < hover_deadline {
-        client.call("textDocument/formatting", json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}})).await;
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let published = client.published(URI);
-    let last = published.last().unwrap();
-    assert_eq!(last["version"], 2);
-    for params in &published {
-        if params["version"] == 2 {
+    client
+        .diagnostics_where(URI, |p| {
+            p["version"] == version && p["diagnostics"] == solved
+        })
+        .await;
+    for params in client.published(URI) {
+        eprintln!(
+            "pub v{} {}",
+            params["version"],
+            params["diagnostics"]
+                .to_string()
+                .chars()
+                .take(300)
+                .collect::<String>()
+        );
+        if params["version"] == version {
+            let diagnostics = &params["diagnostics"];
             assert!(
-                !codes(params).contains(&"expect-mismatch".to_owned()),
-                "stale: {params}"
+                *diagnostics == unsolved || *diagnostics == solved,
+                "version {version} published {diagnostics}, expected {solved}"
             );
         }
     }
+}
+
+/// The outcome hint of a whole-file `inlayHint` answer, if there is one.
+async fn outcome_hint(client: &mut InMemoryClient) -> Option<String> {
+    let hints = client
+        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99999, "character": 0}}}))
+        .await;
+    hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|hint| hint["label"].as_str().unwrap().to_owned())
+        .find(|label| label.starts_with(OUTCOME_HINT))
+}
+
+/// How the outcome hint starts; the per-node hints do not.
+const OUTCOME_HINT: &str = "⟹ outcome:";
+
+/// The outcome hint of `text` once solved, computed here without the server.
+fn outcome_of(text: &str) -> String {
+    let analysis = cmg::analysis::Analysis::new(text);
+    let solution = cmg::solve::solve(&analysis.game().unwrap());
+    cmg::ide::inlay_hints::inlay_hints(&analysis, Some(&solution), &Default::default())
+        .into_iter()
+        .map(|hint| hint.label)
+        .find(|label| label.starts_with(OUTCOME_HINT))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_stale_solve_is_never_published() {
+    let settings = json!({"solver": {"maxNodes": 5000}});
+    let mut client = started(settings.clone()).await;
+    let expects = "expect draw\nexpect mouse\nexpect cat\n";
+    // Version 2 replaces version 1 while version 1 is solved (its first publication
+    // does not wait for a solve this long), and takes longer to solve: version 1's
+    // solve ends first, while version 2 waits for its own, and must not be taken for it.
+    let v1 = format!("0 -- 1\n{}{expects}", big_graph(600, 1));
+    let v2 = format!("{}{expects}", big_graph(900, 2));
+    assert_ne!(
+        outcome_of(&v1),
+        outcome_of(&v2),
+        "the test needs two outcomes"
+    );
+    let expected = expected_diagnostics(URI, &v2, &settings);
+    client.open(URI, 1, &v1).await;
+    client.diagnostics_where(URI, version_is(1)).await;
+    client.change(URI, 2, json!([{"text": v2}])).await;
+    check_publications(&mut client, 2, expected).await;
+}
+
+#[tokio::test]
+async fn a_solution_for_another_graph_with_the_same_node_count_is_never_shown() {
+    let settings = json!({"solver": {"maxNodes": 5000}});
+    let mut client = started(settings.clone()).await;
+    let v1 = format!(
+        "{}expect draw\nexpect mouse\nexpect cat\n",
+        big_graph(300, 3)
+    );
+    client.open(URI, 1, &v1).await;
+    check_publications(&mut client, 1, expected_diagnostics(URI, &v1, &settings)).await;
+    // Version 2 adds an edge and keeps every node: the solution of version 1 fits its
+    // node count but not its graph. Asked at once, while version 2 is solved, the
+    // hints show no outcome or version 2's, never version 1's.
+    let v2 = format!("0 -- 1\n{v1}");
+    let (old, new) = (outcome_of(&v1), outcome_of(&v2));
+    assert_ne!(old, new, "the test needs two outcomes");
+    let expected = expected_diagnostics(URI, &v2, &settings);
+    client.change(URI, 2, json!([{"text": v2}])).await;
+    let shown = outcome_hint(&mut client).await;
+    assert_ne!(
+        shown.as_deref(),
+        Some(old.as_str()),
+        "the old outcome was shown"
+    );
+    check_publications(&mut client, 2, expected).await;
+    assert_eq!(outcome_hint(&mut client).await, Some(new));
 }
 
 #[tokio::test]

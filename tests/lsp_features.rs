@@ -1,7 +1,7 @@
 //! Every editor feature through the protocol, on one document, with UTF-16 positions
 //! on lines holding `é` and an emoji; and random edit sequences against a local copy.
 
-use cmg::lsp::test_client::{codes, in_memory, InMemoryClient};
+use cmg::lsp::test_client::{char_boundary, codes, in_memory, utf16_position, InMemoryClient};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -185,62 +185,57 @@ async fn actions_symbols_tokens_folding_completion() {
     assert!(labels.contains(&"0") && labels.contains(&"5"), "{labels:?}");
 }
 
+/// The `line` argument of each code lens.
+fn lens_lines(lenses: &Value) -> Vec<Value> {
+    lenses
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|lens| lens["command"]["arguments"][0]["line"].clone())
+        .collect()
+}
+
 #[tokio::test]
 async fn no_outcome_is_shown_for_text_that_changed() {
     let mut client = ready().await;
-    // Change the graph: until the new solve lands, hints and lenses show nothing
-    // rather than the old outcome.
-    client
-        .change(URI, 2, json!([{"text": "0 -- 1 -- 2\n"}]))
-        .await;
+    let lens_request = json!({"textDocument": {"uri": URI}});
+    let before = lens_lines(
+        &client
+            .call("textDocument/codeLens", lens_request.clone())
+            .await,
+    );
+    assert_eq!(before.len(), 1);
+    // Another graph on the same six nodes, with another outcome: the old solution
+    // still fits its node count, and must not be shown for it. This client cannot be
+    // asked to refresh, so hints and lenses wait for the new solve.
+    let text = "0 -- 1 -- 2 -- 3 -- 4 -- 5\n";
+    client.change(URI, 2, json!([{"text": text}])).await;
     let hints = client
         .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}))
         .await;
-    for hint in hints.as_array().unwrap() {
-        let label = hint["label"].as_str().unwrap_or_default();
-        assert!(
-            !label.contains("draw"),
-            "the old outcome was shown: {hints}"
-        );
-    }
-    let lenses = client
-        .call(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
-    for lens in lenses.as_array().unwrap() {
-        assert_ne!(
-            lens["command"]["arguments"][0]["line"]
-                .as_array()
-                .unwrap()
-                .len(),
-            4,
-            "old line: {lenses}"
-        );
-    }
-}
-
-/// The UTF-16 position of byte `offset`, as the client computes it (`\r`, `\r\n` and
-/// `\n` all end lines).
-fn utf16_position(text: &str, offset: usize) -> (u32, u32) {
-    let index = cmg::syntax::LineIndex::new(text);
-    let line = index.line_col(offset as u32).line;
-    let line_start = index.line_range(line).unwrap().start as usize;
-    (line, text[line_start..offset].encode_utf16().count() as u32)
-}
-
-/// A byte offset a client can address: on a character boundary, and not between the
-/// `\r` and `\n` of one line break (no position names that place).
-fn char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    if offset > 0 && text[..offset].ends_with('\r') && text[offset..].starts_with('\n') {
-        offset -= 1;
-    }
-    offset
+    let labels: Vec<&str> = hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.iter().any(|l| l.contains("mouse wins in 1")),
+        "{hints}"
+    );
+    assert!(
+        !labels.iter().any(|l| l.contains("draw")),
+        "the old outcome was shown: {hints}"
+    );
+    let after = lens_lines(&client.call("textDocument/codeLens", lens_request).await);
+    let analysis = cmg::analysis::Analysis::new(text);
+    let solution = cmg::solve::solve(&analysis.game().unwrap());
+    let expected: Vec<Value> = cmg::ide::code_lens::code_lenses(&analysis, Some(&solution))
+        .iter()
+        .map(|lens| json!(lens.line))
+        .collect();
+    assert_ne!(after, before, "the old line was shown");
+    assert_eq!(after, expected);
 }
 
 proptest! {

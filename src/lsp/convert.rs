@@ -3,9 +3,11 @@
 //! a panic.
 
 use ropey::Rope;
+use std::collections::BTreeMap;
+
 use tower_lsp_server::ls_types::{
-    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
-    NumberOrString, Position, PositionEncodingKind, Range, Uri,
+    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag,
+    Location, NumberOrString, Position, PositionEncodingKind, Range, Uri,
 };
 
 use crate::model::Severity;
@@ -88,6 +90,54 @@ pub fn position(rope: &Rope, encoding: Encoding, offset: u32) -> Position {
     Position::new(line as u32, character as u32)
 }
 
+/// Converts offsets of one text to positions, walking forward from the last offset, so
+/// that a run of increasing offsets (semantic tokens) costs one pass over the text. An
+/// offset before the last one starts the walk again from the top. Line breaks are the
+/// rope's: `\n`, `\r\n` and a lone `\r`.
+pub struct PositionCursor<'a> {
+    text: &'a str,
+    encoding: Encoding,
+    offset: usize,
+    position: Position,
+}
+
+impl<'a> PositionCursor<'a> {
+    pub fn new(text: &'a str, encoding: Encoding) -> PositionCursor<'a> {
+        PositionCursor {
+            text,
+            encoding,
+            offset: 0,
+            position: Position::new(0, 0),
+        }
+    }
+
+    pub fn position(&mut self, offset: u32) -> Position {
+        let mut target = (offset as usize).min(self.text.len());
+        while !self.text.is_char_boundary(target) {
+            target -= 1;
+        }
+        if target < self.offset {
+            self.offset = 0;
+            self.position = Position::new(0, 0);
+        }
+        let bytes = self.text.as_bytes();
+        for (index, ch) in self.text[self.offset..target].char_indices() {
+            let at = self.offset + index;
+            let breaks_line = ch == '\n' || (ch == '\r' && bytes.get(at + 1) != Some(&b'\n'));
+            if breaks_line {
+                self.position = Position::new(self.position.line + 1, 0);
+            } else {
+                self.position.character += match self.encoding {
+                    Encoding::Utf8 => ch.len_utf8(),
+                    Encoding::Utf16 => ch.len_utf16(),
+                } as u32;
+            }
+        }
+        self.offset = target;
+        self.position
+    }
+}
+
 pub fn range(rope: &Rope, encoding: Encoding, range: TextRange) -> Range {
     Range::new(
         position(rope, encoding, range.start),
@@ -117,6 +167,78 @@ pub fn apply_change(rope: &mut Rope, encoding: Encoding, range: Option<Range>, t
     }
 }
 
+/// Where each diagnostic code is documented: the code is appended as the anchor of its
+/// section (`docs/diagnostics.md` has one `## code` section per code).
+pub const DIAGNOSTICS_DOCS: &str = "https://github.com/cmg-lang/cmg/blob/main/docs/diagnostics.md#";
+
+fn severity(severity: Severity) -> DiagnosticSeverity {
+    match severity {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Information => DiagnosticSeverity::INFORMATION,
+        Severity::Hint => DiagnosticSeverity::HINT,
+    }
+}
+
+/// What is published for a file: the first `max` diagnostics (all of them for 0) and,
+/// when some are left out, one more at the first of those that says how many there are
+/// and of which codes, with the most severe of their severities so that a hidden error
+/// still counts as one.
+pub fn publishable(
+    uri: &Uri,
+    rope: &Rope,
+    encoding: Encoding,
+    diagnostics: &[crate::model::Diagnostic],
+    max: usize,
+) -> Vec<Diagnostic> {
+    let shown = if max == 0 {
+        diagnostics.len()
+    } else {
+        max.min(diagnostics.len())
+    };
+    let mut published: Vec<Diagnostic> = diagnostics[..shown]
+        .iter()
+        .map(|d| diagnostic(uri, rope, encoding, d))
+        .collect();
+    let hidden = &diagnostics[shown..];
+    if let Some(first) = hidden.first() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for d in hidden {
+            *counts.entry(d.code.as_str()).or_default() += 1;
+        }
+        let codes: Vec<String> = counts
+            .iter()
+            .map(|(code, count)| format!("{count} {code}"))
+            .collect();
+        let worst = hidden
+            .iter()
+            .map(|d| severity(d.severity()))
+            .min_by_key(|s| {
+                [
+                    DiagnosticSeverity::ERROR,
+                    DiagnosticSeverity::WARNING,
+                    DiagnosticSeverity::INFORMATION,
+                ]
+                .iter()
+                .position(|t| t == s)
+                .unwrap_or(3)
+            })
+            .unwrap_or(DiagnosticSeverity::HINT);
+        published.push(Diagnostic {
+            range: range(rope, encoding, first.range),
+            severity: Some(worst),
+            source: Some("cmg".to_owned()),
+            message: format!(
+                "{} more diagnostics are not shown ({}), from here on: only the first {shown} are published (setting `cmg.diagnostics.max`); run `cmg check` for all",
+                hidden.len(),
+                codes.join(", ")
+            ),
+            ..Diagnostic::default()
+        });
+    }
+    published
+}
+
 /// A cmg diagnostic in protocol form; related locations point into the same document.
 pub fn diagnostic(
     uri: &Uri,
@@ -124,12 +246,6 @@ pub fn diagnostic(
     encoding: Encoding,
     diagnostic: &crate::model::Diagnostic,
 ) -> Diagnostic {
-    let severity = match diagnostic.severity() {
-        Severity::Error => DiagnosticSeverity::ERROR,
-        Severity::Warning => DiagnosticSeverity::WARNING,
-        Severity::Information => DiagnosticSeverity::INFORMATION,
-        Severity::Hint => DiagnosticSeverity::HINT,
-    };
     let related = diagnostic
         .related
         .iter()
@@ -140,8 +256,12 @@ pub fn diagnostic(
         .collect::<Vec<_>>();
     Diagnostic {
         range: range(rope, encoding, diagnostic.range),
-        severity: Some(severity),
+        severity: Some(severity(diagnostic.severity())),
         code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
+        code_description: format!("{DIAGNOSTICS_DOCS}{}", diagnostic.code.as_str())
+            .parse()
+            .ok()
+            .map(|href| CodeDescription { href }),
         source: Some("cmg".to_owned()),
         message: diagnostic.message.clone(),
         related_information: (!related.is_empty()).then_some(related),
@@ -205,6 +325,28 @@ mod tests {
             position(&rope, Encoding::Utf16, 10_000),
             Position::new(3, 6)
         );
+    }
+
+    #[test]
+    fn the_cursor_agrees_with_the_rope() {
+        let rope = Rope::from_str(TEXT);
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            let mut cursor = PositionCursor::new(TEXT, encoding);
+            // Forward over every offset, then a jump back.
+            for offset in (0..=TEXT.len() as u32).chain([3, 0, 20]) {
+                let at = offset as usize;
+                // Between the two bytes of `\r\n` is no position a client can name.
+                let inside_break = TEXT.as_bytes().get(at.wrapping_sub(1)) == Some(&b'\r')
+                    && TEXT.as_bytes().get(at) == Some(&b'\n');
+                if TEXT.is_char_boundary(at) && !inside_break {
+                    assert_eq!(
+                        cursor.position(offset),
+                        position(&rope, encoding, offset),
+                        "{encoding:?} at {offset}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

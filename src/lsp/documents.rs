@@ -1,131 +1,334 @@
-//! Open documents: text on a rope, the analysis of the current version, and the state
-//! of its solve. Everything here is synchronous and runs under the server's lock.
+//! Open documents: the text on a rope, the latest finished analysis, and the state of
+//! its solve. Everything here is synchronous and cheap, and runs under the server's
+//! lock; the analysis and the solve themselves run on the blocking pool, on snapshots.
+//!
+//! Every edit (and every settings change) bumps the document's `generation`. Analysis
+//! and solve jobs carry the generation they were started for, and a result whose
+//! generation is no longer current is dropped. At most one analysis runs per document:
+//! an edit made while one runs is picked up by the next one, started as soon as the
+//! running one ends, so a burst of keystrokes costs two analyses, not one per key.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ropey::Rope;
+use tokio::sync::watch;
 
 use crate::analysis::{Analysis, SolveLimits, SolvePlan, TooLarge};
-use crate::model::Diagnostic;
+use crate::model::{Code, Diagnostic};
 use crate::solve::{Game, Solution};
+use crate::syntax::TextRange;
 
 use super::config::Config;
+
+/// The next generation to hand out; 0 is the "not analysed" of a new document.
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 pub struct Document {
     pub version: i32,
     pub rope: Rope,
-    pub analysis: Arc<Analysis>,
+    /// Bumped by every edit and settings change.
+    pub generation: u64,
+    /// The latest finished analysis; its generation may be older than the document's.
+    pub analysed: Arc<Analysed>,
+    /// The solve of `analysed`.
     pub solve: SolveState,
+    /// Whether an analysis job runs for this document.
+    analysing: bool,
     /// The last game solved for this document and its solution, reused while edits
     /// leave the graph alone (typing a comment or a label solves nothing).
-    last_solved: Option<(Game, Arc<Solution>)>,
+    last_solved: Option<(Arc<Game>, Arc<Solution>)>,
+    /// Tells waiting requests and publishers what is done.
+    progress: watch::Sender<Progress>,
+    /// The semantic tokens last sent, for `semanticTokens/full/delta`.
+    pub tokens: Option<SentTokens>,
+}
+
+/// Semantic tokens as sent to the client, with the id it may ask a delta against.
+pub struct SentTokens {
+    pub result_id: String,
+    pub data: Vec<tower_lsp_server::ls_types::SemanticToken>,
+}
+
+/// What a waiter needs to know about a document, published on every change of state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The document's generation.
+    pub generation: u64,
+    /// The generation of the latest finished (or failed) analysis.
+    pub analysed: u64,
+    /// Whether the solve of that analysis is settled: solved, refused, failed, or not
+    /// needed.
+    pub solve_settled: bool,
+}
+
+impl Progress {
+    /// The current generation is analysed, and its solve settled if `with_solve`.
+    pub fn done(self, with_solve: bool) -> bool {
+        self.analysed == self.generation && (self.solve_settled || !with_solve)
+    }
+}
+
+/// One analysed version of a document: the text it was analysed from, on a rope that
+/// positions are converted with, and its analysis (none above the size limit).
+pub struct Analysed {
+    pub generation: u64,
+    pub version: i32,
+    pub rope: Rope,
+    pub analysis: Option<Arc<Analysis>>,
+    pub config: Config,
 }
 
 #[derive(Clone)]
 pub enum SolveState {
-    /// Node 1 or node 2 is missing: there is nothing to solve.
+    /// The document is not analysed, or node 1 or node 2 is missing: nothing to solve.
     NoGame,
-    /// Above the live-solve limit, or another limit (see [`TooLarge`]).
+    /// Not solved while typing, for this reason.
     TooLarge(TooLarge),
-    /// A solve for this version runs on the blocking pool; setting the flag stops it.
+    /// A solve runs on the blocking pool; setting the flag stops it.
     Pending {
+        game: Arc<Game>,
         cancel: Arc<AtomicBool>,
     },
     Solved(Arc<Solution>),
+    /// The solver panicked; the panic has been logged.
+    Failed,
 }
 
-/// A solve to run off the request path, for one version of one document.
-pub struct SolveJob {
+/// An analysis to run off the request path, for one generation of one document.
+pub struct AnalysisJob {
+    pub generation: u64,
     pub version: i32,
-    pub game: Game,
+    pub rope: Rope,
+    pub config: Config,
+}
+
+impl AnalysisJob {
+    /// Parses and checks the snapshot; this is the heavy part, run on the blocking pool.
+    pub fn run(self) -> Analysed {
+        let analysis = (self.rope.len_bytes() <= self.config.max_document_bytes)
+            .then(|| Arc::new(Analysis::new(self.rope.to_string())));
+        Analysed {
+            generation: self.generation,
+            version: self.version,
+            rope: self.rope,
+            analysis,
+            config: self.config,
+        }
+    }
+}
+
+/// A solve to run off the request path, for the game of one analysis.
+pub struct SolveJob {
+    pub game: Arc<Game>,
     pub cancel: Arc<AtomicBool>,
+}
+
+/// What became of a finished analysis job.
+pub enum Finished {
+    /// The document changed meanwhile: the result is dropped, and the next analysis,
+    /// of the current text, may start.
+    Stale(Option<AnalysisJob>),
+    /// The result is now the document's analysis; a solve may be needed.
+    Accepted(Option<SolveJob>),
 }
 
 impl Document {
     pub fn new(text: &str, version: i32) -> Document {
+        let rope = Rope::from_str(text);
+        // Generation 0, not analysed: `changed` is called next, before the lock is let go.
+        let progress = Progress {
+            generation: 0,
+            analysed: 0,
+            solve_settled: false,
+        };
         Document {
             version,
-            rope: Rope::from_str(text),
-            analysis: Arc::new(Analysis::new("")),
+            generation: 0,
+            analysed: Arc::new(Analysed {
+                generation: 0,
+                version,
+                rope: rope.clone(),
+                analysis: None,
+                config: Config::default(),
+            }),
+            rope,
             solve: SolveState::NoGame,
+            analysing: false,
             last_solved: None,
+            progress: watch::Sender::new(progress),
+            tokens: None,
         }
     }
 
-    /// Re-analyses the rope's text after an edit (or a settings change) and decides
-    /// what solving it needs. Any solve still running for an older version is stopped.
-    pub fn refresh(&mut self, config: &Config) -> Option<SolveJob> {
+    pub fn progress(&self) -> watch::Receiver<Progress> {
+        self.progress.subscribe()
+    }
+
+    /// Marks the text (or the settings) changed, and returns the analysis to start, if
+    /// none is running.
+    pub fn changed(&mut self, config: &Config) -> Option<AnalysisJob> {
+        // Unique across documents, so that work for a closed document can never pass
+        // for work on one opened again under the same name.
+        self.generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
+        let generation = self.generation;
+        self.progress.send_modify(|p| p.generation = generation);
+        self.schedule(config)
+    }
+
+    fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
+        if self.analysing {
+            return None;
+        }
+        self.analysing = true;
+        Some(AnalysisJob {
+            generation: self.generation,
+            version: self.version,
+            rope: self.rope.clone(),
+            config: config.clone(),
+        })
+    }
+
+    /// Takes the result of an analysis job (`None` if it panicked).
+    pub fn finish_analysis(
+        &mut self,
+        generation: u64,
+        analysed: Option<Analysed>,
+        config: &Config,
+    ) -> Finished {
+        self.analysing = false;
+        if generation != self.generation {
+            return Finished::Stale(self.schedule(config));
+        }
+        let Some(analysed) = analysed else {
+            // The old analysis stays, but no request may use it for this text; waiters
+            // are released rather than left waiting for a result that never comes.
+            self.cancel_solve();
+            self.solve = SolveState::Failed;
+            self.progress.send_modify(|p| {
+                p.analysed = generation;
+                p.solve_settled = true;
+            });
+            return Finished::Accepted(None);
+        };
+        self.analysed = Arc::new(analysed);
+        let job = self.plan_solve();
+        let settled = !matches!(self.solve, SolveState::Pending { .. });
+        self.progress.send_modify(|p| {
+            p.analysed = generation;
+            p.solve_settled = settled;
+        });
+        Finished::Accepted(job)
+    }
+
+    /// Decides what solving the new analysis needs. A solve already running for the same
+    /// game goes on (the edit touched a comment or a label); any other is stopped.
+    fn plan_solve(&mut self) -> Option<SolveJob> {
+        let (state, game) = solve_policy(&self.analysed);
+        let Some(game) = game else {
+            self.cancel_solve();
+            self.solve = state;
+            return None;
+        };
+        if let SolveState::Pending { game: running, .. } = &self.solve {
+            if **running == game {
+                return None;
+            }
+        }
         self.cancel_solve();
-        self.analysis = Arc::new(Analysis::new(self.rope.to_string()));
-        let limits = SolveLimits {
-            max_nodes: Some(config.max_nodes),
-            max_memory: None,
-        };
-        let game = match self.analysis.solve_plan(limits) {
-            SolvePlan::NoGame => {
-                self.solve = SolveState::NoGame;
-                return None;
-            }
-            SolvePlan::TooLarge(too_large) => {
-                self.solve = SolveState::TooLarge(too_large);
-                return None;
-            }
-            SolvePlan::Solve(game) => game,
-        };
         if let Some((solved_game, solution)) = &self.last_solved {
-            if *solved_game == game {
+            if **solved_game == game {
                 self.solve = SolveState::Solved(solution.clone());
                 return None;
             }
         }
+        let game = Arc::new(game);
         let cancel = Arc::new(AtomicBool::new(false));
         self.solve = SolveState::Pending {
+            game: game.clone(),
             cancel: cancel.clone(),
         };
-        Some(SolveJob {
-            version: self.version,
-            game,
-            cancel,
-        })
+        Some(SolveJob { game, cancel })
     }
 
-    /// Stores a finished solve if it is still the one this version waits for; a result
-    /// for an older version (or a cancelled job) is dropped.
-    pub fn accept_solution(&mut self, job: &SolveJob, solution: Solution) -> bool {
-        let waiting = matches!(&self.solve, SolveState::Pending { cancel } if Arc::ptr_eq(cancel, &job.cancel));
-        if !waiting || job.version != self.version {
+    /// Stores a finished solve if it is still the one the current analysis waits for; a
+    /// result for another game (or a cancelled job) is dropped. `None` is a solve that
+    /// panicked.
+    pub fn accept_solution(&mut self, job: &SolveJob, solution: Option<Solution>) -> bool {
+        let waiting = matches!(&self.solve, SolveState::Pending { cancel, .. } if Arc::ptr_eq(cancel, &job.cancel));
+        if !waiting || job.cancel.load(Ordering::Relaxed) {
             return false;
         }
-        let solution = Arc::new(solution);
-        self.last_solved = Some((job.game.clone(), solution.clone()));
-        self.solve = SolveState::Solved(solution);
+        self.solve = match solution {
+            Some(solution) => {
+                let solution = Arc::new(solution);
+                self.last_solved = Some((job.game.clone(), solution.clone()));
+                SolveState::Solved(solution)
+            }
+            None => SolveState::Failed,
+        };
+        self.progress.send_modify(|p| p.solve_settled = true);
         true
     }
 
     pub fn cancel_solve(&self) {
-        if let SolveState::Pending { cancel } = &self.solve {
+        if let SolveState::Pending { cancel, .. } = &self.solve {
             cancel.store(true, Ordering::Relaxed);
         }
     }
 
-    /// The solution of the current version, if there is one yet.
+    /// Whether the latest analysis is of the current text.
+    pub fn is_current(&self) -> bool {
+        self.analysed.generation == self.generation
+    }
+
+    /// The solution of the latest analysis's graph, if there is one yet.
     pub fn solution(&self) -> Option<Arc<Solution>> {
         match &self.solve {
             SolveState::Solved(solution) => Some(solution.clone()),
             _ => None,
         }
     }
+}
 
-    /// The full diagnostic set of the current version, sorted by position.
-    pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        let too_large = match &self.solve {
-            SolveState::TooLarge(too_large) => Some(too_large),
-            _ => None,
-        };
-        self.analysis
-            .diagnostics_with(self.solution().as_deref(), too_large)
+/// Whether to solve an analysed document while typing: the game, or the state that says
+/// why not. The decision is the one solve policy of `analysis`, with the server's live
+/// limits: the live-solve node limit and the memory budget.
+pub fn solve_policy(analysed: &Analysed) -> (SolveState, Option<Game>) {
+    let Some(analysis) = &analysed.analysis else {
+        return (SolveState::NoGame, None);
+    };
+    let limits = SolveLimits {
+        max_nodes: Some(analysed.config.max_nodes),
+        max_memory: Some(analysed.config.solver_memory_budget()),
+    };
+    match analysis.solve_plan(limits) {
+        SolvePlan::NoGame => (SolveState::NoGame, None),
+        SolvePlan::TooLarge(too_large) => (SolveState::TooLarge(too_large), None),
+        SolvePlan::Solve(game) => (SolveState::NoGame, Some(game)),
     }
+}
+
+/// The full diagnostic set of an analysed document and the state of its solve, sorted
+/// by position.
+pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
+    let Some(analysis) = &analysed.analysis else {
+        let bytes = analysed.rope.len_bytes();
+        return vec![Diagnostic::new(
+            Code::TooLarge,
+            TextRange::empty(0),
+            format!(
+                "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
+                analysed.config.max_document_bytes
+            ),
+        )];
+    };
+    let (solution, too_large) = match solve {
+        SolveState::Solved(solution) => (Some(solution.as_ref()), None),
+        SolveState::TooLarge(too_large) => (None, Some(too_large)),
+        _ => (None, None),
+    };
+    analysis.diagnostics_with(solution, too_large)
 }
 
 #[cfg(test)]
@@ -133,14 +336,31 @@ mod tests {
     use super::*;
     use crate::solve::solve;
 
-    fn edit(document: &mut Document, text: &str) -> Option<SolveJob> {
+    /// Replaces the text and runs the analysis to the end, as the server does.
+    fn edit_with(document: &mut Document, text: &str, config: &Config) -> Option<SolveJob> {
         document.rope = Rope::from_str(text);
         document.version += 1;
-        document.refresh(&Config::default())
+        let job = document.changed(config).expect("no analysis is running");
+        let generation = job.generation;
+        match document.finish_analysis(generation, Some(job.run()), config) {
+            Finished::Accepted(solve) => solve,
+            Finished::Stale(_) => panic!("the analysis was current"),
+        }
+    }
+
+    fn edit(document: &mut Document, text: &str) -> Option<SolveJob> {
+        edit_with(document, text, &Config::default())
+    }
+
+    fn codes(document: &Document) -> Vec<Code> {
+        diagnostics(&document.analysed, &document.solve)
+            .iter()
+            .map(|d| d.code)
+            .collect()
     }
 
     #[test]
-    fn a_newer_edit_cancels_the_running_solve_and_its_result_is_dropped() {
+    fn a_new_game_cancels_the_running_solve_and_its_result_is_dropped() {
         let mut document = Document::new("", 0);
         let first = edit(&mut document, "0 -- 1 -- 2\n").expect("a game to solve");
         let second = edit(&mut document, "0 -- 1 -- 2 -- 3\n").expect("another game");
@@ -149,9 +369,19 @@ mod tests {
             "the older solve keeps running"
         );
         assert!(!second.cancel.load(Ordering::Relaxed));
-        assert!(!document.accept_solution(&first, solve(&first.game)));
+        assert!(!document.accept_solution(&first, Some(solve(&first.game))));
         assert!(document.solution().is_none());
-        assert!(document.accept_solution(&second, solve(&second.game)));
+        assert!(document.accept_solution(&second, Some(solve(&second.game))));
+        assert!(document.solution().is_some());
+    }
+
+    #[test]
+    fn a_solve_for_the_same_game_survives_an_edit_of_a_comment() {
+        let mut document = Document::new("", 0);
+        let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
+        assert!(edit(&mut document, "# typing\n0 -- 1 -- 2\n").is_none());
+        assert!(!job.cancel.load(Ordering::Relaxed));
+        assert!(document.accept_solution(&job, Some(solve(&job.game))));
         assert!(document.solution().is_some());
     }
 
@@ -159,25 +389,76 @@ mod tests {
     fn edits_that_keep_the_graph_reuse_the_solution() {
         let mut document = Document::new("", 0);
         let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
-        assert!(document.accept_solution(&job, solve(&job.game)));
+        assert!(document.accept_solution(&job, Some(solve(&job.game))));
         assert!(edit(&mut document, "# a comment\n0 -- 1 -- 2\nexpect cat\n").is_none());
         assert!(document.solution().is_some());
-        let codes: Vec<_> = document.diagnostics().iter().map(|d| d.code).collect();
-        assert_eq!(codes, [crate::model::Code::ExpectMismatch]);
+        assert_eq!(codes(&document), [Code::ExpectMismatch]);
     }
 
     #[test]
-    fn no_game_and_too_large_need_no_solve() {
+    fn an_edit_during_an_analysis_is_picked_up_by_the_next_one() {
+        let config = Config::default();
+        let mut document = Document::new("0 -- 1\n", 1);
+        let first = document.changed(&config).unwrap();
+        document.rope = Rope::from_str("0 -- 1 -- 2\n");
+        document.version = 2;
+        assert!(document.changed(&config).is_none(), "two analyses at once");
+        let generation = first.generation;
+        let Finished::Stale(Some(next)) =
+            document.finish_analysis(generation, Some(first.run()), &config)
+        else {
+            panic!("the stale analysis was accepted");
+        };
+        assert!(!document.is_current());
+        assert_eq!(next.version, 2);
+        let generation = next.generation;
+        assert!(matches!(
+            document.finish_analysis(generation, Some(next.run()), &config),
+            Finished::Accepted(Some(_))
+        ));
+        assert!(document.is_current());
+        assert_eq!(document.analysed.rope.to_string(), "0 -- 1 -- 2\n");
+    }
+
+    #[test]
+    fn a_failed_analysis_releases_the_waiters() {
+        let config = Config::default();
+        let mut document = Document::new("0 -- 1\n", 1);
+        let progress = document.progress();
+        let job = document.changed(&config).unwrap();
+        document.finish_analysis(job.generation, None, &config);
+        assert!(progress.borrow().done(true));
+        assert!(!document.is_current());
+    }
+
+    #[test]
+    fn limits_refuse_with_the_reason() {
         let mut document = Document::new("", 0);
         assert!(edit(&mut document, "0 -- 3\n").is_none());
         assert!(matches!(document.solve, SolveState::NoGame));
-        document.rope = Rope::from_str("0 -- 1 -- 2 -- 3\n");
         let small = Config {
             max_nodes: 3,
             ..Config::default()
         };
-        assert!(document.refresh(&small).is_none());
-        let codes: Vec<_> = document.diagnostics().iter().map(|d| d.code).collect();
-        assert_eq!(codes, [crate::model::Code::TooLarge]);
+        assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 3\n", &small).is_none());
+        assert_eq!(codes(&document), [Code::TooLarge]);
+        let tight = Config {
+            max_solver_memory_mib: 0,
+            ..Config::default()
+        };
+        assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 3\n", &tight).is_none());
+        let messages = diagnostics(&document.analysed, &document.solve);
+        assert!(
+            messages[0].message.contains("memory budget"),
+            "{messages:?}"
+        );
+        let tiny = Config {
+            max_document_bytes: 4,
+            ..Config::default()
+        };
+        assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 2\n", &tiny).is_none());
+        let messages = diagnostics(&document.analysed, &document.solve);
+        assert_eq!(messages.len(), 1, "only the reason: {messages:?}");
+        assert!(messages[0].message.contains("analysis limit"));
     }
 }

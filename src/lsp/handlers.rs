@@ -14,6 +14,7 @@ use crate::ide::{self, actions, completion, folding, inlay_hints, navigation, se
 use crate::solve::Solution;
 use crate::syntax::TextRange;
 
+use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
 
@@ -24,6 +25,10 @@ pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 /// solution, if any, is the one solved for exactly this version.
 pub struct Snapshot {
     pub uri: Uri,
+    /// The document version the analysis was made from.
+    pub version: i32,
+    /// Whether a solve of this version is still running (no solution yet).
+    pub solving: bool,
     pub rope: Rope,
     pub analysis: Arc<Analysis>,
     pub solution: Option<Arc<Solution>>,
@@ -91,6 +96,7 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
     inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config)
         .into_iter()
         .filter(|hint| wanted.touches(hint.offset))
+        .take(MAX_INLAY_HINTS)
         .map(|hint| InlayHint {
             position: convert::position(&snapshot.rope, snapshot.encoding, hint.offset),
             label: InlayHintLabel::String(hint.label),
@@ -127,32 +133,42 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
         .collect()
 }
 
-/// Index into the legend's types and modifier bits of a token kind; punctuation is
-/// left to the grammar.
-fn token_type(kind: semantic_tokens::TokenKind) -> Option<(u32, u32)> {
-    use semantic_tokens::TokenKind;
-    Some(match kind {
-        TokenKind::Node => (0, 0),
-        TokenKind::Hole => (1, 1 << 0),
-        TokenKind::MouseStart => (1, 1 << 1),
-        TokenKind::CatStart => (1, 1 << 2),
-        TokenKind::Keyword => (2, 0),
-        TokenKind::Outcome => (2, 1 << 3),
-        TokenKind::String => (3, 0),
-        TokenKind::Comment => (4, 0),
-        TokenKind::Operator => (5, 0),
-        TokenKind::Punctuation => return None,
-    })
+/// At most this many semantic tokens in one answer: a huge file is coloured from its
+/// start (and fully through `semanticTokens/range`, which clients use for what is
+/// visible).
+pub const MAX_SEMANTIC_TOKENS: usize = 100_000;
+/// At most this many symbols in the outline of a file.
+pub const MAX_SYMBOLS: usize = 10_000;
+/// At most this many inlay hints in one answer; clients ask for the visible range.
+pub const MAX_INLAY_HINTS: usize = 5_000;
+
+/// The whole file's semantic tokens, up to [`MAX_SEMANTIC_TOKENS`].
+pub fn semantic_tokens(snapshot: &Snapshot) -> Vec<SemanticToken> {
+    semantic_tokens_in(snapshot, None)
 }
 
-pub fn semantic_tokens(snapshot: &Snapshot) -> SemanticTokens {
+/// The semantic tokens inside `range` (the whole file for `None`), up to
+/// [`MAX_SEMANTIC_TOKENS`], relative-encoded as the protocol wants.
+pub fn semantic_tokens_in(snapshot: &Snapshot, range: Option<Range>) -> Vec<SemanticToken> {
+    let wanted = range.map(|range| convert::text_range(&snapshot.rope, snapshot.encoding, range));
     let mut data = Vec::new();
     let mut previous = Position::new(0, 0);
-    for token in semantic_tokens::semantic_tokens(&snapshot.analysis) {
-        let Some((token_type, modifiers)) = token_type(token.kind) else {
+    let mut cursor = convert::PositionCursor::new(&snapshot.analysis.text, snapshot.encoding);
+    let tokens = semantic_tokens::semantic_tokens(&snapshot.analysis);
+    let in_range = tokens.into_iter().filter(|token| {
+        wanted.is_none_or(|wanted| token.range.end > wanted.start && token.range.start < wanted.end)
+    });
+    for token in in_range {
+        if data.len() == MAX_SEMANTIC_TOKENS {
+            break;
+        }
+        let Some((token_type, modifiers)) = capabilities::token_encoding(token.kind) else {
             continue;
         };
-        let range = snapshot.range(token.range);
+        let range = Range::new(
+            cursor.position(token.range.start),
+            cursor.position(token.range.end),
+        );
         if range.start.line != range.end.line || range.end.character <= range.start.character {
             continue;
         }
@@ -171,15 +187,36 @@ pub fn semantic_tokens(snapshot: &Snapshot) -> SemanticTokens {
         });
         previous = range.start;
     }
-    SemanticTokens {
-        result_id: None,
-        data,
+    data
+}
+
+/// The edit that turns the tokens last sent into `new`: one replacement of the part
+/// between their common start and common end, counted in integers as the protocol
+/// wants (five per token); no edit when nothing changed.
+pub fn token_delta(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let deleted = old.len() - prefix - suffix;
+    let inserted = &new[prefix..new.len() - suffix];
+    if deleted == 0 && inserted.is_empty() {
+        return Vec::new();
     }
+    vec![SemanticTokensEdit {
+        start: (prefix * 5) as u32,
+        delete_count: (deleted * 5) as u32,
+        data: Some(inserted.to_vec()),
+    }]
 }
 
 pub fn document_symbols(snapshot: &Snapshot) -> Vec<DocumentSymbol> {
     ide::symbols::document_symbols(&snapshot.analysis)
         .into_iter()
+        .take(MAX_SYMBOLS)
         .map(|symbol| {
             #[allow(deprecated)] // `deprecated` is a required field of the struct.
             DocumentSymbol {

@@ -6,6 +6,7 @@ mod config;
 mod convert;
 mod documents;
 mod handlers;
+mod lifecycle;
 mod scene;
 mod server;
 #[doc(hidden)]
@@ -15,17 +16,21 @@ pub use server::Server;
 
 use std::process::ExitCode;
 
-/// The server with cmg's custom requests registered.
-pub fn service() -> (
+/// The server with cmg's custom requests registered; it wakes `exit` when the process
+/// should end without waiting for the client (see [`Server::with_exit`]).
+fn service(
+    exit: std::sync::Arc<tokio::sync::Notify>,
+) -> (
     tower_lsp_server::LspService<Server>,
     tower_lsp_server::ClientSocket,
 ) {
-    tower_lsp_server::LspService::build(Server::new)
+    tower_lsp_server::LspService::build(move |client| Server::with_exit(client, exit.clone()))
         .custom_method(scene::SCENE_METHOD, Server::scene)
         .finish()
 }
 
-/// Serves the language server on stdin/stdout until `exit` or until stdin closes.
+/// Serves the language server on stdin/stdout until `exit`, until stdin closes, or
+/// until the client's process (`processId`) is gone.
 pub fn run() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -37,13 +42,9 @@ pub fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(async {
-        let (service, socket) = service();
-        tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-            .serve(service)
-            .await;
-    });
-    // A solve still running on the blocking pool must not hold the process up.
+    runtime.block_on(lifecycle::serve(tokio::io::stdin(), tokio::io::stdout()));
+    // A solve or analysis still running on the blocking pool must not hold the
+    // process up.
     runtime.shutdown_background();
     ExitCode::SUCCESS
 }

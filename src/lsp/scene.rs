@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
-use super::handlers::Snapshot;
 use super::Server;
 use crate::view::{scene, Positions, Scene};
 
@@ -43,26 +42,14 @@ pub struct SceneResponse {
     pub scene: Scene,
 }
 
-/// One version of a document, as `cmg/scene` answers from it.
-pub struct Versioned {
-    pub version: i32,
-    /// Whether a solve of this version is still running.
-    pub solving: bool,
-    pub snapshot: Snapshot,
-}
-
 impl Server {
     /// `null` for a document that is not open.
     pub(super) async fn scene(&self, params: SceneParams) -> Result<Option<SceneResponse>> {
         let uri = params.text_document.uri;
-        let Some(Versioned {
-            version,
-            solving,
-            snapshot,
-        }) = self.versioned_snapshot(&uri)
-        else {
+        let Some(snapshot) = self.current(&uri, false).await? else {
             return Ok(None);
         };
+        let (version, solving) = (snapshot.version, snapshot.solving);
         if params.version.is_some_and(|wanted| wanted != version) {
             return Err(Error {
                 code: ErrorCode::ServerError(CONTENT_MODIFIED),

@@ -1,11 +1,15 @@
-//! The `LanguageServer` implementation: document sync, scheduling of solves, and each
-//! request turned into a call of an `ide` function.
+//! The `LanguageServer` implementation: document sync, scheduling of analyses and
+//! solves off the request path, publication, and each request turned into a call of an
+//! `ide` function on a snapshot.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use serde_json::Value;
+use tokio::sync::{watch, Notify};
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
@@ -15,8 +19,23 @@ use crate::solve::solve_cancellable;
 use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
-use super::documents::{Document, SolveJob, SolveState};
+use super::documents::{self, AnalysisJob, Document, Finished, Progress, SolveJob, SolveState};
 use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
+
+/// How long a request waits for the analysis of the text its positions refer to before
+/// it answers `ContentModified`; short, so that a hover never waits on a slow analysis.
+const ANALYSIS_WAIT: Duration = Duration::from_millis(300);
+/// How long diagnostics wait for a pending solve, so that a quick solve is published
+/// together with the rest instead of in a second publication (no flicker in the count).
+const SOLVE_WAIT_BEFORE_PUBLISH: Duration = Duration::from_millis(250);
+/// How long `codeLens` and `inlayHint` wait for the solve when the client cannot be
+/// asked to refresh them later.
+const SOLVE_WAIT_WITHOUT_REFRESH: Duration = Duration::from_secs(3);
+/// Every request the server sends to the client gets an answer within this time, or is
+/// given up: a client that never answers must not hold anything up.
+const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+/// How often the client's process is checked for life.
+const PARENT_POLL: Duration = Duration::from_millis(250);
 
 #[derive(Clone)]
 pub struct Server {
@@ -25,6 +44,8 @@ pub struct Server {
     /// Held while diagnostics are computed and sent, so that they reach the client in
     /// the order they were computed and an older set never lands after a newer one.
     publish: Arc<tokio::sync::Mutex<()>>,
+    /// Woken when the process should end: the client's process is gone.
+    exit: Arc<Notify>,
 }
 
 #[derive(Default)]
@@ -33,6 +54,8 @@ struct State {
     config: Config,
     encoding: Encoding,
     client: ClientSupport,
+    /// The last `resultId` given out for semantic tokens.
+    token_results: u64,
 }
 
 /// What the client said it can do, as far as the server cares.
@@ -52,12 +75,43 @@ fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
+/// The text of a panic's payload, for the log.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
+/// Waits on a document's progress until `ready` holds, the document is closed, or
+/// `limit` passes; says whether `ready` held.
+async fn wait_until(
+    progress: &mut watch::Receiver<Progress>,
+    limit: Option<Duration>,
+    ready: impl FnMut(&Progress) -> bool,
+) -> bool {
+    let wait = progress.wait_for(ready);
+    let result = match limit {
+        Some(limit) => tokio::time::timeout(limit, wait).await.ok(),
+        None => Some(wait.await),
+    };
+    matches!(result, Some(Ok(_)))
+}
+
 impl Server {
     pub fn new(client: Client) -> Server {
+        Server::with_exit(client, Arc::default())
+    }
+
+    /// A server that wakes `exit` when the process should end without waiting for the
+    /// client (its process died).
+    pub fn with_exit(client: Client, exit: Arc<Notify>) -> Server {
         Server {
             client,
             state: Arc::default(),
             publish: Arc::default(),
+            exit,
         }
     }
 
@@ -68,70 +122,230 @@ impl Server {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
-        self.versioned_snapshot(uri)
-            .map(|versioned| versioned.snapshot)
+    /// Sends a request to the client with a time limit; `None` when it fails or the
+    /// client does not answer in time.
+    async fn ask_client<T>(&self, request: impl Future<Output = Result<T>>) -> Option<T> {
+        tokio::time::timeout(CLIENT_REQUEST_TIMEOUT, request)
+            .await
+            .ok()?
+            .ok()
     }
 
-    /// A snapshot with the document's version and solve state, read under one lock.
-    pub(super) fn versioned_snapshot(&self, uri: &Uri) -> Option<super::scene::Versioned> {
-        let state = self.state();
-        let document = state.documents.get(uri)?;
-        Some(super::scene::Versioned {
-            version: document.version,
-            solving: matches!(document.solve, SolveState::Pending { .. }),
-            snapshot: Snapshot {
-                uri: uri.clone(),
-                rope: document.rope.clone(),
-                analysis: document.analysis.clone(),
-                solution: document.solution(),
-                encoding: state.encoding,
-                config: state.config.clone(),
-            },
+    async fn log(&self, message: String) {
+        self.client.log_message(MessageType::ERROR, message).await;
+    }
+
+    /// The snapshot a request about `uri` works on: the analysis of exactly the text the
+    /// request's positions refer to. If that analysis is still running, it is awaited
+    /// for a short time (and, with `with_solve`, the solve of it for longer); if the
+    /// text changes meanwhile or the analysis is not ready in time, the answer is
+    /// `ContentModified`, never an answer computed from another text. `Ok(None)` is an
+    /// unknown document, or one too large to analyse.
+    pub(super) async fn current(&self, uri: &Uri, with_solve: bool) -> Result<Option<Snapshot>> {
+        let (mut progress, generation, wait_for_solve) = {
+            let state = self.state();
+            let Some(document) = state.documents.get(uri) else {
+                return Ok(None);
+            };
+            let refresh = state.client.code_lens_refresh && state.client.inlay_hint_refresh;
+            (
+                document.progress(),
+                document.generation,
+                with_solve && !refresh,
+            )
+        };
+        let changed = move |p: &Progress| p.generation != generation;
+        wait_until(&mut progress, Some(ANALYSIS_WAIT), |p| {
+            changed(p) || p.done(false)
         })
+        .await;
+        if wait_for_solve {
+            wait_until(&mut progress, Some(SOLVE_WAIT_WITHOUT_REFRESH), |p| {
+                changed(p) || p.done(true)
+            })
+            .await;
+        }
+        let state = self.state();
+        let Some(document) = state.documents.get(uri) else {
+            return Ok(None);
+        };
+        if document.generation != generation || !document.is_current() {
+            return Err(Error::content_modified());
+        }
+        let analysed = &document.analysed;
+        let Some(analysis) = &analysed.analysis else {
+            return Ok(None);
+        };
+        Ok(Some(Snapshot {
+            uri: uri.clone(),
+            version: analysed.version,
+            solving: matches!(document.solve, SolveState::Pending { .. }),
+            rope: analysed.rope.clone(),
+            analysis: analysis.clone(),
+            solution: document.solution(),
+            encoding: state.encoding,
+            config: analysed.config.clone(),
+        }))
     }
 
-    /// Answers a request from a snapshot of `uri`: nothing for an unknown document, an
-    /// error response if the feature panics.
-    fn answer<T>(
+    /// Answers a request from the current snapshot of `uri`: nothing for an unknown
+    /// document, an error response if the feature panics.
+    async fn answer<T>(
         &self,
         uri: &Uri,
         feature: &str,
         f: impl FnOnce(&Snapshot) -> Option<T>,
     ) -> Result<Option<T>> {
-        match self.snapshot(uri) {
+        self.answer_after_solve(uri, feature, false, f).await
+    }
+
+    async fn answer_after_solve<T>(
+        &self,
+        uri: &Uri,
+        feature: &str,
+        with_solve: bool,
+        f: impl FnOnce(&Snapshot) -> Option<T>,
+    ) -> Result<Option<T>> {
+        match self.current(uri, with_solve).await? {
             Some(snapshot) => guarded(feature, || f(&snapshot)),
             None => Ok(None),
         }
     }
 
-    /// Sends the full diagnostic set of the document's current version.
-    async fn publish_diagnostics(&self, uri: &Uri) {
+    /// Sends the full diagnostic set of `generation`, if that is still the document's
+    /// current analysis. The set is built and converted on the blocking pool, outside
+    /// the lock.
+    async fn publish_diagnostics(&self, uri: &Uri, generation: u64) {
         let _order = self.publish.lock().await;
-        let payload = {
+        let snapshot = {
             let state = self.state();
             state.documents.get(uri).and_then(|document| {
-                guarded("diagnostics", || {
-                    let diagnostics = document
-                        .diagnostics()
-                        .iter()
-                        .map(|d| convert::diagnostic(uri, &document.rope, state.encoding, d))
-                        .collect::<Vec<_>>();
-                    (diagnostics, document.version)
+                (document.generation == generation && document.is_current()).then(|| {
+                    let solve = match &document.solve {
+                        SolveState::Pending { .. } => SolveState::NoGame,
+                        other => other.clone(),
+                    };
+                    (document.analysed.clone(), solve, state.encoding)
                 })
-                .ok()
             })
         };
-        if let Some((diagnostics, version)) = payload {
+        let Some((analysed, solve, encoding)) = snapshot else {
+            return;
+        };
+        let target = uri.clone();
+        let converted = tokio::task::spawn_blocking(move || {
+            guarded("diagnostics", || {
+                let diagnostics = documents::diagnostics(&analysed, &solve);
+                let published = convert::publishable(
+                    &target,
+                    &analysed.rope,
+                    encoding,
+                    &diagnostics,
+                    analysed.config.max_diagnostics,
+                );
+                (published, analysed.version)
+            })
+        })
+        .await;
+        let Ok(Ok((diagnostics, version))) = converted else {
+            self.log(format!(
+                "cmg: the diagnostics of {} could not be built",
+                uri.as_str()
+            ))
+            .await;
+            return;
+        };
+        let current = self
+            .state()
+            .documents
+            .get(uri)
+            .is_some_and(|document| document.generation == generation);
+        if current {
             self.client
                 .publish_diagnostics(uri.clone(), diagnostics, Some(version))
                 .await;
         }
     }
 
-    /// Runs a solve on the blocking pool; when it finishes and its version is still
-    /// current, stores it, publishes the diagnostics that depend on it, and asks the
-    /// client to refresh hints and lenses.
+    /// Starts the analysis of a document on the blocking pool. When it ends, a result
+    /// for text that changed meanwhile is dropped and the next analysis starts on the
+    /// current text; a current one is stored, solved if needed, and published.
+    fn spawn_analysis(&self, uri: Uri, job: AnalysisJob) {
+        let server = self.clone();
+        tokio::spawn(async move {
+            let mut job = job;
+            loop {
+                let generation = job.generation;
+                let ran = tokio::task::spawn_blocking(move || {
+                    catch_unwind(AssertUnwindSafe(|| job.run()))
+                })
+                .await;
+                let analysed = match ran {
+                    Ok(Ok(analysed)) => Some(analysed),
+                    Ok(Err(payload)) => {
+                        server
+                            .log(format!(
+                                "cmg: the analysis of {} failed ({}); its features answer nothing until the next edit",
+                                uri.as_str(),
+                                panic_text(payload.as_ref())
+                            ))
+                            .await;
+                        None
+                    }
+                    Err(_) => None,
+                };
+                let finished = {
+                    let mut state = server.state();
+                    let config = state.config.clone();
+                    let Some(document) = state.documents.get_mut(&uri) else {
+                        return;
+                    };
+                    document.finish_analysis(generation, analysed, &config)
+                };
+                match finished {
+                    Finished::Stale(Some(next)) => job = next,
+                    Finished::Stale(None) => return,
+                    Finished::Accepted(solve) => {
+                        server.after_analysis(uri, generation, solve).await;
+                        return;
+                    }
+                }
+            }
+        });
+    }
+
+    /// Publishes a fresh analysis. A solve it needs starts first, and the publication
+    /// waits a little for it, so that a quick solve's `expect-mismatch` arrives in the
+    /// same publication as the rest; a slower solve publishes again when it lands.
+    async fn after_analysis(&self, uri: Uri, generation: u64, solve: Option<SolveJob>) {
+        let progress = self.state().documents.get(&uri).map(Document::progress);
+        let Some(mut progress) = progress else {
+            return;
+        };
+        let solving = solve.is_some() || !progress.borrow().solve_settled;
+        if let Some(job) = solve {
+            self.spawn_solve(uri.clone(), job);
+        }
+        let settled = move |p: &Progress| p.generation != generation || p.solve_settled;
+        let in_time = wait_until(&mut progress, Some(SOLVE_WAIT_BEFORE_PUBLISH), settled).await;
+        self.publish_diagnostics(&uri, generation).await;
+        if !solving {
+            return;
+        }
+        if !in_time && wait_until(&mut progress, None, settled).await {
+            self.publish_diagnostics(&uri, generation).await;
+        }
+        let solved = self.state().documents.get(&uri).is_some_and(|document| {
+            document.generation == generation && document.solution().is_some()
+        });
+        if solved {
+            self.refresh_views().await;
+        }
+    }
+
+    /// Runs a solve on the blocking pool and stores its result if the document still
+    /// waits for it. A panicking solve is logged and settles the document's solve as
+    /// failed, so nothing waits for it forever.
     fn spawn_solve(&self, uri: Uri, job: SolveJob) {
         let server = self.clone();
         tokio::spawn(async move {
@@ -141,43 +355,37 @@ impl Server {
                 catch_unwind(AssertUnwindSafe(|| solve_cancellable(&game, &cancel)))
             })
             .await;
-            let Ok(Ok(Some(solution))) = solved else {
-                return;
+            let solution = match solved {
+                Ok(Ok(Some(solution))) => Some(solution),
+                Ok(Ok(None)) | Err(_) => return,
+                Ok(Err(payload)) => {
+                    server
+                        .log(format!(
+                            "cmg: the solver failed on {} ({}); the outcome is not shown",
+                            uri.as_str(),
+                            panic_text(payload.as_ref())
+                        ))
+                        .await;
+                    None
+                }
             };
-            let (accepted, support) = {
-                let mut state = server.state();
-                let support = state.client;
-                let accepted = state
-                    .documents
-                    .get_mut(&uri)
-                    .is_some_and(|document| document.accept_solution(&job, solution));
-                (accepted, support)
-            };
-            if accepted {
-                server.publish_diagnostics(&uri).await;
-                server.refresh_views(support).await;
+            if let Some(document) = server.state().documents.get_mut(&uri) {
+                document.accept_solution(&job, solution);
             }
         });
     }
 
-    async fn refresh_views(&self, support: ClientSupport) {
+    async fn refresh_views(&self) {
+        let support = self.state().client;
         if support.inlay_hint_refresh {
-            let _ = self.client.inlay_hint_refresh().await;
+            self.ask_client(self.client.inlay_hint_refresh()).await;
         }
         if support.code_lens_refresh {
-            let _ = self.client.code_lens_refresh().await;
+            self.ask_client(self.client.code_lens_refresh()).await;
         }
     }
 
-    /// After the text of a document changed: publish, then solve off the request path.
-    async fn after_edit(&self, uri: Uri, job: Option<SolveJob>) {
-        self.publish_diagnostics(&uri).await;
-        if let Some(job) = job {
-            self.spawn_solve(uri, job);
-        }
-    }
-
-    /// Reads the `cmg` settings from the client, where it can answer.
+    /// Reads the `cmg` settings from the client, where it can answer in time.
     async fn pull_configuration(&self) {
         if !self.state().client.configuration {
             return;
@@ -186,29 +394,55 @@ impl Server {
             scope_uri: None,
             section: Some("cmg".to_owned()),
         }];
-        if let Ok(values) = self.client.configuration(items).await {
+        if let Some(values) = self.ask_client(self.client.configuration(items)).await {
             if let Some(settings) = values.first() {
                 self.state().config.update(settings);
             }
         }
     }
 
-    /// Re-analyses every document (settings changed) and refreshes what the client shows.
-    async fn refresh_all(&self) {
-        let jobs: Vec<(Uri, Option<SolveJob>)> = {
+    /// Re-analyses every document (settings changed).
+    fn refresh_all(&self) {
+        let jobs: Vec<(Uri, AnalysisJob)> = {
             let mut state = self.state();
             let config = state.config.clone();
             state
                 .documents
                 .iter_mut()
-                .map(|(uri, document)| (uri.clone(), document.refresh(&config)))
+                .filter_map(|(uri, document)| Some((uri.clone(), document.changed(&config)?)))
                 .collect()
         };
         for (uri, job) in jobs {
-            self.after_edit(uri, job).await;
+            self.spawn_analysis(uri, job);
         }
-        let support = self.state().client;
-        self.refresh_views(support).await;
+    }
+
+    /// Ends the process when the client's process is gone, as the specification asks.
+    fn watch_parent(&self, pid: u32) {
+        if !std::path::Path::new("/proc/self").exists() {
+            // No procfs to look at: the server ends with its stdin instead.
+            return;
+        }
+        let exit = self.exit.clone();
+        tokio::spawn(async move {
+            while process_alive(pid) {
+                tokio::time::sleep(PARENT_POLL).await;
+            }
+            exit.notify_one();
+        });
+    }
+}
+
+/// Whether process `pid` runs; a zombie (dead, not yet reaped) counts as gone.
+fn process_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses and may hold any
+        // character, so it is read after the last `)`.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_none_or(|state| state != "Z" && state != "X"),
+        Err(_) => false,
     }
 }
 
@@ -241,6 +475,9 @@ impl LanguageServer for Server {
                 state.config.update(options);
             }
         }
+        if let Some(pid) = params.process_id {
+            self.watch_parent(pid);
+        }
         Ok(InitializeResult {
             capabilities: capabilities::capabilities(encoding),
             server_info: Some(ServerInfo {
@@ -252,8 +489,10 @@ impl LanguageServer for Server {
     }
 
     async fn initialized(&self, _: InitializedParams) {
-        self.pull_configuration().await;
-        self.refresh_all().await;
+        if self.state().client.configuration {
+            self.pull_configuration().await;
+            self.refresh_all();
+        }
     }
 
     async fn shutdown(&self) -> Result<()> {
@@ -270,21 +509,21 @@ impl LanguageServer for Server {
             let config = state.config.clone();
             let mut document =
                 Document::new(&params.text_document.text, params.text_document.version);
-            let job = guarded("analysis", || document.refresh(&config))
-                .ok()
-                .flatten();
+            let job = document.changed(&config);
             if let Some(old) = state.documents.insert(uri.clone(), document) {
                 old.cancel_solve();
             }
             job
         };
-        self.after_edit(uri, job).await;
+        if let Some(job) = job {
+            self.spawn_analysis(uri, job);
+        }
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
         let uri = params.text_document.uri;
-        // Every change is applied under the lock before anything awaits, so edits
-        // are never reordered or lost.
+        // Every change is applied under the lock before anything awaits, so edits are
+        // never reordered or lost; the analysis runs later, on a snapshot.
         let job = {
             let mut state = self.state();
             let (config, encoding) = (state.config.clone(), state.encoding);
@@ -295,19 +534,21 @@ impl LanguageServer for Server {
                 convert::apply_change(&mut document.rope, encoding, change.range, &change.text);
             }
             document.version = params.text_document.version;
-            guarded("analysis", || document.refresh(&config))
-                .ok()
-                .flatten()
+            document.changed(&config)
         };
-        self.after_edit(uri, job).await;
+        if let Some(job) = job {
+            self.spawn_analysis(uri, job);
+        }
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        let _order = self.publish.lock().await;
+        // Removed before anything awaits: a `didOpen` of the same file right after must
+        // find its new document in place, not have it removed by this late close.
         if let Some(document) = self.state().documents.remove(&uri) {
             document.cancel_solve();
         }
+        let _order = self.publish.lock().await;
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
     }
 
@@ -322,13 +563,14 @@ impl LanguageServer for Server {
                 .clone();
             self.state().config.update(&settings);
         }
-        self.refresh_all().await;
+        self.refresh_all();
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
         self.answer(&params.text_document.uri, "formatting", |s| {
             Some(handlers::formatting(s))
         })
+        .await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
@@ -336,27 +578,79 @@ impl LanguageServer for Server {
         self.answer(&at.text_document.uri, "hover", |s| {
             handlers::hover(s, at.position)
         })
+        .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.answer(&params.text_document.uri, "inlay hints", |s| {
+        self.answer_after_solve(&params.text_document.uri, "inlay hints", true, |s| {
             Some(handlers::inlay_hints(s, params.range))
         })
+        .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        self.answer(&params.text_document.uri, "code lens", |s| {
+        self.answer_after_solve(&params.text_document.uri, "code lens", true, |s| {
             Some(handlers::code_lenses(s))
         })
+        .await
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
+        let uri = params.text_document.uri;
+        let tokens = self
+            .answer(&uri, "semantic tokens", |s| {
+                Some(handlers::semantic_tokens(s))
+            })
+            .await?;
+        Ok(tokens.map(|data| SemanticTokensResult::Tokens(self.remember_tokens(&uri, data))))
+    }
+
+    async fn semantic_tokens_full_delta(
+        &self,
+        params: SemanticTokensDeltaParams,
+    ) -> Result<Option<SemanticTokensFullDeltaResult>> {
+        let uri = params.text_document.uri;
+        let Some(data) = self
+            .answer(&uri, "semantic tokens", |s| {
+                Some(handlers::semantic_tokens(s))
+            })
+            .await?
+        else {
+            return Ok(None);
+        };
+        let previous = {
+            let state = self.state();
+            state
+                .documents
+                .get(&uri)
+                .and_then(|document| document.tokens.as_ref())
+                .filter(|sent| sent.result_id == params.previous_result_id)
+                .map(|sent| handlers::token_delta(&sent.data, &data))
+        };
+        let tokens = self.remember_tokens(&uri, data);
+        Ok(Some(match previous {
+            Some(edits) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
+                result_id: tokens.result_id,
+                edits,
+            }),
+            None => SemanticTokensFullDeltaResult::Tokens(tokens),
+        }))
+    }
+
+    async fn semantic_tokens_range(
+        &self,
+        params: SemanticTokensRangeParams,
+    ) -> Result<Option<SemanticTokensRangeResult>> {
         self.answer(&params.text_document.uri, "semantic tokens", |s| {
-            Some(SemanticTokensResult::Tokens(handlers::semantic_tokens(s)))
+            Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
+                result_id: None,
+                data: handlers::semantic_tokens_in(s, Some(params.range)),
+            }))
         })
+        .await
     }
 
     async fn document_symbol(
@@ -368,18 +662,21 @@ impl LanguageServer for Server {
                 s,
             )))
         })
+        .await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
         self.answer(&params.text_document.uri, "folding", |s| {
             Some(handlers::folding_ranges(s))
         })
+        .await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         self.answer(&params.text_document.uri, "code actions", |s| {
             Some(handlers::code_actions(s, params.range))
         })
+        .await
     }
 
     async fn goto_definition(
@@ -390,6 +687,7 @@ impl LanguageServer for Server {
         self.answer(&at.text_document.uri, "definition", |s| {
             handlers::definition(s, at.position)
         })
+        .await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
@@ -398,6 +696,7 @@ impl LanguageServer for Server {
         self.answer(&at.text_document.uri, "references", |s| {
             Some(handlers::references(s, at.position, include))
         })
+        .await
     }
 
     async fn document_highlight(
@@ -408,13 +707,14 @@ impl LanguageServer for Server {
         self.answer(&at.text_document.uri, "highlights", |s| {
             Some(handlers::highlights(s, at.position))
         })
+        .await
     }
 
     async fn prepare_rename(
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some(snapshot) = self.snapshot(&params.text_document.uri) else {
+        let Some(snapshot) = self.current(&params.text_document.uri, false).await? else {
             return Ok(None);
         };
         guarded("rename", || {
@@ -425,7 +725,7 @@ impl LanguageServer for Server {
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let at = params.text_document_position;
-        let Some(snapshot) = self.snapshot(&at.text_document.uri) else {
+        let Some(snapshot) = self.current(&at.text_document.uri, false).await? else {
             return Ok(None);
         };
         guarded("rename", || {
@@ -442,6 +742,7 @@ impl LanguageServer for Server {
                 at.position,
             )))
         })
+        .await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
@@ -463,6 +764,25 @@ impl LanguageServer for Server {
     }
 }
 
+impl Server {
+    /// Gives a full set of semantic tokens a `resultId` and keeps it for the next delta.
+    fn remember_tokens(&self, uri: &Uri, data: Vec<SemanticToken>) -> SemanticTokens {
+        let mut state = self.state();
+        state.token_results += 1;
+        let result_id = state.token_results.to_string();
+        if let Some(document) = state.documents.get_mut(uri) {
+            document.tokens = Some(documents::SentTokens {
+                result_id: result_id.clone(),
+                data: data.clone(),
+            });
+        }
+        SemanticTokens {
+            result_id: Some(result_id),
+            data,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -477,5 +797,13 @@ mod tests {
         );
         assert!(error.message.contains("hover"));
         assert_eq!(guarded("hover", || 7).unwrap(), 7);
+    }
+
+    #[test]
+    fn this_process_is_alive_and_a_made_up_one_is_not() {
+        if std::path::Path::new("/proc/self").exists() {
+            assert!(process_alive(std::process::id()));
+            assert!(!process_alive(u32::MAX - 1));
+        }
     }
 }

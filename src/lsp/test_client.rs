@@ -21,7 +21,7 @@ pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStre
 pub fn in_memory() -> InMemoryClient {
     let (client_end, server_end) = tokio::io::duplex(1 << 22);
     let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = super::service();
+    let (service, socket) = super::service(Default::default());
     tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
     let (client_read, client_write) = tokio::io::split(client_end);
     LspClient::new(client_read, client_write)
@@ -204,4 +204,65 @@ pub fn codes(params: &Value) -> Vec<String> {
         .iter()
         .map(|d| d["code"].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// The UTF-16 position of byte `offset` of `text`, as a client computes it (`\r`,
+/// `\r\n` and `\n` all end lines).
+pub fn utf16_position(text: &str, offset: usize) -> (u32, u32) {
+    let index = crate::syntax::LineIndex::new(text);
+    let line = index.line_col(offset as u32).line;
+    let line_start = index.line_range(line).unwrap().start as usize;
+    (line, text[line_start..offset].encode_utf16().count() as u32)
+}
+
+/// A byte offset a client can address, at or before `offset`: on a character boundary,
+/// and not between the `\r` and `\n` of one line break (no position names that place).
+pub fn char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    if offset > 0 && text[..offset].ends_with('\r') && text[offset..].starts_with('\n') {
+        offset -= 1;
+    }
+    offset
+}
+
+/// What the server must publish for `text` under `settings` (UTF-16 positions): before
+/// its solve lands, and once it has. The analysis and the solve are done afresh here,
+/// as `cmg check --json` does them, with the server's limits.
+pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 2] {
+    use std::sync::Arc;
+
+    use super::config::Config;
+    use super::convert::{publishable, Encoding};
+    use super::documents::{diagnostics, solve_policy, AnalysisJob, SolveState};
+
+    let mut config = Config::default();
+    config.update(settings);
+    let max = config.max_diagnostics;
+    let analysed = AnalysisJob {
+        generation: 1,
+        version: 0,
+        rope: ropey::Rope::from_str(text),
+        config,
+    }
+    .run();
+    let (refused, game) = solve_policy(&analysed);
+    let solved = match &game {
+        Some(game) => SolveState::Solved(Arc::new(crate::solve::solve(game))),
+        None => refused.clone(),
+    };
+    let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();
+    [refused, solved].map(|solve| {
+        let set = diagnostics(&analysed, &solve);
+        serde_json::to_value(publishable(
+            &uri,
+            &analysed.rope,
+            Encoding::Utf16,
+            &set,
+            max,
+        ))
+        .unwrap()
+    })
 }

@@ -5,6 +5,8 @@
 //! are decided per move, and the counter queue ([`queue`]) for the long thin tail of a game.
 //! This module holds the public types, picks the engines, and answers the queries from the table.
 
+#[cfg(test)]
+mod cancel_tests;
 mod game;
 mod queue;
 mod rounds;
