@@ -73,6 +73,122 @@ fn path_off_core(node_count: usize) -> Game {
     Game::new(&adjacency, Some(0))
 }
 
+/// The queue solver this project had before the hybrid (`f02b8a2`, `src/solve/retrograde.rs`),
+/// kept here only as the baseline the engines are measured against, in the same process.
+///
+/// One `u32` state word per position (decided flag, winner and moves, or the move counter) and
+/// a FIFO of every decided position; symmetric graphs only, which every bench graph is.
+mod old_queue {
+    use cmg::solve::{Game, Outcome, Player, Position};
+
+    const DECIDED: u32 = 1 << 31;
+    const CAT_WINS: u32 = 1 << 30;
+    const MOVES: u32 = CAT_WINS - 1;
+    const QUEUED_CAT_WINS: u32 = 1 << 31;
+
+    /// Every position's state word: mouse to move at `cat·n + mouse`, cat to move at `n² + mouse·n + cat`.
+    pub fn solve(game: &Game) -> Vec<u32> {
+        let n = game.node_count();
+        let square = n * n;
+        let hole = game.hole().map(|hole| hole as usize);
+        let degree = |node: usize| game.neighbours(node as u32).len() as u32;
+        let mut state = vec![0u32; 2 * square];
+        for cat in 0..n {
+            for mouse in 0..n {
+                state[cat * n + mouse] = degree(mouse);
+            }
+        }
+        for mouse in 0..n {
+            for cat in 0..n {
+                let onto_hole = hole.is_some_and(|hole| {
+                    game.neighbours(cat as u32)
+                        .binary_search(&(hole as u32))
+                        .is_ok()
+                });
+                state[square + mouse * n + cat] = degree(cat) - u32::from(onto_hole);
+            }
+        }
+        let mut queue = Vec::with_capacity(2 * square);
+        let mut decide = |position: usize, word: u32, state: &mut Vec<u32>| {
+            state[position] = word;
+            queue.push(position as u32 | (word & CAT_WINS) << 1);
+        };
+        for node in 0..n {
+            if Some(node) == hole {
+                for cat in (0..n).filter(|&cat| Some(cat) != hole) {
+                    decide(cat * n + node, DECIDED, &mut state);
+                    decide(square + node * n + cat, DECIDED, &mut state);
+                }
+            } else {
+                decide(node * n + node, DECIDED | CAT_WINS, &mut state);
+                decide(square + node * n + node, DECIDED | CAT_WINS, &mut state);
+            }
+        }
+        if let Some(hole) = hole {
+            for mouse in 0..n {
+                state[hole * n + mouse] = DECIDED | CAT_WINS | MOVES;
+                state[square + mouse * n + hole] = DECIDED | CAT_WINS | MOVES;
+            }
+        }
+        let (mut moves, mut level_end, mut cursor) = (0, queue.len(), 0);
+        while let Some(&entry) = queue.get(cursor) {
+            if cursor == level_end {
+                moves += 1;
+                level_end = queue.len();
+            }
+            cursor += 1;
+            let position = (entry & !QUEUED_CAT_WINS) as usize;
+            let cat_won = entry & QUEUED_CAT_WINS != 0;
+            let (row, moved, mover_is_cat) = if position < square {
+                (square + position % n * n, position / n, true)
+            } else {
+                ((position - square) % n * n, (position - square) / n, false)
+            };
+            let word = DECIDED | if cat_won { CAT_WINS } else { 0 } | (moves + 1);
+            for &source in game.neighbours(moved as u32) {
+                let slot = &mut state[row + source as usize];
+                if *slot & DECIDED == 0 {
+                    if cat_won != mover_is_cat {
+                        *slot -= 1;
+                    }
+                    if cat_won == mover_is_cat || *slot == 0 {
+                        *slot = word;
+                        queue.push((row + source as usize) as u32 | (word & CAT_WINS) << 1);
+                    }
+                }
+            }
+        }
+        state
+    }
+
+    /// Panics unless the baseline agrees with the solver on every position, so the comparison is fair.
+    pub fn check(game: &Game) {
+        let n = game.node_count();
+        let state = solve(game);
+        let solution = cmg::solve::solve(game);
+        for (index, &word) in state.iter().enumerate() {
+            let (turn, major, minor) = (index / (n * n), index % (n * n) / n, index % n);
+            let (mouse, cat, turn) = match turn {
+                0 => (minor, major, Player::Mouse),
+                _ => (major, minor, Player::Cat),
+            };
+            if game.hole() == Some(cat as u32) {
+                continue;
+            }
+            let position = Position {
+                mouse: mouse as u32,
+                cat: cat as u32,
+                turn,
+            };
+            let expected = (word & DECIDED != 0).then_some((word & CAT_WINS != 0, word & MOVES));
+            let actual = solution
+                .moves_to_end(position)
+                .map(|moves| (solution.outcome(position) == Outcome::CatWins, moves));
+            assert_eq!(actual, expected, "{position:?}");
+        }
+    }
+}
+
 const SIZES: [usize; 5] = [50, 200, 1000, 2000, 5000];
 
 const ENGINES: [(&str, Engine); 3] = [
@@ -87,6 +203,14 @@ fn bench_family(c: &mut Criterion, name: &str, game_of: impl Fn(usize) -> Game) 
     for node_count in SIZES {
         let game = game_of(node_count);
         group.sample_size(if node_count >= 1000 { 10 } else { 30 });
+        if node_count <= 1000 {
+            old_queue::check(&game);
+        }
+        group.bench_with_input(
+            BenchmarkId::new("old_queue", node_count),
+            &game,
+            |b, game| b.iter(|| old_queue::solve(game)),
+        );
         for (engine_name, engine) in ENGINES {
             let config = Config {
                 engine,

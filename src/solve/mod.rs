@@ -154,7 +154,6 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         return None;
     }
     let layout = Layout::new(node_count);
-    let mut table = Table::new(layout);
     // Predecessors undo a move, so they are read from the reversed lists; for the usual symmetric
     // graph those are the lists themselves and nothing is copied.
     let predecessors = if game.is_symmetric() {
@@ -167,6 +166,11 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         predecessors: &predecessors,
         hole: game.hole().map(|hole| hole as usize),
     };
+    let most_moves = (0..node_count)
+        .flat_map(|node| [MOUSE, CAT].map(|turn| moves.moves(turn, node).count()))
+        .max()
+        .unwrap_or(0);
+    let mut table = Table::new(layout, most_moves);
     let terminals: Vec<queue::Entry> = table::terminals(layout, moves.hole)
         .map(|(index, winner)| {
             table.decide(index, winner, 0);

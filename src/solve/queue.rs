@@ -111,20 +111,26 @@ pub(super) fn run(
             // predecessor; the predecessors differ in that player's node, `column`, and share the row `column`.
             let last_mover = 1 - turn;
             let predecessor_row = table.layout.row(last_mover, column);
+            let row_start = predecessor_row * n;
             for source in moves.predecessors(last_mover, other) {
-                if table.winner_at(predecessor_row, source).is_some() {
+                // The depth word alone tells a decided predecessor and holds the counter of an
+                // undecided one: one read per predecessor, next to its neighbours in the row.
+                let word = table.depth[row_start + source];
+                if table.is_decided_word(word) {
                     continue;
                 }
-                let predecessor = predecessor_row * n + source;
                 let decided = if winner == last_mover {
                     true
                 } else {
-                    let mut left = table.depth[predecessor];
-                    if left == UNSET {
-                        left = open_moves(table, moves, last_mover, column, source, level);
+                    let left = if word == UNSET {
+                        open_moves(table, moves, last_mover, column, source, level)
+                    } else {
+                        word - table.spilled - 1
+                    };
+                    if left > 1 {
+                        table.depth[row_start + source] = table.counter_word(left - 1);
                     }
-                    table.depth[predecessor] = left - 1;
-                    left == 1
+                    left <= 1
                 };
                 if decided {
                     table.decide_at(predecessor_row, source, winner, level + 1);
@@ -251,7 +257,7 @@ fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[Entry]) {
     let n = table.layout.node_count;
     for turn in [MOUSE, CAT] {
         let counts: Vec<u16> = (0..n)
-            .map(|node| moves.moves(turn, node).count() as u16)
+            .map(|node| table.counter_word(moves.moves(turn, node).count() as u16))
             .collect();
         for row in table.depth[turn * n * n..(turn + 1) * n * n].chunks_mut(n) {
             row.copy_from_slice(&counts);

@@ -21,7 +21,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::queue::{self, Entry, Moves};
-use super::table::{depth_word, Layout, Table, CAT, MOUSE, SPILLED};
+use super::table::{Layout, Table, CAT, MOUSE};
 
 /// When the rounds hand over to the counter queue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,7 +129,7 @@ pub(super) fn run(
         }
         let handover = switch(level, decided, cost);
         let listed = handover && decided <= handover_capacity(n);
-        let spilled = depth_word(level) == SPILLED;
+        let spilled = table.depth_word(level) == table.spilled;
         let entries = rounds.phase_b(table, level, listed || spilled, workers);
         if spilled {
             for &entry in &entries {
@@ -301,7 +301,7 @@ impl<'a> Rounds<'a> {
         let layout = self.layout;
         let n = layout.node_count;
         let words = layout.words;
-        let depth = depth_word(level);
+        let depth = table.depth_word(level);
         let mut items = Vec::new();
         let tables = table
             .wins

@@ -8,13 +8,11 @@ pub(super) const CAT: usize = 1;
 
 /// The depth word of a position that no engine has touched yet.
 ///
-/// Undecided positions keep the queue's move counter in their depth word (see `queue`); this
-/// value says the counter has not been set up, which cannot be a real counter because a node
-/// has fewer than `u16::MAX` neighbours under [`super::MAX_NODES`].
+/// Undecided positions keep the queue's move counter in their depth word (see `queue`), above
+/// every decided depth word ([`Table::spilled`] and below), so the queue tells a decided
+/// predecessor from an undecided one and counts its moves with one 16-bit read, as the old
+/// single state word did. This value says the counter has not been set up.
 pub(super) const UNSET: u16 = u16::MAX;
-
-/// A depth word of `UNSET` on a decided position: the real moves to the end are in the spill map.
-pub(super) const SPILLED: u16 = u16::MAX;
 
 /// Where each position lives.
 ///
@@ -71,20 +69,40 @@ pub(super) struct Table {
     pub(super) depth: Vec<u16>,
     /// `2n` rows of `layout.words` word pairs, indexed by winner.
     pub(super) wins: Vec<[u64; 2]>,
-    /// The moves to the end of positions whose game lasts `u16::MAX` moves or more. No known
-    /// graph comes near, but nothing in the rules bounds a game below the position count.
+    /// The moves to the end of positions whose game lasts [`Table::spilled`] moves or more
+    /// (at least 42 364). No known graph comes near, but nothing in the rules bounds a game below
+    /// the position count.
     pub(super) spill: HashMap<u32, u32>,
+    /// The largest decided depth word, which says the moves are in `spill`. The words above it
+    /// are the counters of undecided positions, `spilled + 1 + moves left`, up to the most
+    /// moves any position has, and [`UNSET`]: `0xfffd` minus that many, which leaves the
+    /// depths the whole 16 bits on sparse graphs and at least 42 364 moves under
+    /// [`super::MAX_NODES`].
+    pub(super) spilled: u16,
 }
 
 impl Table {
-    pub(super) fn new(layout: Layout) -> Table {
+    /// An empty table for a game whose positions have at most `most_moves` moves (below `n`).
+    pub(super) fn new(layout: Layout, most_moves: usize) -> Table {
         let bits = 2 * layout.node_count * layout.words;
+        let most_moves = u16::try_from(most_moves).unwrap_or(u16::MAX).min(0x7fff);
         Table {
             layout,
             depth: vec![UNSET; layout.position_count()],
             wins: vec![[0; 2]; bits],
             spill: HashMap::new(),
+            spilled: 0xfffd - most_moves,
         }
+    }
+
+    /// The depth word of an undecided position with `left` moves not yet known to lose.
+    pub(super) fn counter_word(&self, left: u16) -> u16 {
+        self.spilled + 1 + left
+    }
+
+    /// Whether a depth word belongs to a decided position.
+    pub(super) fn is_decided_word(&self, word: u16) -> bool {
+        word <= self.spilled
     }
 
     /// Bytes a table for `layout` holds.
@@ -116,7 +134,7 @@ impl Table {
     /// The moves to the end of a decided position.
     pub(super) fn moves(&self, index: usize) -> u32 {
         match self.depth[index] {
-            SPILLED => self.spill.get(&(index as u32)).copied().unwrap_or(0),
+            word if word == self.spilled => self.spill.get(&(index as u32)).copied().unwrap_or(0),
             moves => u32::from(moves),
         }
     }
@@ -133,17 +151,17 @@ impl Table {
         self.set_moves(row * self.layout.node_count + column, moves);
     }
 
+    /// The depth word for `moves`: the moves themselves, or [`Table::spilled`] when they do not fit below it.
+    pub(super) fn depth_word(&self, moves: u32) -> u16 {
+        u16::try_from(moves).map_or(self.spilled, |word| word.min(self.spilled))
+    }
+
     pub(super) fn set_moves(&mut self, index: usize, moves: u32) {
-        self.depth[index] = depth_word(moves);
-        if moves >= u32::from(SPILLED) {
+        self.depth[index] = self.depth_word(moves);
+        if moves >= u32::from(self.spilled) {
             self.spill.insert(index as u32, moves);
         }
     }
-}
-
-/// The depth word for `moves`: the moves themselves, or [`SPILLED`] when they do not fit.
-pub(super) fn depth_word(moves: u32) -> u16 {
-    u16::try_from(moves).unwrap_or(SPILLED)
 }
 
 /// The terminal positions as `(index, winner)`: the mouse on the hole (with the cat anywhere
