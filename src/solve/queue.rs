@@ -95,6 +95,8 @@ pub(super) fn run(
     let n = table.layout.node_count;
     if let (0, Some(terminals)) = (level, &frontier) {
         count_all_moves(table, moves, terminals);
+    } else if level > 0 && 2 * decided_count(table) < table.layout.position_count() {
+        count_open_moves(table, moves, level);
     }
     let mut current = frontier.map_or(Level::InTable, Level::List);
     let mut pops = 0usize;
@@ -265,6 +267,67 @@ fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[Entry]) {
     }
     for &terminal in terminals {
         table.set_moves(terminal.row() * n + terminal.column(), 0);
+    }
+}
+
+/// How many positions the table has decided.
+fn decided_count(table: &Table) -> usize {
+    table
+        .wins
+        .iter()
+        .map(|[mouse, cat]| (mouse | cat).count_ones() as usize)
+        .sum()
+}
+
+/// Sets every undecided position's counter at a handover after `level` moves, as
+/// [`open_moves`] would, but for all of them at once: each starts at its number of moves in one
+/// sequential pass, and each decided position of fewer than `level` moves takes one from its
+/// predecessors that lose by moving there. Taken when fewer than half the positions are decided
+/// (long games, handed over early), where counting every undecided position's moves lazily
+/// would read scattered rows once per move, while this reads the few decided ones in order.
+fn count_open_moves(table: &mut Table, moves: &Moves, level: u32) {
+    let layout = table.layout;
+    let n = layout.node_count;
+    for turn in [MOUSE, CAT] {
+        let counts: Vec<u16> = (0..n)
+            .map(|node| table.counter_word(moves.moves(turn, node).count() as u16))
+            .collect();
+        for row in table.depth[turn * n * n..(turn + 1) * n * n].chunks_mut(n) {
+            for (slot, &count) in row.iter_mut().zip(&counts) {
+                if *slot == UNSET {
+                    *slot = count;
+                }
+            }
+        }
+    }
+    for row in 0..2 * n {
+        let (turn, other) = if row < n {
+            (MOUSE, row)
+        } else {
+            (CAT, row - n)
+        };
+        let last_mover = 1 - turn;
+        for word in 0..layout.words {
+            // Only the last mover's losses count down its moves; its wins decide at once.
+            let mut bits = table.wins[row * layout.words + word][turn];
+            while bits != 0 {
+                let column = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if table.moves(row * n + column) >= level {
+                    continue;
+                }
+                let row_start = layout.row(last_mover, column) * n;
+                for source in moves.predecessors(last_mover, other) {
+                    let slot = table.depth[row_start + source];
+                    if !table.is_decided_word(slot) {
+                        // A counter reaching zero here would be a loss in `level` moves or fewer,
+                        // which the rounds have decided already.
+                        debug_assert!(slot > table.counter_word(1));
+                        table.depth[row_start + source] = slot - 1;
+                    }
+                }
+            }
+        }
     }
 }
 
