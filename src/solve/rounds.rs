@@ -54,6 +54,15 @@ const QUEUE_COST_PER_MOVE: u64 = 24;
 /// How much cheaper than a round the queue must look on the terminals to take over from the start.
 const FIRST_ROUND_MARGIN: u64 = 8;
 
+/// What a round costs beyond its rows' words, in the same units: starting the other threads
+/// twice (about 20 µs each) and walking the row and block flags. On a long game's thin rounds
+/// this dominates, and leaving it out kept a 1000-node path off a core in rounds to the end.
+fn round_overhead(layout: Layout, workers: usize) -> u64 {
+    let n = layout.node_count as u64;
+    let threads = 2 * (workers.max(1) as u64 - 1) * 65_536;
+    threads + 8 * n + 2 * (layout.words * layout.words) as u64
+}
+
 /// Bytes the round engine adds to the table while it runs: the mover-orientation bitsets, the
 /// block and row flags, and a handover frontier (at most [`handover_capacity`] entries, listed
 /// per block of rows and then joined, so up to three times that while it is built).
@@ -95,7 +104,8 @@ pub(super) fn run(
     let mut switch = |level: u32, decided: usize, cost: u64| {
         let growing = history[0] < decided;
         history = [history[1], decided];
-        let average_cost = (cost + std::mem::replace(&mut previous_cost, cost)) / 2;
+        let average_cost = (cost + std::mem::replace(&mut previous_cost, cost)) / 2
+            + round_overhead(layout, workers);
         match policy {
             Policy::Never => false,
             Policy::After(round) => level >= round,
