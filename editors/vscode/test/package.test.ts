@@ -109,10 +109,13 @@ test("the language and grammar contributions agree with the grammar", () => {
 
 test("settings match what src/lsp/config.rs reads, with the same defaults", () => {
   const config = readRust("lsp/config.rs");
-  const read = [...config.matchAll(/lookup\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
+  const read = [...config.matchAll(/(?:lookup|size)\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
     (match) => `${match[1]}.${match[2]}`,
   );
-  assert.deepEqual(read.sort(), [...SERVER_SETTINGS].sort(), "the server reads other settings than the client sends");
+  // Settings the server reads that this extension does not contribute yet; listed so that
+  // a new server setting shows up here and is either contributed or named on purpose.
+  const serverOnly = ["solver.maxMemoryMiB", "analysis.maxDocumentBytes", "diagnostics.max"];
+  assert.deepEqual(read.sort(), [...SERVER_SETTINGS, ...serverOnly].sort(), "the server reads other settings than listed here");
   const properties = manifest.contributes.configuration.properties;
   assert.deepEqual(Object.keys(properties).sort(), [
     "cmg.inlayHints.nodes",
@@ -120,10 +123,11 @@ test("settings match what src/lsp/config.rs reads, with the same defaults", () =
     "cmg.solver.maxNodes",
     "cmg.trace.server",
   ]);
-  const defaults = /max_nodes:\s*(\d+),\s*node_hints:\s*(true|false)/.exec(config);
+  const defaults = /fn default\(\) -> Config \{([\s\S]*?)\n {4}\}/.exec(config)?.[1];
   assert.ok(defaults, "Config::default() not found in src/lsp/config.rs");
-  assert.equal(properties["cmg.solver.maxNodes"]?.default, Number(defaults[1]));
-  assert.equal(properties["cmg.inlayHints.nodes"]?.default, defaults[2] === "true");
+  const field = (name: string) => new RegExp(`${name}:\\s*(\\w+),`).exec(defaults)?.[1];
+  assert.equal(properties["cmg.solver.maxNodes"]?.default, Number(field("max_nodes")));
+  assert.equal(properties["cmg.inlayHints.nodes"]?.default, field("node_hints") === "true");
 });
 
 test("commands: restart is contributed, the code lens command is left to the server", () => {
