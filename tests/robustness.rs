@@ -28,7 +28,7 @@ fn run_everything(text: &str) {
         assert!(d.range.end as usize <= text.len(), "range past the end");
         assert!(text.is_char_boundary(d.range.start as usize));
         assert!(text.is_char_boundary(d.range.end as usize));
-        let _ = analysis.line_index.char_col(text, d.range.start);
+        let _ = analysis.line_index.char_col(d.range.start);
     }
     if let Some(game) = analysis.game() {
         if game.node_count() <= 40 {
@@ -162,7 +162,7 @@ fn a_long_chain_on_one_line_warns_once_per_repeated_link() {
     // 499 -- 0).
     assert_eq!(repeated, 19_499);
     let last = analysis.model.diagnostics.iter().map(|d| d.range.end).max();
-    let column = analysis.line_index.char_col(&text, last.unwrap());
+    let column = analysis.line_index.char_col(last.unwrap());
     assert_eq!(
         column as usize,
         text.trim_end().len(),

@@ -15,7 +15,7 @@ use crate::analysis::{
 };
 use crate::model::{Code, Diagnostic, NodeRole};
 use crate::solve::{Outcome, Player, Position, Solution};
-use crate::syntax::TextRange;
+use crate::syntax::{ColumnUnit, TextRange};
 
 /// The scene format's version; it changes whenever a field changes meaning or goes away.
 pub const SCENE_VERSION: u32 = 1;
@@ -242,9 +242,10 @@ fn bounds(positions: &[[f64; 2]]) -> [f64; 4] {
 }
 
 fn line_column(analysis: &Analysis, offset: u32) -> LineColumn {
+    let place = analysis.line_index.column(offset, ColumnUnit::Char);
     LineColumn {
-        line: analysis.line_index.line_col(offset).line + 1,
-        column: analysis.line_index.char_col(&analysis.text, offset) + 1,
+        line: place.line + 1,
+        column: place.col + 1,
     }
 }
 
