@@ -11,8 +11,8 @@ use crate::solve::Outcome;
 /// by the page and by exported pictures.
 pub const STYLESHEET: &str = include_str!("../../web/src/scene.css");
 
-/// Radius of a node's shape, in pixels; the web UI reads it from the same place it
-/// reads everything else, the scene's coordinates, and draws with the same number.
+/// Radius of a node's shape, in pixels. The web UI draws with its own copy
+/// (`web/src/render.ts`), which a test in `view/tests.rs` keeps equal to this one.
 pub const NODE_RADIUS: f64 = 18.0;
 
 /// Room around the nodes, and for the legend below them.
