@@ -13,6 +13,7 @@ pub use layout::{layout, Positions, UNIT};
 use crate::analysis::{
     describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
 };
+use crate::ide::code_lens::line_ids;
 use crate::model::{Code, Diagnostic, NodeRole};
 use crate::solve::{Outcome, Player, Position, Solution};
 use crate::syntax::{ColumnUnit, TextRange};
@@ -173,11 +174,7 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
             let outcome = solution.outcome(start);
             scene.outcome = Some(outcome_keyword(outcome));
             scene.moves = solution.moves_to_end(start);
-            scene.line = solution
-                .line(start)
-                .iter()
-                .map(|p| [graph.id(p.mouse), graph.id(p.cat)])
-                .collect();
+            scene.line = line_ids(graph, &solution.line(start));
             scene.table = Some(position_table(solution));
             describe(outcome, scene.moves)
         }
