@@ -9,7 +9,7 @@ use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
 use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan, TooLarge};
-use crate::ide::code_lens::line_ids;
+use crate::ide::code_lens::{line_ids, repeats};
 use crate::model::Severity;
 use crate::solve::{peak_memory_bytes, solve, Player, Solution};
 
@@ -106,7 +106,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         let last = line.last().copied().unwrap_or(start);
         let ending = if solution.is_terminal(last) {
             describe(outcome, moves)
-        } else if line.len() > 1 && line[..line.len() - 1].contains(&last) {
+        } else if repeats(&line) {
             "the position repeats: draw".to_owned()
         } else {
             "the player to move has no legal move: draw".to_owned()

@@ -72,7 +72,7 @@ fn shorten(line: &[[u32; 2]]) -> String {
 }
 
 /// Whether the line ends at a position it has been at before.
-fn repeats(positions: &[Position]) -> bool {
+pub(crate) fn repeats(positions: &[Position]) -> bool {
     match positions.split_last() {
         Some((last, earlier)) => earlier.contains(last),
         None => false,
