@@ -219,3 +219,16 @@ fn the_web_page_has_the_same_node_radius_and_scene_version() {
         "web/src/scene.ts lacks `{version}`"
     );
 }
+
+/// `docs/view.md` is the scene's contract; its bounds are these constants.
+#[test]
+fn the_contract_states_the_bounds_of_the_scene() {
+    let contract = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/view.md"))
+        .expect("docs/view.md");
+    for phrase in [
+        format!("more than {MAX_VIEW_NODES} nodes"),
+        format!("at most {MAX_SCENE_DIAGNOSTICS};"),
+    ] {
+        assert!(contract.contains(&phrase), "docs/view.md lacks {phrase:?}");
+    }
+}
