@@ -12,6 +12,10 @@ use proptest::prelude::*;
 mod common;
 #[path = "common/hostile.rs"]
 mod hostile;
+// Shared with the command-line tests; this file uses only some of it.
+#[allow(dead_code)]
+#[path = "common/examples.rs"]
+mod examples;
 
 /// Runs everything the CLI and the server run on a text.
 fn run_everything(text: &str) {
@@ -28,7 +32,7 @@ fn run_everything(text: &str) {
         assert!(d.range.end as usize <= text.len(), "range past the end");
         assert!(text.is_char_boundary(d.range.start as usize));
         assert!(text.is_char_boundary(d.range.end as usize));
-        let _ = analysis.line_index.char_col(text, d.range.start);
+        let _ = analysis.line_index.char_col(d.range.start);
     }
     if let Some(game) = analysis.game() {
         if game.node_count() <= 40 {
@@ -77,19 +81,12 @@ proptest! {
 
 #[test]
 fn every_prefix_of_the_examples_is_handled() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
-    let mut seen = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "cmg") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            for (end, _) in text.char_indices() {
-                run_everything(&text[..end]);
-            }
-            seen += 1;
+    for path in examples::all_examples() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (end, _) in text.char_indices() {
+            run_everything(&text[..end]);
         }
     }
-    assert!(seen >= 4, "the examples are missing");
 }
 
 /// The codes of `analysis`'s diagnostics with how many of each, in code order.
@@ -162,7 +159,7 @@ fn a_long_chain_on_one_line_warns_once_per_repeated_link() {
     // 499 -- 0).
     assert_eq!(repeated, 19_499);
     let last = analysis.model.diagnostics.iter().map(|d| d.range.end).max();
-    let column = analysis.line_index.char_col(&text, last.unwrap());
+    let column = analysis.line_index.char_col(last.unwrap());
     assert_eq!(
         column as usize,
         text.trim_end().len(),

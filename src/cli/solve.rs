@@ -9,6 +9,7 @@ use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
 use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan, TooLarge};
+use crate::ide::code_lens::{line_ids, repeats};
 use crate::model::Severity;
 use crate::solve::{peak_memory_bytes, solve, Player, Solution};
 
@@ -69,17 +70,13 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let moves = solution.moves_to_end(start);
     let line = solution.line(start);
     if json {
-        let line_json: Vec<[u32; 2]> = line
-            .iter()
-            .map(|p| [graph.id(p.mouse), graph.id(p.cat)])
-            .collect();
         print_json(&json!({
             "outcome": crate::analysis::outcome_keyword(outcome),
             "result": outcome.code(),
             "moves": moves,
             "nodes": graph.node_count(),
             "edges": graph.edge_count(),
-            "line": line_json,
+            "line": line_ids(graph, &line),
         }));
     } else {
         let mut out = String::new();
@@ -109,7 +106,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         let last = line.last().copied().unwrap_or(start);
         let ending = if solution.is_terminal(last) {
             describe(outcome, moves)
-        } else if line.len() > 1 && line[..line.len() - 1].contains(&last) {
+        } else if repeats(&line) {
             "the position repeats: draw".to_owned()
         } else {
             "the player to move has no legal move: draw".to_owned()
