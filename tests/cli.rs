@@ -718,6 +718,41 @@ fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
 }
 
+/// A file over the edge limit (a product of 2001 × 2001 members is 4 004 001 pairs) has
+/// a graph cut short: `dot` and `export` refuse it rather than pass that graph off as
+/// the file's, `solve` says the outcome is unknown, and `fmt` still formats it.
+#[test]
+fn a_file_over_the_edge_limit_is_not_drawn_exported_or_solved() {
+    let members: Vec<String> = (3..2004).map(|id| id.to_string()).collect();
+    let members = members.join(" ");
+    let text = format!("0 -- 1 -- 2\n{{{members}}} -- {{ {members} }}\n");
+    for (args, done) in [(&["dot", "-"][..], "drawn"), (&["export", "-"], "exported")] {
+        let out = run_stdin(args, &text);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(out.stderr.contains("error[too-many-edges]"), "{args:?}");
+        assert!(
+            out.stderr.contains(&format!(
+                "not {done}, since the file declares more edges than cmg takes"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let out = run_stdin(&["solve", "-"], &text);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.all().contains("the file declares more than 4000000 edges, so its graph is cut short and its outcome is unknown"),
+        "{out:?}"
+    );
+    let out = run_stdin(&["fmt", "-"], &text);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        format!("0 -- 1 -- 2\n{{{members}}} -- {{{members}}}\n")
+    );
+}
+
 // ---------------------------------------------------------------------------
 // cmg import / export
 // ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
-use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan, TooLarge};
+use crate::analysis::{describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan};
 use crate::ide::code_lens::{line_ids, repeats};
 use crate::model::Severity;
 use crate::solve::{peak_memory_bytes, solve, Player, Solution};
@@ -128,13 +128,11 @@ pub(super) fn solve_within(analysis: &Analysis, max_memory: u64) -> Result<Solut
     let limits = SolveLimits {
         max_nodes: None,
         max_memory: Some(max_memory),
+        memory_setting: MemorySetting::CliFlag,
     };
     match analysis.solve_plan(limits) {
         SolvePlan::NoGame => {
             Err("the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned())
-        }
-        SolvePlan::TooLarge(too_large @ TooLarge::MemoryBudget { .. }) => {
-            Err(format!("{} with --max-memory", too_large.message()))
         }
         SolvePlan::TooLarge(too_large) => Err(too_large.message()),
         SolvePlan::Solve(game) => {
