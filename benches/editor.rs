@@ -54,9 +54,21 @@ fn bench_features(c: &mut Criterion) {
     group.bench_function("hover", |b| {
         b.iter(|| ide::hover::hover(&analysis, solution, offset))
     });
+    // Eager: every action built and checked, as for a client without `codeAction/resolve`.
     group.bench_function("code_actions", |b| {
         b.iter(|| ide::actions::code_actions(&analysis, solution, TextRange::empty(offset)))
     });
+    // Lazy: the `textDocument/codeAction` answer for a client that resolves.
+    group.bench_function("code_action_candidates", |b| {
+        b.iter(|| ide::actions::candidates(&analysis, solution, TextRange::empty(offset)))
+    });
+    // The `codeAction/resolve` of the one action picked.
+    let listed = ide::actions::candidates(&analysis, solution, TextRange::empty(offset));
+    if let Some(first) = listed.first() {
+        group.bench_function("code_action_resolve", |b| {
+            b.iter(|| ide::actions::resolve(&analysis, solution, &first.id))
+        });
+    }
     group.finish();
 }
 

@@ -35,6 +35,12 @@ fn bench_hostile(c: &mut Criterion) {
             |b, text| b.iter(|| Analysis::new(text.as_str())),
         );
     }
+    // The edge limit: a 1.2 MB product of 100 000 × 100 000 members (10^10 pairs) is
+    // refused at its statement, so its cost is the parse and the mentions alone.
+    let text = hostile::group_product(100_000);
+    group.bench_function("group_product_over_the_edge_limit_100000", |b| {
+        b.iter(|| Analysis::new(text.as_str()))
+    });
     // Measurement 2: one line over 200 000 ids modulo 5000, about 195 000 warnings, and
     // the line and character column of each (what `cmg check --json` prints).
     let text = hostile::long_chain(200_000, 5000);

@@ -1,6 +1,6 @@
 //! One file's analysis from text to outcome: what the CLI and the server both start from.
 
-use crate::model::{Code, Diagnostic, Graph, Model};
+use crate::model::{Code, Diagnostic, Graph, Model, MAX_EDGE_PAIRS};
 use crate::solve::{peak_memory_bytes, Game, Outcome, Player, Position, Solution, MAX_NODES};
 use crate::syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
@@ -48,7 +48,9 @@ impl Analysis {
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             diagnostics.extend(check_expectations(&self.model, solution));
         }
-        if let Some(too_large) = too_large {
+        // Over the edge limit the model already has its error at the statement; a
+        // second word on the first line would only repeat it.
+        if let Some(too_large) = too_large.filter(|t| **t != TooLarge::EdgeLimit) {
             diagnostics.push(too_large.diagnostic(self));
         }
         sort_by_position(&mut diagnostics);
@@ -61,6 +63,9 @@ impl Analysis {
         let graph = &self.model.graph;
         if start_position(graph).is_none() {
             return SolvePlan::NoGame;
+        }
+        if self.model.edges_truncated {
+            return SolvePlan::TooLarge(TooLarge::EdgeLimit);
         }
         let nodes = graph.node_count();
         // The hard limit first: no setting can lift it, so its message must win.
@@ -76,6 +81,7 @@ impl Analysis {
                 nodes,
                 estimate,
                 budget,
+                setting: limits.memory_setting,
             });
         }
         SolvePlan::Solve(Game::new(graph.adjacency(), graph.hole()))
@@ -98,6 +104,20 @@ pub struct SolveLimits {
     pub max_nodes: Option<usize>,
     /// The budget for the solver's estimated peak memory, in bytes.
     pub max_memory: Option<u64>,
+    /// What sets `max_memory`, as the message over the budget names it: the CLI's
+    /// `--max-memory` or the server's `cmg.solver.maxMemoryMiB`.
+    pub memory_setting: MemorySetting,
+}
+
+/// Where a front end's memory budget comes from, so that the message over it names the
+/// one thing that raises it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemorySetting {
+    /// `cmg solve --max-memory SIZE` (and the same default in `cmg check` and `cmg dot`).
+    #[default]
+    CliFlag,
+    /// The server's setting `cmg.solver.maxMemoryMiB`.
+    ServerSetting,
 }
 
 /// What [`Analysis::solve_plan`] decides.
@@ -122,28 +142,41 @@ pub enum TooLarge {
         nodes: usize,
         estimate: u64,
         budget: u64,
+        setting: MemorySetting,
     },
+    /// The file declares more edge pairs than [`MAX_EDGE_PAIRS`], so the graph was cut
+    /// short (`too-many-edges`, an error at the statement, says so) and the outcome is
+    /// unknown.
+    EdgeLimit,
 }
 
 impl TooLarge {
     /// Why the outcome is not computed, and what (if anything) the user can do.
     pub fn message(self) -> String {
-        const MB: u64 = 1 << 20;
+        const MIB: u64 = 1 << 20;
         match self {
             TooLarge::SolverLimit { nodes } => format!(
                 "the graph has {nodes} nodes, more than the {MAX_NODES} the solver can hold, so its outcome cannot be computed"
             ),
             TooLarge::LiveSolveLimit { nodes, limit } => format!(
-                "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`"
+                "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the setting `cmg.solver.maxNodes`, or run `cmg solve`"
             ),
             TooLarge::MemoryBudget {
                 nodes,
                 estimate,
                 budget,
+                setting,
             } => format!(
-                "solving this graph of {nodes} nodes would take about {} MB, above the memory budget of {} MB, so the outcome is not computed: raise the budget to solve it",
-                estimate.div_ceil(MB),
-                budget / MB
+                "solving this graph of {nodes} nodes would take about {} MiB, above the memory budget of {} MiB, so the outcome is not computed: {}",
+                estimate.div_ceil(MIB),
+                budget / MIB,
+                match setting {
+                    MemorySetting::CliFlag => "raise the budget with `cmg solve --max-memory SIZE` to solve it",
+                    MemorySetting::ServerSetting => "raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`",
+                }
+            ),
+            TooLarge::EdgeLimit => format!(
+                "the file declares more than {MAX_EDGE_PAIRS} edges, so its graph is cut short and its outcome is unknown"
             ),
         }
     }

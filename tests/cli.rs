@@ -2,6 +2,8 @@
 
 mod common;
 // Shared with the robustness tests and benchmarks; this file uses only some of it.
+#[path = "common/examples.rs"]
+mod examples;
 #[allow(dead_code)]
 #[path = "common/hostile.rs"]
 mod hostile;
@@ -11,6 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use assert_cmd::Command;
 use common::slow_tests;
+use examples::{all_examples, example};
 use serde_json::Value;
 
 // ---------------------------------------------------------------------------
@@ -109,30 +112,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-fn examples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples")
-}
-
-fn example(name: &str) -> String {
-    let path = examples_dir().join(name);
-    assert!(path.is_file(), "missing example {}", path.display());
-    path.to_str().expect("example path is UTF-8").to_owned()
-}
-
-fn all_examples() -> Vec<PathBuf> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(examples_dir())
-        .expect("examples/ exists")
-        .map(|entry| entry.expect("readable dir entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "cmg"))
-        .collect();
-    paths.sort();
-    assert!(
-        paths.len() >= 6,
-        "expected at least 6 examples, found {paths:?}"
-    );
-    paths
 }
 
 /// The examples that only exist to show diagnostics.
@@ -737,6 +716,41 @@ fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     assert_eq!(out.code, 1, "{out:?}");
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
     assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
+}
+
+/// A file over the edge limit (a product of 2001 × 2001 members is 4 004 001 pairs) has
+/// a graph cut short: `dot` and `export` refuse it rather than pass that graph off as
+/// the file's, `solve` says the outcome is unknown, and `fmt` still formats it.
+#[test]
+fn a_file_over_the_edge_limit_is_not_drawn_exported_or_solved() {
+    let members: Vec<String> = (3..2004).map(|id| id.to_string()).collect();
+    let members = members.join(" ");
+    let text = format!("0 -- 1 -- 2\n{{{members}}} -- {{ {members} }}\n");
+    for (args, done) in [(&["dot", "-"][..], "drawn"), (&["export", "-"], "exported")] {
+        let out = run_stdin(args, &text);
+        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
+        assert!(out.stderr.contains("error[too-many-edges]"), "{args:?}");
+        assert!(
+            out.stderr.contains(&format!(
+                "not {done}, since the file declares more edges than cmg takes"
+            )),
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+    let out = run_stdin(&["solve", "-"], &text);
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(
+        out.all().contains("the file declares more than 4000000 edges, so its graph is cut short and its outcome is unknown"),
+        "{out:?}"
+    );
+    let out = run_stdin(&["fmt", "-"], &text);
+    assert_eq!(out.code, 0, "{out:?}");
+    assert_eq!(
+        out.stdout,
+        format!("0 -- 1 -- 2\n{{{members}}} -- {{{members}}}\n")
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -1490,12 +1504,6 @@ fn explain_prints_the_section_of_the_documentation() {
 // Bounded output on hostile input (issue 7)
 // ---------------------------------------------------------------------------
 
-/// `0 -- 0 -- 1 -- 2 -- …`: a self-loop, then a cycle of `modulus` edges declared
-/// over and over, on one line.
-fn long_chain_line(count: usize, modulus: usize) -> String {
-    hostile::long_chain(count as u32, modulus as u32)
-}
-
 /// The diagnostic headers of human output, such as `warning[duplicate-edge]`.
 fn headers(stdout: &str) -> usize {
     stdout
@@ -1511,7 +1519,7 @@ fn headers(stdout: &str) -> usize {
 #[test]
 fn a_long_line_of_duplicates_gives_bounded_output_and_complete_json() {
     let count = if slow_tests() { 200_000 } else { 20_000 };
-    let text = long_chain_line(count, 5000);
+    let text = hostile::long_chain(count, 5000);
     let duplicates = count - 1 - 5000;
     let out = run_stdin(&["check", "-"], &text);
     assert_eq!(out.code, 1, "a self-loop is an error");
@@ -1540,7 +1548,7 @@ fn a_long_line_of_duplicates_gives_bounded_output_and_complete_json() {
     // `--max-diagnostics` moves the bound; 0 shows all.
     let out = run_stdin(&["check", "--max-diagnostics", "3", "-"], &text);
     assert_eq!(headers(&out.stdout), 3);
-    let shorter = long_chain_line(6000, 5000);
+    let shorter = hostile::long_chain(6000, 5000);
     let out = run_stdin(&["check", "--max-diagnostics", "0", "-"], &shorter);
     assert_eq!(headers(&out.stdout), 1 + (6000 - 1 - 5000));
     assert!(!out.stdout.contains("more not shown"), "nothing left out");
@@ -1585,7 +1593,7 @@ fn a_pasted_adjacency_line_gives_bounded_output() {
 #[test]
 fn solve_bounds_the_diagnostics_it_prints_too() {
     // A cycle of 50 nodes, so that the solve itself is quick.
-    let text = long_chain_line(1050, 50);
+    let text = hostile::long_chain(1050, 50);
     let out = run_stdin(&["solve", "--max-diagnostics", "5", "-"], &text);
     assert_eq!(headers(&out.stderr), 5, "{}", out.stderr);
     assert!(

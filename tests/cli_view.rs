@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use assert_cmd::cargo::CommandCargoExt;
 
-fn example(name: &str) -> String {
-    format!("{}/examples/{name}.cmg", env!("CARGO_MANIFEST_DIR"))
-}
+// Shared with the command-line tests; this file uses only some of it.
+#[allow(dead_code)]
+#[path = "common/examples.rs"]
+mod examples;
+use examples::example;
 
 #[test]
 fn export_writes_one_element_per_node() {
@@ -18,7 +20,7 @@ fn export_writes_one_element_per_node() {
     let out = dir.join("game.svg");
     let status = Command::cargo_bin("cmg")
         .unwrap()
-        .args(["view", &example("cat-wins"), "--export"])
+        .args(["view", &example("cat-wins.cmg"), "--export"])
         .arg(&out)
         .status()
         .unwrap();
@@ -79,7 +81,7 @@ fn get(port: u16, path: &str) -> String {
 fn serves_the_page_the_scene_and_its_events_on_localhost() {
     let child = Command::cargo_bin("cmg")
         .unwrap()
-        .args(["view", &example("long-game"), "--no-open"])
+        .args(["view", &example("long-game.cmg"), "--no-open"])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

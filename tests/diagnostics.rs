@@ -1,7 +1,9 @@
 //! One test per diagnostic code: the code, severity, range and message a fixture yields.
 //! `UPDATE_EXPECT=1 cargo test --test diagnostics` refreshes the expectations.
 
-use cmg::analysis::{check_expectations, Analysis, SolveLimits, SolvePlan, TooLarge};
+use cmg::analysis::{
+    check_expectations, Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge,
+};
 use cmg::model::Code;
 use cmg::solve::solve;
 use expect_test::{expect, Expect};
@@ -255,22 +257,31 @@ fn too_large_is_reported_above_the_limit_only() {
     let text = "0 -- 1 -- 2 -- 3\n";
     let nodes = |max_nodes| SolveLimits {
         max_nodes: Some(max_nodes),
-        max_memory: None,
+        ..SolveLimits::default()
     };
     assert_eq!(too_large(text, nodes(4)), None);
     expect![[r#"
-        the graph has 4 nodes, above the live-solve limit of 3, so the outcome is not computed here: raise the limit in the settings, or run `cmg solve`
+        the graph has 4 nodes, above the live-solve limit of 3, so the outcome is not computed here: raise the setting `cmg.solver.maxNodes`, or run `cmg solve`
     "#]]
     .assert_eq(&format!("{}\n", too_large(text, nodes(3)).unwrap()));
     let memory = |max_memory| SolveLimits {
         max_nodes: None,
         max_memory: Some(max_memory),
+        ..SolveLimits::default()
     };
     let estimate = cmg::solve::peak_memory_bytes(4);
     assert_eq!(too_large(text, memory(estimate)), None);
+    // The message names what sets the budget: the CLI's flag, or the server's setting.
     assert!(too_large(text, memory(estimate - 1))
         .unwrap()
-        .contains("above the memory budget"));
+        .ends_with("above the memory budget of 0 MiB, so the outcome is not computed: raise the budget with `cmg solve --max-memory SIZE` to solve it"));
+    let server = SolveLimits {
+        memory_setting: MemorySetting::ServerSetting,
+        ..memory(estimate - 1)
+    };
+    assert!(too_large(text, server)
+        .unwrap()
+        .ends_with("so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"));
     assert_eq!(
         too_large("0 -- 3\n", nodes(0)),
         None,
@@ -288,6 +299,7 @@ fn over_the_solvers_hard_limit_no_setting_is_suggested() {
     let limits = SolveLimits {
         max_nodes: Some(10),
         max_memory: Some(1),
+        ..SolveLimits::default()
     };
     let analysis = Analysis::new(text.as_str());
     assert_eq!(
@@ -298,6 +310,48 @@ fn over_the_solvers_hard_limit_no_setting_is_suggested() {
         the graph has 23171 nodes, more than the 23170 the solver can hold, so its outcome cannot be computed
     "#]]
     .assert_eq(&format!("{}\n", too_large(&text, limits).unwrap()));
+}
+
+/// The real edge limit, crossed by a product of 2001 × 2001 members (18 KB): the error
+/// is at that statement, the graph keeps the edges before it and drops the ones after,
+/// and the plan is not to solve, with no second word on the first line.
+#[test]
+fn too_many_edges() {
+    let members: Vec<String> = (3..2004).map(|id| id.to_string()).collect();
+    let members = members.join(" ");
+    let text = format!("0 -- 1 -- 2\n{{{members}}} -- {{{members}}}\n2 -- 0\nexpect cat\n");
+    let analysis = Analysis::new(text.as_str());
+    let out: Vec<String> = analysis
+        .diagnostics(None)
+        .iter()
+        .map(|d| {
+            let at = |offset| {
+                let lc = analysis.line_index.line_col(offset);
+                format!("{}:{}", lc.line + 1, lc.col + 1)
+            };
+            let (start, end) = (at(d.range.start), at(d.range.end));
+            format!(
+                "{} {} {start}-{end}: {}\n",
+                d.code,
+                d.severity().as_str(),
+                d.message
+            )
+        })
+        .collect();
+    expect![[r#"
+        too-many-edges error 2:1-2:17815: this statement takes the file past 4000000 declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products
+    "#]]
+    .assert_eq(&out.concat());
+    assert_eq!(analysis.model.graph.edge_count(), 2);
+    assert!(analysis.model.graph.edge_count() as u64 <= cmg::model::MAX_EDGE_PAIRS);
+    let plan = analysis.solve_plan(SolveLimits::default());
+    assert_eq!(plan, SolvePlan::TooLarge(TooLarge::EdgeLimit));
+    assert_eq!(
+        analysis
+            .diagnostics_with(None, Some(&TooLarge::EdgeLimit))
+            .len(),
+        1
+    );
 }
 
 #[test]

@@ -246,3 +246,82 @@ fn the_matcher_takes_ellipsis_for_any_lines() {
     assert!(!matches(&["a", "...", "d"], &["a", "b"]));
     assert!(!matches(&["a"], &["a", "b"]));
 }
+
+/// The rows `` | `name` | `value` | … `` of README.md's server settings table.
+fn readme_settings() -> Vec<(String, String)> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let table = readme
+        .split_once("Server settings")
+        .expect("README.md has a server settings table")
+        .1;
+    table
+        .lines()
+        .skip_while(|line| !line.starts_with('|'))
+        .take_while(|line| line.starts_with('|'))
+        .filter_map(|line| {
+            let mut cells = line.split('|').map(str::trim).skip(1);
+            let name = cells.next()?.strip_prefix('`')?.strip_suffix('`')?;
+            let value = cells.next()?.strip_prefix('`')?.strip_suffix('`')?;
+            Some((name.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The settings `src/lsp/config.rs` reads, each with its default from `Config::default()`:
+/// `update` names each setting (`&["solver", "maxNodes"]`) before the field it sets.
+fn server_settings() -> Vec<(String, String)> {
+    let source = std::fs::read_to_string(root().join("src/lsp/config.rs")).expect("config.rs");
+    let defaults = source
+        .split_once("fn default() -> Config {")
+        .and_then(|(_, rest)| rest.split_once("\n    }"))
+        .expect("Config::default() in src/lsp/config.rs")
+        .0;
+    let default_of = |field: &str| -> String {
+        let value = defaults
+            .split_once(&format!("{field}: "))
+            .and_then(|(_, rest)| rest.split_once(','))
+            .unwrap_or_else(|| panic!("no default for {field}"))
+            .0
+            .trim();
+        // `8 << 20` is written as a shift; the documentation gives the number.
+        match value.split_once(" << ") {
+            Some((base, shift)) => {
+                (base.parse::<u64>().unwrap() << shift.parse::<u32>().unwrap()).to_string()
+            }
+            None => value.to_owned(),
+        }
+    };
+    let update = source
+        .split_once("pub fn update(")
+        .expect("Config::update")
+        .1;
+    update
+        .split("(&[\"")
+        .skip(1)
+        .map(|piece| {
+            let path: Vec<&str> = piece
+                .split_once(']')
+                .expect("a setting's path")
+                .0
+                .split(',')
+                .map(|part| part.trim().trim_matches('"'))
+                .collect();
+            let field = piece
+                .split_once("self.")
+                .and_then(|(_, rest)| rest.split_once(' '))
+                .expect("the field a setting sets")
+                .0;
+            (path.join("."), default_of(field))
+        })
+        .collect()
+}
+
+#[test]
+fn the_readme_lists_every_server_setting_with_its_default() {
+    let mut documented = readme_settings();
+    let mut read = server_settings();
+    documented.sort();
+    read.sort();
+    assert!(read.len() >= 5, "config.rs was not understood: {read:?}");
+    assert_eq!(documented, read);
+}

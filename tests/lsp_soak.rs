@@ -170,12 +170,34 @@ fn random_request(rng: &mut Rng, text: &str) -> (&'static str, Value) {
 fn check_response(method: &str, response: &Value) {
     if let Some(error) = response.get("error") {
         let code = error["code"].as_i64().unwrap_or_default();
-        let refused_rename = code == -32803 && method.contains("ename");
-        assert!(
-            code == -32801 || refused_rename,
-            "{method} failed: {response}"
-        );
+        let refused =
+            code == -32803 && (method.contains("ename") || method == "codeAction/resolve");
+        assert!(code == -32801 || refused, "{method} failed: {response}");
     }
+}
+
+/// Resolves the first few actions listed (the client supports resolve, so they come
+/// without edits): each gets its edit, or is refused as no longer applying. Returns how
+/// many got their edit.
+async fn resolve_actions(
+    client: &mut cmg::lsp::test_client::InMemoryClient,
+    listed: &Value,
+) -> usize {
+    let mut resolved = 0;
+    let actions = listed["result"].as_array().cloned().unwrap_or_default();
+    for action in actions.into_iter().take(3) {
+        assert!(action.get("edit").is_none(), "{action}");
+        let response = client.request("codeAction/resolve", action).await;
+        check_response("codeAction/resolve", &response);
+        if response.get("error").is_none() {
+            assert!(
+                response["result"]["edit"]["changes"].is_object(),
+                "{response}"
+            );
+            resolved += 1;
+        }
+    }
+    resolved
 }
 
 /// Applies a semantic-tokens delta to the integers last received.
@@ -204,7 +226,10 @@ async fn session(seed: u64, steps: usize) {
     let mut client = in_memory();
     client
         .initialize(
-            json!({"workspace": {"inlayHint": {"refreshSupport": true}, "codeLens": {"refreshSupport": true}}}),
+            json!({
+                "workspace": {"inlayHint": {"refreshSupport": true}, "codeLens": {"refreshSupport": true}},
+                "textDocument": {"codeAction": {"dataSupport": true, "resolveSupport": {"properties": ["edit"]}}}
+            }),
             settings.clone(),
         )
         .await;
@@ -214,6 +239,7 @@ async fn session(seed: u64, steps: usize) {
     let mut step = 0;
     let mut tokens: Option<(String, Vec<Value>)> = None;
     let mut checked = 0;
+    let mut resolved = 0;
     while step < steps {
         // One batch: a few notifications of edits, with requests in between.
         let batch = 1 + rng.below(24);
@@ -223,6 +249,9 @@ async fn session(seed: u64, steps: usize) {
                 let (method, params) = random_request(&mut rng, &text);
                 let response = client.request(method, params).await;
                 check_response(method, &response);
+                if method == "textDocument/codeAction" {
+                    resolved += resolve_actions(&mut client, &response).await;
+                }
                 continue;
             }
             let mut changes = Vec::new();
@@ -253,6 +282,7 @@ async fn session(seed: u64, steps: usize) {
         }
         tokens = Some(check_token_delta(&mut client, tokens.take()).await);
     }
+    assert!(resolved > 0, "no code action was resolved in {steps} steps");
 }
 
 /// The publications for the last version are a fresh analysis of the client's text,

@@ -5,7 +5,7 @@ use std::io::Write;
 use super::input::{expand_paths, read_source};
 use super::render::{self, SourceView};
 use super::{CliResult, Outcome};
-use crate::analysis::{Analysis, SolveLimits, SolvePlan};
+use crate::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
 use crate::model::{Diagnostic, Severity};
 use crate::solve::solve;
 
@@ -77,6 +77,7 @@ fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
     let limits = SolveLimits {
         max_nodes: None,
         max_memory: Some(super::solve::default_max_memory()),
+        memory_setting: MemorySetting::CliFlag,
     };
     match analysis.solve_plan(limits) {
         SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),

@@ -110,6 +110,9 @@ pub fn export(path: &str) -> CliResult {
         );
         return Ok(ExitCode::FAILURE);
     }
+    if super::dot::refuse_truncated_graph(&source, &analysis, "exported") {
+        return Ok(ExitCode::FAILURE);
+    }
     let graph = &analysis.model.graph;
     if !graph.is_contiguous() {
         const SHOWN: usize = 10;

@@ -13,7 +13,9 @@ use crate::solve::{Outcome, Solution};
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text.as_str());
-    if refuse_syntax_errors(&source, &analysis, "drawn") {
+    if refuse_syntax_errors(&source, &analysis, "drawn")
+        || refuse_truncated_graph(&source, &analysis, "drawn")
+    {
         return Ok(ExitCode::FAILURE);
     }
     let solution = match super::solve::solve_within(&analysis, super::solve::default_max_memory()) {
@@ -29,13 +31,38 @@ pub fn run(path: &str) -> CliResult {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Shows `too-many-edges` and says the file was not `done` ("drawn", "exported"): its
+/// graph holds only the edges before the limit, and drawing or exporting that would
+/// pass off a different graph as the file's.
+pub(super) fn refuse_truncated_graph(source: &Source, analysis: &Analysis, done: &str) -> bool {
+    refuse(
+        source,
+        analysis,
+        &[Code::TooManyEdges],
+        &format!("not {done}, since the file declares more edges than cmg takes"),
+    )
+}
+
 /// Shows the syntax errors of a file and says it was not `done` ("formatted",
 /// "drawn"): rustfmt, ruff and taplo leave a file they cannot read alone, too.
 pub(super) fn refuse_syntax_errors(source: &Source, analysis: &Analysis, done: &str) -> bool {
+    refuse(
+        source,
+        analysis,
+        &[Code::Syntax, Code::NumberTooLarge],
+        &format!(
+            "not {done}, since part of the file could not be read: fix the syntax errors first"
+        ),
+    )
+}
+
+/// Shows the file's diagnostics with one of `codes` and `why` the command stops, if it
+/// has any.
+fn refuse(source: &Source, analysis: &Analysis, codes: &[Code], why: &str) -> bool {
     let errors: Vec<_> = analysis
         .diagnostics(None)
         .into_iter()
-        .filter(|d| matches!(d.code, Code::Syntax | Code::NumberTooLarge))
+        .filter(|d| codes.contains(&d.code))
         .collect();
     if errors.is_empty() {
         return false;
@@ -47,10 +74,7 @@ pub(super) fn refuse_syntax_errors(source: &Source, analysis: &Analysis, done: &
         &errors,
         render::DEFAULT_MAX_DIAGNOSTICS,
     );
-    eprintln!(
-        "cmg: {}: not {done}, since part of the file could not be read: fix the syntax errors first",
-        source.name
-    );
+    eprintln!("cmg: {}: {why}", source.name);
     true
 }
 

@@ -14,7 +14,7 @@ use super::input::Source;
 use super::ColorWhen;
 use crate::analysis::Analysis;
 use crate::model::{Diagnostic, Severity};
-use crate::syntax::{LineIndex, TextRange};
+use crate::syntax::{ColumnUnit, LineIndex, TextRange};
 
 /// A source file with its line index, as the renderers need it.
 pub struct SourceView<'a> {
@@ -81,10 +81,6 @@ fn output_width(to_stderr: bool) -> usize {
     }
 }
 
-pub fn severity_word(severity: Severity) -> &'static str {
-    severity.as_str()
-}
-
 fn severity_color(severity: Severity) -> Color {
     match severity {
         Severity::Error => Color::Red,
@@ -149,7 +145,7 @@ fn emit_one(
             .set_fg(Some(severity_color(severity)))
             .set_bold(true),
     )?;
-    write!(out, "{}[{}]", severity_word(severity), diagnostic.code)?;
+    write!(out, "{}[{}]", severity.as_str(), diagnostic.code)?;
     out.set_color(ColorSpec::new().set_bold(true))?;
     writeln!(out, ": {}", diagnostic.message)?;
     out.reset()?;
@@ -166,6 +162,13 @@ fn emit_one(
     }));
     marks.sort_by_key(|mark| mark.range.start);
     let line_of = |offset: u32| source.lines.line_col(offset).line;
+    // Characters between two offsets of one line, from the line index's columns.
+    let chars = |from: u32, to: u32| {
+        source
+            .lines
+            .char_col(to)
+            .saturating_sub(source.lines.char_col(from)) as usize
+    };
     let last_line = marks
         .iter()
         .map(|m| line_of(m.range.start))
@@ -174,13 +177,15 @@ fn emit_one(
     let gutter = (last_line + 1).to_string().len();
     let blank = " ".repeat(gutter);
 
-    let start = diagnostic.range.start;
+    let place = source
+        .lines
+        .column(diagnostic.range.start, ColumnUnit::Char);
     writeln!(
         out,
         "{blank} ┌─ {}:{}:{}",
         source.name,
-        line_of(start) + 1,
-        source.lines.char_col(source.text, start) + 1
+        place.line + 1,
+        place.col + 1
     )?;
     writeln!(out, "{blank} │")?;
     // Room for the source text: the width less the gutter, " │ " and the two `…`.
@@ -208,13 +213,9 @@ fn emit_one(
         if line_text.len() <= room {
             write_source_line(out, gutter, line + 1, line_text)?;
             for mark in group {
-                let before = source.text[content.start as usize..mark.range.start as usize]
-                    .chars()
-                    .count();
+                let before = chars(content.start, mark.range.start);
                 let end = mark.range.end.min(content.end).max(mark.range.start);
-                let length = source.text[mark.range.start as usize..end as usize]
-                    .chars()
-                    .count();
+                let length = chars(mark.range.start, end);
                 write_underline(out, &blank, before, length.max(1), mark, severity)?;
             }
         } else {
@@ -228,14 +229,10 @@ fn emit_one(
                     if window.cut_after { "…" } else { "" }
                 );
                 write_source_line(out, gutter, line + 1, &shown)?;
-                let before = usize::from(window.cut_before)
-                    + source.text[window.range.start as usize..mark.range.start as usize]
-                        .chars()
-                        .count();
+                let before =
+                    usize::from(window.cut_before) + chars(window.range.start, mark.range.start);
                 let end = mark.range.end.min(window.range.end).max(mark.range.start);
-                let length = source.text[mark.range.start as usize..end as usize]
-                    .chars()
-                    .count();
+                let length = chars(mark.range.start, end);
                 write_underline(out, &blank, before, length.max(1), mark, severity)?;
             }
         }
@@ -359,9 +356,12 @@ struct JsonPosition {
 }
 
 pub fn to_json<'a>(source: &SourceView<'a>, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
-    let position = |offset: u32| JsonPosition {
-        line: source.lines.line_col(offset).line + 1,
-        column: source.lines.char_col(source.text, offset) + 1,
+    let position = |offset: u32| {
+        let place = source.lines.column(offset, ColumnUnit::Char);
+        JsonPosition {
+            line: place.line + 1,
+            column: place.col + 1,
+        }
     };
     JsonDiagnostic {
         code: diagnostic.code.as_str(),

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
-use crate::analysis::{describe, start_position, Analysis, SolveLimits, SolvePlan, TooLarge};
+use crate::analysis::{describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan};
+use crate::ide::code_lens::{line_ids, repeats};
 use crate::model::Severity;
 use crate::solve::{peak_memory_bytes, solve, Player, Solution};
 
@@ -69,17 +70,13 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let moves = solution.moves_to_end(start);
     let line = solution.line(start);
     if json {
-        let line_json: Vec<[u32; 2]> = line
-            .iter()
-            .map(|p| [graph.id(p.mouse), graph.id(p.cat)])
-            .collect();
         print_json(&json!({
             "outcome": crate::analysis::outcome_keyword(outcome),
             "result": outcome.code(),
             "moves": moves,
             "nodes": graph.node_count(),
             "edges": graph.edge_count(),
-            "line": line_json,
+            "line": line_ids(graph, &line),
         }));
     } else {
         let mut out = String::new();
@@ -109,7 +106,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         let last = line.last().copied().unwrap_or(start);
         let ending = if solution.is_terminal(last) {
             describe(outcome, moves)
-        } else if line.len() > 1 && line[..line.len() - 1].contains(&last) {
+        } else if repeats(&line) {
             "the position repeats: draw".to_owned()
         } else {
             "the player to move has no legal move: draw".to_owned()
@@ -131,13 +128,11 @@ pub(super) fn solve_within(analysis: &Analysis, max_memory: u64) -> Result<Solut
     let limits = SolveLimits {
         max_nodes: None,
         max_memory: Some(max_memory),
+        memory_setting: MemorySetting::CliFlag,
     };
     match analysis.solve_plan(limits) {
         SolvePlan::NoGame => {
             Err("the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned())
-        }
-        SolvePlan::TooLarge(too_large @ TooLarge::MemoryBudget { .. }) => {
-            Err(format!("{} with --max-memory", too_large.message()))
         }
         SolvePlan::TooLarge(too_large) => Err(too_large.message()),
         SolvePlan::Solve(game) => {

@@ -1,11 +1,19 @@
 //! Code actions: quick fixes for diagnostics and refactors of the statement under the cursor.
 //!
-//! Every edit is checked before it is offered: the edited text is analysed again, and
+//! Every edit is checked before it is applied: the edited text is analysed again, and
 //! an action survives only if the graph stays the same, no syntax error is added, no
 //! kind of diagnostic grows and the diagnostic it fixes goes away. So the edits may be
 //! built plainly, and a case they do not cover is left without a fix instead of broken.
+//!
+//! That check costs one analysis per candidate edit, so it is done lazily: `candidates`
+//! lists the actions cheaply (title, kind, the diagnostic fixed and an `ActionId` that
+//! rebuilds the edit), and `resolve` builds and checks the edit of the one picked.
+//! `code_actions` does both at once, for clients that cannot resolve, on a bounded
+//! number of candidates.
 
 use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
 
 use crate::analysis::{outcome_keyword, solution_for, start_position, Analysis};
 use crate::model::{Code, Diagnostic, EdgeOrigin, EdgePair};
@@ -14,12 +22,20 @@ use crate::syntax::{AdjacencyList, Group, StatementKind, SyntaxKind, TextRange};
 
 use super::TextEdit;
 
+/// The most candidates listed for one request: a selection over a huge file with
+/// thousands of diagnostics must still get a short answer.
+pub const MAX_CANDIDATES: usize = 100;
+/// The most candidates `code_actions` verifies for one request (each verification
+/// analyses the edited text again).
+pub const MAX_VERIFIED: usize = 16;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ActionKind {
     QuickFix,
     Refactor,
 }
 
+/// A verified action with its edit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Action {
     pub title: String,
@@ -30,26 +46,130 @@ pub struct Action {
     pub preferred: bool,
 }
 
-/// Actions available for the selection `range` (a cursor is an empty range): quick fixes
-/// for diagnostics touching it, and refactors at it.
+/// Which action of a text a candidate is: enough to find it again in the analysis of
+/// the same text and build its edit. Byte offsets refer to that text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "action", rename_all = "kebab-case")]
+pub enum ActionId {
+    /// The quick fix of the diagnostic with this code and range.
+    Fix {
+        code: String,
+        start: u32,
+        end: u32,
+    },
+    AddExpect,
+    /// The adjacency literal statement with this range as edge statements.
+    AdjacencyToEdges {
+        start: u32,
+        end: u32,
+    },
+}
+
+/// An action as listed, before its edit is built and checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub title: String,
+    pub kind: ActionKind,
+    /// The diagnostic a quick fix resolves.
+    pub fixes: Option<Diagnostic>,
+    pub preferred: bool,
+    pub id: ActionId,
+}
+
+/// A candidate with its possible edits, best first, not yet checked.
+struct Plan {
+    candidate: Candidate,
+    edits: Vec<Vec<TextEdit>>,
+    /// The code whose count the edit must lower.
+    fixed: Option<Code>,
+}
+
+impl Plan {
+    /// The action with the first edit that passes the check, if any.
+    fn verify(self, analysis: &Analysis) -> Option<Action> {
+        let edits = first_verified(analysis, self.edits, self.fixed)?;
+        let Candidate {
+            title,
+            kind,
+            fixes,
+            preferred,
+            id: _,
+        } = self.candidate;
+        Some(Action {
+            title,
+            kind,
+            edits,
+            fixes,
+            preferred,
+        })
+    }
+}
+
+/// Actions available for the selection `range` (a cursor is an empty range), listed
+/// without their edits: quick fixes for diagnostics touching it, and refactors at it.
+pub fn candidates(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    range: TextRange,
+) -> Vec<Candidate> {
+    plans(analysis, solution, range)
+        .into_iter()
+        .take(MAX_CANDIDATES)
+        .map(|plan| plan.candidate)
+        .collect()
+}
+
+/// The action `id` of this text with its checked edit; `None` if the text has no such
+/// action or no edit for it passes the check.
+pub fn resolve(analysis: &Analysis, solution: Option<&Solution>, id: &ActionId) -> Option<Action> {
+    let solution = solution_for(&analysis.model.graph, solution);
+    let plan = match id {
+        ActionId::Fix { code, start, end } => {
+            let range = TextRange::new(*start, *end);
+            let diagnostic = analysis
+                .diagnostics(solution)
+                .into_iter()
+                .find(|d| d.range == range && d.code.as_str() == code)?;
+            quick_fix(analysis, solution, diagnostic)
+        }
+        ActionId::AddExpect => add_expect(analysis, solution),
+        ActionId::AdjacencyToEdges { start, end } => {
+            let range = TextRange::new(*start, *end);
+            adjacency_to_edges(analysis, range).filter(|plan| plan.candidate.id == *id)
+        }
+    }?;
+    plan.verify(analysis)
+}
+
+/// Actions available for the selection `range` with their checked edits, for clients
+/// that cannot resolve an action later; at most `MAX_VERIFIED` candidates are checked.
 pub fn code_actions(
     analysis: &Analysis,
     solution: Option<&Solution>,
     range: TextRange,
 ) -> Vec<Action> {
+    plans(analysis, solution, range)
+        .into_iter()
+        .take(MAX_VERIFIED)
+        .filter_map(|plan| plan.verify(analysis))
+        .collect()
+}
+
+fn plans(analysis: &Analysis, solution: Option<&Solution>, range: TextRange) -> Vec<Plan> {
     if range.start > range.end || range.end as usize > analysis.text.len() {
         return Vec::new();
     }
     let solution = solution_for(&analysis.model.graph, solution);
-    let mut actions: Vec<Action> = analysis
+    let mut plans: Vec<Plan> = analysis
         .diagnostics(solution)
         .into_iter()
         .filter(|diagnostic| touches(diagnostic.range, range))
         .filter_map(|diagnostic| quick_fix(analysis, solution, diagnostic))
+        .take(MAX_CANDIDATES)
         .collect();
-    actions.extend(add_expect(analysis, solution));
-    actions.extend(adjacency_to_edges(analysis, range));
-    actions
+    plans.extend(add_expect(analysis, solution));
+    plans.extend(adjacency_to_edges(analysis, range));
+    plans
 }
 
 fn touches(a: TextRange, b: TextRange) -> bool {
@@ -60,33 +180,23 @@ fn quick_fix(
     analysis: &Analysis,
     solution: Option<&Solution>,
     diagnostic: Diagnostic,
-) -> Option<Action> {
-    let (title, edits) = match diagnostic.code {
+) -> Option<Plan> {
+    let (title, edits, fixed) = match diagnostic.code {
         Code::SelfLoop => {
             let edge = edge_at(analysis, diagnostic.range, true)?;
             let title = format!("Remove the self-loop {} -- {}", edge.a, edge.b);
-            (
-                title,
-                first_verified(analysis, removals(analysis, edge), Some(Code::SelfLoop))?,
-            )
+            (title, removals(analysis, edge), Some(Code::SelfLoop))
         }
         Code::DuplicateEdge => {
             let edge = edge_at(analysis, diagnostic.range, false)?;
             let title = format!("Remove the duplicate edge {} -- {}", edge.a, edge.b);
-            let candidates = removals(analysis, edge);
-            (
-                title,
-                first_verified(analysis, candidates, Some(Code::DuplicateEdge))?,
-            )
+            (title, removals(analysis, edge), Some(Code::DuplicateEdge))
         }
         Code::OneSidedEdge => {
             let edge = edge_at(analysis, diagnostic.range, false)?;
             let title = format!("Add {} to list {}", edge.a, edge.b);
-            let candidates = add_missing_side(analysis, edge).into_iter().collect();
-            (
-                title,
-                first_verified(analysis, candidates, Some(Code::OneSidedEdge))?,
-            )
+            let edits = add_missing_side(analysis, edge).into_iter().collect();
+            (title, edits, Some(Code::OneSidedEdge))
         }
         Code::ExpectMismatch => {
             let start = start_position(&analysis.model.graph)?;
@@ -101,16 +211,28 @@ fn quick_fix(
                 new_text: keyword.to_owned(),
             };
             let title = format!("Change to `expect {keyword}`");
-            (title, first_verified(analysis, vec![vec![edit]], None)?)
+            (title, vec![vec![edit]], None)
         }
         _ => return None,
     };
-    Some(Action {
-        title,
-        kind: ActionKind::QuickFix,
+    if edits.is_empty() {
+        return None;
+    }
+    let id = ActionId::Fix {
+        code: diagnostic.code.as_str().to_owned(),
+        start: diagnostic.range.start,
+        end: diagnostic.range.end,
+    };
+    Some(Plan {
+        candidate: Candidate {
+            title,
+            kind: ActionKind::QuickFix,
+            fixes: Some(diagnostic),
+            preferred: true,
+            id,
+        },
         edits,
-        fixes: Some(diagnostic),
-        preferred: true,
+        fixed,
     })
 }
 
@@ -360,7 +482,7 @@ fn remove_statement(analysis: &Analysis, index: usize) -> Vec<TextEdit> {
 }
 
 /// Refactor: append `expect` with the solved outcome to a file that states none.
-fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Action> {
+fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Plan> {
     if !analysis.model.expects.is_empty() {
         return None;
     }
@@ -377,18 +499,22 @@ fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Action
         range: TextRange::empty(text.len() as u32),
         new_text,
     };
-    Some(Action {
-        title: format!("Add `expect {keyword}` with the solved outcome"),
-        kind: ActionKind::Refactor,
-        edits: first_verified(analysis, vec![vec![edit]], None)?,
-        fixes: None,
-        preferred: false,
+    Some(Plan {
+        candidate: Candidate {
+            title: format!("Add `expect {keyword}` with the solved outcome"),
+            kind: ActionKind::Refactor,
+            fixes: None,
+            preferred: false,
+            id: ActionId::AddExpect,
+        },
+        edits: vec![vec![edit]],
+        fixed: None,
     })
 }
 
 /// Refactor: the adjacency literal at `range` as edge statements, in the style of
 /// `cmg import`. Comments inside the literal are kept on lines of their own before them.
-fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
+fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Plan> {
     let statement = analysis.parse.file.statements.iter().find(|statement| {
         matches!(statement.kind, StatementKind::Adjacency(_)) && touches(statement.range, range)
     })?;
@@ -430,12 +556,19 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Action> {
         range: statement.range,
         new_text: lines.join(analysis.parse.line_ending(&analysis.text)),
     };
-    Some(Action {
-        title: "Turn the adjacency literal into edge statements".to_owned(),
-        kind: ActionKind::Refactor,
-        edits: first_verified(analysis, vec![vec![edit]], None)?,
-        fixes: None,
-        preferred: false,
+    Some(Plan {
+        candidate: Candidate {
+            title: "Turn the adjacency literal into edge statements".to_owned(),
+            kind: ActionKind::Refactor,
+            fixes: None,
+            preferred: false,
+            id: ActionId::AdjacencyToEdges {
+                start: statement.range.start,
+                end: statement.range.end,
+            },
+        },
+        edits: vec![vec![edit]],
+        fixed: None,
     })
 }
 

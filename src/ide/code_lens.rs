@@ -9,6 +9,7 @@
 //! lens. A drawn line ends at its first repeated position and says "(repeats)".
 
 use crate::analysis::{describe_position, solution_for, start_position, Analysis};
+use crate::model::Graph;
 use crate::solve::{Outcome, Position, Solution};
 use crate::syntax::TextRange;
 
@@ -33,10 +34,7 @@ pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<Code
         return Vec::new();
     };
     let positions = solution.line(start);
-    let line: Vec<[u32; 2]> = positions
-        .iter()
-        .map(|position| [graph.id(position.mouse), graph.id(position.cat)])
-        .collect();
+    let line = line_ids(graph, &positions);
     let range = analysis
         .line_index
         .line_content(&analysis.text, 0)
@@ -50,6 +48,14 @@ pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<Code
         title.push_str(" (repeats)");
     }
     vec![CodeLens { range, title, line }]
+}
+
+/// A line of play as `[mouse id, cat id]` pairs: the one shape of a line in the lens's
+/// command, `cmg solve --json` and the game view's scene.
+pub(crate) fn line_ids(graph: &Graph, line: &[Position]) -> Vec<[u32; 2]> {
+    line.iter()
+        .map(|position| [graph.id(position.mouse), graph.id(position.cat)])
+        .collect()
 }
 
 fn shorten(line: &[[u32; 2]]) -> String {
@@ -66,7 +72,7 @@ fn shorten(line: &[[u32; 2]]) -> String {
 }
 
 /// Whether the line ends at a position it has been at before.
-fn repeats(positions: &[Position]) -> bool {
+pub(crate) fn repeats(positions: &[Position]) -> bool {
     match positions.split_last() {
         Some((last, earlier)) => earlier.contains(last),
         None => false,

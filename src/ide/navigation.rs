@@ -109,7 +109,7 @@ mod tests {
     /// Shows a range as `line:column` (both from 1, columns in characters) and its text.
     fn show(analysis: &Analysis, range: TextRange) -> String {
         let line = analysis.line_index.line_col(range.start).line + 1;
-        let col = analysis.line_index.char_col(&analysis.text, range.start) + 1;
+        let col = analysis.line_index.char_col(range.start) + 1;
         format!("{line}:{col} {:?}", &analysis.text[range.to_usize()])
     }
 

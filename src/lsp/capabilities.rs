@@ -28,6 +28,7 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::REFACTOR_REWRITE,
             ]),
+            resolve_provider: Some(true),
             ..CodeActionOptions::default()
         })),
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use ropey::Rope;
 use tokio::sync::watch;
 
-use crate::analysis::{Analysis, SolveLimits, SolvePlan, TooLarge};
+use crate::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use crate::model::{Code, Diagnostic};
 use crate::solve::{Game, Solution};
 use crate::syntax::TextRange;
@@ -301,6 +301,7 @@ pub fn solve_policy(analysed: &Analysed) -> (SolveState, Option<Game>) {
     let limits = SolveLimits {
         max_nodes: Some(analysed.config.max_nodes),
         max_memory: Some(analysed.config.solver_memory_budget()),
+        memory_setting: MemorySetting::ServerSetting,
     };
     match analysis.solve_plan(limits) {
         SolvePlan::NoGame => (SolveState::NoGame, None),

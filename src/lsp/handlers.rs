@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use ropey::Rope;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode};
 use tower_lsp_server::ls_types::*;
@@ -254,32 +255,102 @@ pub fn folding_ranges(snapshot: &Snapshot) -> Vec<FoldingRange> {
         .collect()
 }
 
-pub fn code_actions(snapshot: &Snapshot, range: Range) -> Vec<CodeActionOrCommand> {
+/// What a listed action carries to `codeAction/resolve`: the document version it was
+/// listed for and which action it is.
+#[derive(Serialize, Deserialize)]
+pub struct ActionData {
+    pub uri: Uri,
+    pub version: i32,
+    #[serde(flatten)]
+    pub id: actions::ActionId,
+}
+
+/// The actions at `range`. With `lazy` they are listed without edits, each carrying
+/// `ActionData` for `codeAction/resolve`; without it (a client that cannot resolve)
+/// the edits are built and checked now, for a bounded number of them.
+pub fn code_actions(snapshot: &Snapshot, range: Range, lazy: bool) -> Vec<CodeActionOrCommand> {
     let range = convert::text_range(&snapshot.rope, snapshot.encoding, range);
-    actions::code_actions(&snapshot.analysis, snapshot.solution(), range)
-        .into_iter()
-        .map(|action| {
-            let diagnostics = action.fixes.as_ref().map(|diagnostic| {
-                vec![convert::diagnostic(
-                    &snapshot.uri,
-                    &snapshot.rope,
-                    snapshot.encoding,
-                    diagnostic,
-                )]
-            });
-            CodeActionOrCommand::CodeAction(CodeAction {
-                title: action.title,
-                kind: Some(match action.kind {
-                    actions::ActionKind::QuickFix => CodeActionKind::QUICKFIX,
-                    actions::ActionKind::Refactor => CodeActionKind::REFACTOR_REWRITE,
-                }),
-                diagnostics,
-                edit: Some(snapshot.workspace_edit(&action.edits)),
-                is_preferred: action.preferred.then_some(true),
-                ..CodeAction::default()
+    let (analysis, solution) = (&snapshot.analysis, snapshot.solution());
+    if lazy {
+        return actions::candidates(analysis, solution, range)
+            .into_iter()
+            .map(|candidate| {
+                let data = ActionData {
+                    uri: snapshot.uri.clone(),
+                    version: snapshot.version,
+                    id: candidate.id,
+                };
+                let mut action = code_action(
+                    snapshot,
+                    candidate.title,
+                    candidate.kind,
+                    candidate.fixes.as_ref(),
+                    candidate.preferred,
+                );
+                action.data = serde_json::to_value(data).ok();
+                CodeActionOrCommand::CodeAction(action)
             })
-        })
+            .collect();
+    }
+    actions::code_actions(analysis, solution, range)
+        .into_iter()
+        .map(|action| CodeActionOrCommand::CodeAction(resolved(snapshot, action)))
         .collect()
+}
+
+/// The action `id` of the snapshot with its checked edit, or an error saying that it no
+/// longer applies (the client shows it; the document is left alone).
+pub fn resolve_code_action(
+    snapshot: &Snapshot,
+    id: &actions::ActionId,
+) -> Result<CodeAction, Error> {
+    let action =
+        actions::resolve(&snapshot.analysis, snapshot.solution(), id).ok_or_else(|| {
+            refusal(
+                "cmg: this action would change the graph or add a problem; it is not applied"
+                    .to_owned(),
+            )
+        })?;
+    Ok(resolved(snapshot, action))
+}
+
+fn resolved(snapshot: &Snapshot, action: actions::Action) -> CodeAction {
+    let mut resolved = code_action(
+        snapshot,
+        action.title,
+        action.kind,
+        action.fixes.as_ref(),
+        action.preferred,
+    );
+    resolved.edit = Some(snapshot.workspace_edit(&action.edits));
+    resolved
+}
+
+fn code_action(
+    snapshot: &Snapshot,
+    title: String,
+    kind: actions::ActionKind,
+    fixes: Option<&crate::model::Diagnostic>,
+    preferred: bool,
+) -> CodeAction {
+    let diagnostics = fixes.map(|diagnostic| {
+        vec![convert::diagnostic(
+            &snapshot.uri,
+            &snapshot.rope,
+            snapshot.encoding,
+            diagnostic,
+        )]
+    });
+    CodeAction {
+        title,
+        kind: Some(match kind {
+            actions::ActionKind::QuickFix => CodeActionKind::QUICKFIX,
+            actions::ActionKind::Refactor => CodeActionKind::REFACTOR_REWRITE,
+        }),
+        diagnostics,
+        is_preferred: preferred.then_some(true),
+        ..CodeAction::default()
+    }
 }
 
 pub fn definition(snapshot: &Snapshot, position: Position) -> Option<GotoDefinitionResponse> {

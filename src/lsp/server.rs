@@ -64,6 +64,9 @@ struct ClientSupport {
     configuration: bool,
     inlay_hint_refresh: bool,
     code_lens_refresh: bool,
+    /// Whether code actions may be listed without their edit, which the client asks
+    /// for with `codeAction/resolve` (it keeps `data` and resolves `edit`).
+    code_action_resolve: bool,
 }
 
 /// Runs a feature, turning a panic into an error response so the server keeps serving.
@@ -456,7 +459,18 @@ impl LanguageServer for Server {
                 .and_then(|general| general.position_encodings.as_deref()),
         );
         let workspace = params.capabilities.workspace.as_ref();
+        let code_action = params
+            .capabilities
+            .text_document
+            .as_ref()
+            .and_then(|t| t.code_action.as_ref());
         let support = ClientSupport {
+            code_action_resolve: code_action.is_some_and(|c| {
+                c.data_support == Some(true)
+                    && c.resolve_support
+                        .as_ref()
+                        .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
+            }),
             configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
             inlay_hint_refresh: workspace
                 .and_then(|w| w.inlay_hint.as_ref())
@@ -673,10 +687,34 @@ impl LanguageServer for Server {
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let lazy = self.state().client.code_action_resolve;
         self.answer(&params.text_document.uri, "code actions", |s| {
-            Some(handlers::code_actions(s, params.range))
+            Some(handlers::code_actions(s, params.range, lazy))
         })
         .await
+    }
+
+    /// Builds and checks the edit of the action picked, on the snapshot of exactly the
+    /// version it was listed for: a document changed since gets `ContentModified`, an
+    /// action that no longer checks out `RequestFailed`, never an edit for other text.
+    async fn code_action_resolve(&self, params: CodeAction) -> Result<CodeAction> {
+        let data = params
+            .data
+            .clone()
+            .and_then(|data| serde_json::from_value::<handlers::ActionData>(data).ok())
+            .ok_or_else(|| Error::invalid_params("cmg: a code action without its data"))?;
+        let stale = || {
+            let mut error = Error::content_modified();
+            error.message = "cmg: the document changed since the action was listed".into();
+            error
+        };
+        let snapshot = self.current(&data.uri, false).await?.ok_or_else(stale)?;
+        if snapshot.version != data.version {
+            return Err(stale());
+        }
+        guarded("code action resolve", || {
+            handlers::resolve_code_action(&snapshot, &data.id)
+        })?
     }
 
     async fn goto_definition(

@@ -100,6 +100,7 @@ codes! {
     MouseStuck = "mouse-stuck", Error;
     CatStuck = "cat-stuck", Error;
     ExpectMismatch = "expect-mismatch", Error;
+    TooManyEdges = "too-many-edges", Error;
     MissingHole = "missing-hole", Warning;
     DuplicateEdge = "duplicate-edge", Warning;
     OneSidedEdge = "one-sided-edge", Warning;

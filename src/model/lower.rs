@@ -81,8 +81,18 @@ impl EdgePair {
     }
 }
 
-pub(super) fn lower(parse: &Parse) -> Model {
+/// The most edge pairs a file may declare, counted as written before products are
+/// expanded (`{a b c} -- {d e}` is six, repeats and self-loops included). Beyond it the
+/// graph is not built: a 2 MB file can write a product of 10^10 pairs, and at about 30
+/// bytes of work memory per pair (the adjacency lists, the duplicate check) four
+/// million keep any file's check near 100 MB. ARCHITECTURE.md explains the figure.
+pub const MAX_EDGE_PAIRS: u64 = 4_000_000;
+
+pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     let mut model = Model::default();
+    // The pairs declared so far, and whether a statement has crossed `max_edge_pairs`:
+    // from then on mentions are still recorded, but no edge declaration is.
+    let mut declared_pairs = 0u64;
     let mut labels: Vec<(u32, Label)> = Vec::new();
     model.diagnostics.extend(
         parse
@@ -116,6 +126,18 @@ pub(super) fn lower(parse: &Parse) -> Model {
                     }
                     let ends = first..model.mentions.len() as u32;
                     if let Some((left, left_range)) = previous.take() {
+                        let pairs =
+                            u64::from(left.end - left.start) * u64::from(ends.end - ends.start);
+                        if !admit_pairs(
+                            &mut model,
+                            &mut declared_pairs,
+                            pairs,
+                            max_edge_pairs,
+                            stmt.range,
+                        ) {
+                            previous = Some((ends, group.range));
+                            continue;
+                        }
                         note_declaration(&mut model, &left);
                         note_declaration(&mut model, &ends);
                         model.edges.push(EdgeDecl {
@@ -151,7 +173,15 @@ pub(super) fn lower(parse: &Parse) -> Model {
                     mention(list_ref, MentionKind::ListIndex, &mut model);
                     for &node in &list.neighbours {
                         let neighbour = model.mentions.len() as u32;
-                        if mention(node, MentionKind::Edge, &mut model).is_some() {
+                        if mention(node, MentionKind::Edge, &mut model).is_some()
+                            && admit_pairs(
+                                &mut model,
+                                &mut declared_pairs,
+                                1,
+                                max_edge_pairs,
+                                stmt.range,
+                            )
+                        {
                             note_declaration(&mut model, &(list_mention..list_mention + 1));
                             note_declaration(&mut model, &(neighbour..neighbour + 1));
                             model.edges.push(EdgeDecl {
@@ -195,6 +225,42 @@ pub(super) fn lower(parse: &Parse) -> Model {
     model
 }
 
+/// Whether a declaration of `pairs` more edge pairs fits under `max_edge_pairs`. The
+/// first one that does not gets `too-many-edges` at its statement and closes the file
+/// to edges: nothing after it is declared either, so the graph is the file's up to the
+/// declaration (a link of a chain, an entry of a list) that crosses.
+fn admit_pairs(
+    model: &mut Model,
+    declared: &mut u64,
+    pairs: u64,
+    max_edge_pairs: u64,
+    statement: TextRange,
+) -> bool {
+    if model.edges_truncated {
+        return false;
+    }
+    match declared
+        .checked_add(pairs)
+        .filter(|&total| total <= max_edge_pairs)
+    {
+        Some(total) => {
+            *declared = total;
+            true
+        }
+        None => {
+            model.edges_truncated = true;
+            model.diagnostics.push(Diagnostic::new(
+                Code::TooManyEdges,
+                statement,
+                format!(
+                    "this statement takes the file past {max_edge_pairs} declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
+                ),
+            ));
+            false
+        }
+    }
+}
+
 /// Records, for each mention in `mentions` that has none yet, the declaration about to
 /// be pushed as the first that includes it.
 fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
@@ -215,4 +281,73 @@ fn too_large(range: TextRange) -> Diagnostic {
         range,
         format!("this node id is too large: ids go from 0 to {MAX_NODE_ID}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{Code, Model};
+    use crate::syntax::parse;
+
+    fn model(text: &str, max_edge_pairs: u64) -> Model {
+        Model::with_edge_limit(text, &parse(text), max_edge_pairs)
+    }
+
+    fn codes(model: &Model) -> Vec<Code> {
+        model.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    /// The limit counts pairs as written: a product at the limit is built whole, and the
+    /// statement that crosses it gets the error, at its own range; the graph keeps the
+    /// declarations before the one that crosses. Nothing after it is declared, and the checks that read the whole
+    /// graph (here `mouse-stuck` for node 1) stay quiet about a graph that is not the
+    /// file's.
+    #[test]
+    fn the_statement_that_crosses_the_edge_limit_gets_the_error_and_the_graph_stops_there() {
+        let text = "{1 2 3 4} -- {5 6 7}\n0 -- 8 -- 2\n[[1], [0]]\n";
+        let at_limit = model(text, 12 + 2 + 2);
+        assert_eq!(codes(&at_limit), []);
+        assert!(!at_limit.edges_truncated);
+
+        let crossing = model(text, 13);
+        assert_eq!(codes(&crossing), [Code::TooManyEdges]);
+        let error = &crossing.diagnostics[0];
+        assert_eq!(&text[error.range.to_usize()], "0 -- 8 -- 2");
+        assert_eq!(
+            error.message,
+            "this statement takes the file past 13 declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
+        );
+        // The product and the link 0 -- 8 fit; 8 -- 2 is the 14th pair.
+        assert_eq!(crossing.graph.edge_count(), 13);
+        assert_eq!(crossing.edges.len(), 2);
+        assert!(crossing.edges_truncated);
+        // Every node is still known, so hover and navigation work on all of them.
+        assert_eq!(crossing.graph.node_count(), 9);
+    }
+
+    /// An adjacency literal counts one pair per entry and stops at the entry that
+    /// crosses, with the error on the whole literal; a product far beyond the limit
+    /// (10^10 pairs here in words, 4 · 10^6 in the test) is refused before any pair is
+    /// made.
+    #[test]
+    fn adjacency_entries_and_huge_products_count_against_the_limit() {
+        let text = "[[1, 2], [0], [0]]\n";
+        let crossing = model(text, 3);
+        assert_eq!(codes(&crossing), [Code::TooManyEdges]);
+        assert_eq!(
+            &text[crossing.diagnostics[0].range.to_usize()],
+            text.trim_end()
+        );
+        assert_eq!(crossing.graph.edge_count(), 2);
+
+        let members = (0..2000)
+            .map(|id| id.to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = format!("{{{members}}} -- {{{members}}}\n");
+        let product = model(&text, 3_999_999);
+        assert_eq!(codes(&product), [Code::TooManyEdges]);
+        assert_eq!(product.graph.edge_count(), 0);
+        assert_eq!(product.graph.node_count(), 2000);
+        assert!(product.edges.is_empty());
+    }
 }

@@ -8,7 +8,7 @@ mod validate;
 pub(crate) use diagnostic::has_errors;
 pub use diagnostic::{Code, Diagnostic, Related, Severity};
 pub use graph::{Graph, NodeRole};
-pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind};
+pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
 
 use crate::syntax::{Expect, Label, Parse, TextRange};
 
@@ -24,6 +24,9 @@ pub struct Model {
     pub expects: Vec<Expect>,
     /// Every label given by a `node` statement, in source order.
     pub labels: Vec<(u32, Label)>,
+    /// Whether a statement crossed [`MAX_EDGE_PAIRS`] (`too-many-edges`): the graph then
+    /// holds only the edges declared before it, and it is not solved.
+    pub edges_truncated: bool,
     /// Syntax errors and every check of the model, in source order of their checks.
     pub diagnostics: Vec<Diagnostic>,
     /// Indices into `mentions` grouped by node (dense index order), each group in
@@ -42,7 +45,13 @@ const NO_DECLARATION: u32 = u32::MAX;
 
 impl Model {
     pub fn new(text: &str, parse: &Parse) -> Model {
-        let mut model = lower::lower(parse);
+        Model::with_edge_limit(text, parse, MAX_EDGE_PAIRS)
+    }
+
+    /// [`Model::new`] with another limit on declared edge pairs, so that tests can cross
+    /// it with a small file.
+    pub(crate) fn with_edge_limit(text: &str, parse: &Parse, max_edge_pairs: u64) -> Model {
+        let mut model = lower::lower(parse, max_edge_pairs);
         model.index_mentions();
         model
             .diagnostics

@@ -13,9 +13,10 @@ pub use layout::{layout, Positions, UNIT};
 use crate::analysis::{
     describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
 };
+use crate::ide::code_lens::line_ids;
 use crate::model::{Code, Diagnostic, NodeRole};
 use crate::solve::{Outcome, Player, Position, Solution};
-use crate::syntax::TextRange;
+use crate::syntax::{ColumnUnit, TextRange};
 
 /// The scene format's version; it changes whenever a field changes meaning or goes away.
 pub const SCENE_VERSION: u32 = 1;
@@ -173,11 +174,7 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
             let outcome = solution.outcome(start);
             scene.outcome = Some(outcome_keyword(outcome));
             scene.moves = solution.moves_to_end(start);
-            scene.line = solution
-                .line(start)
-                .iter()
-                .map(|p| [graph.id(p.mouse), graph.id(p.cat)])
-                .collect();
+            scene.line = line_ids(graph, &solution.line(start));
             scene.table = Some(position_table(solution));
             describe(outcome, scene.moves)
         }
@@ -242,9 +239,10 @@ fn bounds(positions: &[[f64; 2]]) -> [f64; 4] {
 }
 
 fn line_column(analysis: &Analysis, offset: u32) -> LineColumn {
+    let place = analysis.line_index.column(offset, ColumnUnit::Char);
     LineColumn {
-        line: analysis.line_index.line_col(offset).line + 1,
-        column: analysis.line_index.char_col(&analysis.text, offset) + 1,
+        line: place.line + 1,
+        column: place.col + 1,
     }
 }
 

@@ -2,32 +2,28 @@
 
 use std::fmt::Write as _;
 
-use super::{Scene, SceneNode};
+use super::{role, Scene, SceneNode};
+use crate::analysis::outcome_keyword;
+use crate::model::NodeRole;
+use crate::solve::Outcome;
 
 /// The web UI's stylesheet for the picture: one home for colours and shapes, shared
 /// by the page and by exported pictures.
 pub const STYLESHEET: &str = include_str!("../../web/src/scene.css");
 
-/// Radius of a node's shape, in pixels; the web UI reads it from the same place it
-/// reads everything else, the scene's coordinates, and draws with the same number.
+/// Radius of a node's shape, in pixels. The web UI draws with its own copy
+/// (`web/src/render.ts`), which a test in `view/tests.rs` keeps equal to this one.
 pub const NODE_RADIUS: f64 = 18.0;
 
 /// Room around the nodes, and for the legend below them.
 const MARGIN: f64 = 40.0;
 const LEGEND_HEIGHT: f64 = 70.0;
 
-/// Outcome classes with their legend text, in legend order.
-const OUTCOMES: [(&str, &str); 3] = [
-    ("mouse", "mouse wins"),
-    ("cat", "cat wins"),
-    ("draw", "draw"),
-];
-
-/// Roles with their legend text, in legend order.
-const ROLES: [(&str, &str); 3] = [
-    ("hole", "hole (0)"),
-    ("mouse", "mouse start (1)"),
-    ("cat", "cat start (2)"),
+/// Outcomes with their legend text, in legend order; the class is the scene's word.
+const OUTCOMES: [(Outcome, &str); 3] = [
+    (Outcome::MouseWins, "mouse wins"),
+    (Outcome::CatWins, "cat wins"),
+    (Outcome::Draw, "draw"),
 ];
 
 pub fn to_svg(scene: &Scene) -> String {
@@ -139,7 +135,8 @@ fn write_legend(svg: &mut String, x: f64, y: f64, scene: &Scene) {
         r#"<g class="legend" transform="translate({x} {y})"><text class="summary" x="0" y="0">{}</text>"#,
         escape(&format!("outcome: {}", scene.summary))
     );
-    for (i, (outcome, text)) in OUTCOMES.iter().enumerate() {
+    for (i, &(outcome, text)) in OUTCOMES.iter().enumerate() {
+        let outcome = outcome_keyword(outcome);
         let _ = writeln!(
             svg,
             r#"<g class="swatch" data-legend="{outcome}" data-outcome="{outcome}" transform="translate({} 24) scale(0.5)"><circle class="shape" r="{NODE_RADIUS}"/></g><text x="{}" y="28">{text}</text>"#,
@@ -147,7 +144,12 @@ fn write_legend(svg: &mut String, x: f64, y: f64, scene: &Scene) {
             i as f64 * 110.0 + 20.0
         );
     }
-    for (i, (role, text)) in ROLES.iter().enumerate() {
+    // The roles in the model's order, named as the scene names them.
+    for (i, node_role) in NodeRole::ALL.into_iter().enumerate() {
+        let (role, text) = (
+            role(node_role.id()),
+            format!("{} ({})", node_role.name(), node_role.id()),
+        );
         let _ = writeln!(
             svg,
             r#"<g class="swatch" data-legend="{role}" data-role="{role}" transform="translate({} 50) scale(0.5)">{}</g><text x="{}" y="54">{text}</text>"#,

@@ -21,10 +21,6 @@ fn examples() -> Vec<(String, String)> {
         .collect()
 }
 
-fn keyword(outcome: Outcome) -> &'static str {
-    outcome_keyword(outcome)
-}
-
 #[test]
 fn every_node_of_every_example_has_the_solvers_outcome() {
     for (name, text) in examples() {
@@ -40,7 +36,7 @@ fn every_node_of_every_example_has_the_solvers_outcome() {
             let expected = solution
                 .as_ref()
                 .zip(mouse_starts_at(graph, index as u32))
-                .map(|(s, p)| (keyword(s.outcome(p)), s.moves_to_end(p)));
+                .map(|(s, p)| (outcome_keyword(s.outcome(p)), s.moves_to_end(p)));
             assert_eq!(
                 expected,
                 node.outcome.map(|o| (o, node.moves)),
@@ -57,7 +53,10 @@ fn every_node_of_every_example_has_the_solvers_outcome() {
         assert_eq!(scene.edges.len(), graph.edge_count(), "{name}");
         match (solution.as_ref(), start_position(graph)) {
             (Some(solution), Some(start)) => {
-                assert_eq!(scene.outcome, Some(keyword(solution.outcome(start))));
+                assert_eq!(
+                    scene.outcome,
+                    Some(outcome_keyword(solution.outcome(start)))
+                );
                 assert_eq!(scene.moves, solution.moves_to_end(start));
                 let line: Vec<[u32; 2]> = solution
                     .line(start)
@@ -89,7 +88,7 @@ fn check_table(table: &PositionTable, solution: &Solution) {
                     cat: cat as u32,
                     turn,
                 };
-                let letter = keyword(solution.outcome(position)).chars().next();
+                let letter = outcome_keyword(solution.outcome(position)).chars().next();
                 assert_eq!(Some(outcomes[entry]), letter, "{position:?}");
                 assert_eq!(
                     table.moves[entry],
@@ -198,5 +197,38 @@ fn the_web_test_fixtures_are_current() {
             current == json,
             "{fixture} is out of date: run UPDATE_EXPECT=1 cargo test --lib view"
         );
+    }
+}
+
+/// The page draws with its own copies of the node radius and the scene version (it has
+/// no Rust to read them from); they must be these.
+#[test]
+fn the_web_page_has_the_same_node_radius_and_scene_version() {
+    let web = |file: &str| {
+        std::fs::read_to_string(format!("{}/web/src/{file}", env!("CARGO_MANIFEST_DIR")))
+            .expect("a web source")
+    };
+    let radius = format!("export const NODE_RADIUS = {};", svg::NODE_RADIUS);
+    assert!(
+        web("render.ts").contains(&radius),
+        "web/src/render.ts lacks `{radius}`"
+    );
+    let version = format!("export const SCENE_VERSION = {SCENE_VERSION};");
+    assert!(
+        web("scene.ts").contains(&version),
+        "web/src/scene.ts lacks `{version}`"
+    );
+}
+
+/// `docs/view.md` is the scene's contract; its bounds are these constants.
+#[test]
+fn the_contract_states_the_bounds_of_the_scene() {
+    let contract = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/view.md"))
+        .expect("docs/view.md");
+    for phrase in [
+        format!("more than {MAX_VIEW_NODES} nodes"),
+        format!("at most {MAX_SCENE_DIAGNOSTICS};"),
+    ] {
+        assert!(contract.contains(&phrase), "docs/view.md lacks {phrase:?}");
     }
 }

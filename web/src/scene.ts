@@ -165,12 +165,8 @@ export function lineCaption(game: Game, step: number): string {
   const position = positions[step];
   if (position === undefined) return game.scene.summary;
   const verdict = game.verdict(position);
-  if (position.mouse === position.cat) return "the cat caught the mouse: cat wins";
-  if (game.isOver(position)) return "the mouse reached the hole: mouse wins";
-  const earlier = positions.slice(0, step);
-  if (earlier.some((p) => p.mouse === position.mouse && p.cat === position.cat && p.turn === position.turn)) {
-    return "the position repeats: draw";
-  }
+  const end = ending(game, position, positions.slice(0, step));
+  if (end !== null) return end;
   if (verdict === null) return `${position.turn} to move`;
   if (game.legalMoves(position).length === 0) return `${position.turn} to move, but has no move: draw`;
   return `${position.turn} to move, ${describe(verdict.outcome, verdict.moves)}`;
@@ -210,15 +206,23 @@ function reply(game: Game, play: Play): Play {
   return best === null ? play : advance(play, after(play.position, best));
 }
 
+/**
+ * How a game standing at `position` after the positions `earlier` has ended: the cat
+ * caught the mouse, the mouse is home, or the position repeats; null otherwise. The line
+ * stepper and play mode say it in the same words.
+ */
+function ending(game: Game, position: Position, earlier: Position[]): string | null {
+  if (position.mouse === position.cat) return "the cat caught the mouse: cat wins";
+  if (game.isOver(position)) return "the mouse reached the hole: mouse wins";
+  const repeats = earlier.some((p) => p.mouse === position.mouse && p.cat === position.cat && p.turn === position.turn);
+  return repeats ? "the position repeats: draw" : null;
+}
+
 /** How the game ended, or null while it goes on. */
 export function over(game: Game, play: Play): string | null {
   const p = play.position;
-  if (p.mouse === p.cat) return "the cat caught the mouse: cat wins";
-  if (game.isOver(p)) return "the mouse reached the hole: mouse wins";
-  const repeats = play.history
-    .slice(0, -1)
-    .some((h) => h.mouse === p.mouse && h.cat === p.cat && h.turn === p.turn);
-  if (repeats) return "the position repeats: draw";
+  const end = ending(game, p, play.history.slice(0, -1));
+  if (end !== null) return end;
   if (game.legalMoves(p).length === 0) return `the ${p.turn} cannot move: draw`;
   return null;
 }

@@ -7,28 +7,9 @@
 --   CMG_BIN=target/debug/cmg nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/lenses.lua"
 -- It exits 0 and prints "neovim lenses: N passed, 0 failed" on success, non-zero otherwise.
 
-local root = vim.fn.getcwd()
-local binary = os.getenv("CMG_BIN") or "target/debug/cmg"
-if not binary:match("^/") then
-  binary = root .. "/" .. binary
-end
+local harness = dofile(vim.fn.getcwd() .. "/editors/neovim/test/harness.lua")
+local root, binary, say, check = harness.root, harness.binary, harness.say, harness.check
 local opens = tonumber(os.getenv("CMG_LENS_OPENS") or "20")
-
-local passed, failed = 0, 0
-
-local function say(line)
-  io.stdout:write(line, "\n")
-end
-
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    say("ok   " .. name)
-  else
-    failed = failed + 1
-    say("FAIL " .. name .. (detail and (": " .. detail) or ""))
-  end
-end
 
 local function run()
   local snippet = vim.fn.has("nvim-0.8") == 1 and "cmg.lua" or "cmg-0.7.lua"
@@ -83,15 +64,4 @@ local function run()
   end
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if not ok then
-  failed = failed + 1
-  say("FAIL the test script raised an error: " .. tostring(err))
-end
-say(("neovim lenses: %d passed, %d failed"):format(passed, failed))
-vim.lsp.stop_client(vim.lsp.get_active_clients())
-if failed > 0 then
-  vim.cmd("cquit 1")
-else
-  vim.cmd("qall!")
-end
+harness.finish("neovim lenses", run)

@@ -5,29 +5,8 @@
 --   CMG_BIN=target/debug/cmg nvim --headless -u NONE -i NONE -c "luafile editors/neovim/test/test.lua"
 -- It exits 0 and prints "neovim: N passed, 0 failed" on success, non-zero otherwise.
 
-local root = vim.fn.getcwd()
-local binary = os.getenv("CMG_BIN") or "target/debug/cmg"
-if not binary:match("^/") then
-  binary = root .. "/" .. binary
-end
-
-local passed, failed = 0, 0
-
--- `print` in headless Neovim goes to stderr without reliable line breaks; the results
--- belong on stdout, one per line.
-local function say(line)
-  io.stdout:write(line, "\n")
-end
-
-local function check(name, ok, detail)
-  if ok then
-    passed = passed + 1
-    say("ok   " .. name)
-  else
-    failed = failed + 1
-    say("FAIL " .. name .. (detail and (": " .. detail) or ""))
-  end
-end
+local harness = dofile(vim.fn.getcwd() .. "/editors/neovim/test/harness.lua")
+local root, binary, say, check = harness.root, harness.binary, harness.say, harness.check
 
 local function run()
   -- Both snippets must at least load; only the one for this version can run.
@@ -96,16 +75,4 @@ local function run()
   check("hover on node 3 names it and its label", mentions, vim.inspect(text or responses))
 end
 
-local ok, err = xpcall(run, debug.traceback)
-if not ok then
-  failed = failed + 1
-  say("FAIL the test script raised an error: " .. tostring(err))
-end
-say(("neovim: %d passed, %d failed"):format(passed, failed))
--- Stop the server first, so that nothing lingers after Neovim exits.
-vim.lsp.stop_client(vim.lsp.get_active_clients())
-if failed > 0 then
-  vim.cmd("cquit 1")
-else
-  vim.cmd("qall!")
-end
+harness.finish("neovim", run)

@@ -2,12 +2,19 @@
 // from `vscode` so that tests can check the shape without an editor.
 
 /** The `cmg.*` settings the server understands, as the editor's settings name them. */
-export const SERVER_SETTINGS = ["solver.maxNodes", "inlayHints.nodes"] as const;
+export const SERVER_SETTINGS = [
+  "solver.maxNodes",
+  "solver.maxMemoryMiB",
+  "analysis.maxDocumentBytes",
+  "diagnostics.max",
+  "inlayHints.nodes",
+] as const;
 
 export type ServerSetting = (typeof SERVER_SETTINGS)[number];
 
 /**
- * Builds the initialization options, `{solver: {maxNodes}, inlayHints: {nodes}}`, from
+ * Builds the initialization options, `{solver: {maxNodes, maxMemoryMiB}, analysis:
+ * {maxDocumentBytes}, diagnostics: {max}, inlayHints: {nodes}}`, from
  * a reader of the `cmg` configuration section. Values the user has not set come back
  * as `undefined` and are left out, so that the server keeps its own defaults.
  */

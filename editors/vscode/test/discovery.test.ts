@@ -119,9 +119,17 @@ test("the real file check accepts executables only", async () => {
 });
 
 test("initialization options have the shape the server reads", () => {
-  const settings: Record<string, unknown> = { "solver.maxNodes": 50, "inlayHints.nodes": false };
+  const settings: Record<string, unknown> = {
+    "solver.maxNodes": 50,
+    "solver.maxMemoryMiB": 64,
+    "analysis.maxDocumentBytes": 1024,
+    "diagnostics.max": 0,
+    "inlayHints.nodes": false,
+  };
   assert.deepEqual(initializationOptions((key) => settings[key]), {
-    solver: { maxNodes: 50 },
+    solver: { maxNodes: 50, maxMemoryMiB: 64 },
+    analysis: { maxDocumentBytes: 1024 },
+    diagnostics: { max: 0 },
     inlayHints: { nodes: false },
   });
   assert.deepEqual(initializationOptions(() => undefined), {});

@@ -109,21 +109,42 @@ test("the language and grammar contributions agree with the grammar", () => {
 
 test("settings match what src/lsp/config.rs reads, with the same defaults", () => {
   const config = readRust("lsp/config.rs");
-  const read = [...config.matchAll(/lookup\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
+  // `update` reads each setting through `lookup(&["group", "name"])` or one of its
+  // typed helpers (`size(&[...])`).
+  const read = [...config.matchAll(/(?:lookup|size)\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
     (match) => `${match[1]}.${match[2]}`,
   );
   assert.deepEqual(read.sort(), [...SERVER_SETTINGS].sort(), "the server reads other settings than the client sends");
   const properties = manifest.contributes.configuration.properties;
-  assert.deepEqual(Object.keys(properties).sort(), [
-    "cmg.inlayHints.nodes",
-    "cmg.server.path",
-    "cmg.solver.maxNodes",
-    "cmg.trace.server",
-  ]);
-  const defaults = /max_nodes:\s*(\d+),\s*node_hints:\s*(true|false)/.exec(config);
-  assert.ok(defaults, "Config::default() not found in src/lsp/config.rs");
-  assert.equal(properties["cmg.solver.maxNodes"]?.default, Number(defaults[1]));
-  assert.equal(properties["cmg.inlayHints.nodes"]?.default, defaults[2] === "true");
+  assert.deepEqual(
+    Object.keys(properties).sort(),
+    ["cmg.server.path", "cmg.trace.server", ...SERVER_SETTINGS.map((key) => `cmg.${key}`)].sort(),
+  );
+  // The defaults as `Config::default()` writes them, field by field.
+  const body = /fn default\(\) -> Config \{([\s\S]*?)\n {4}\}/.exec(config);
+  assert.ok(body, "Config::default() not found in src/lsp/config.rs");
+  const fields = body[1] ?? "";
+  const field = (name: string): string => {
+    const match = new RegExp(`${name}:\\s*([^,]+),`).exec(fields);
+    assert.ok(match?.[1], `${name} not found in Config::default()`);
+    return match[1].trim();
+  };
+  const integer = (expression: string): number => {
+    // `8 << 20` is how the byte limit is written.
+    const shift = /^(\d+)\s*<<\s*(\d+)$/.exec(expression);
+    return shift ? Number(shift[1]) * 2 ** Number(shift[2]) : Number(expression);
+  };
+  const expected: Record<string, unknown> = {
+    "cmg.solver.maxNodes": integer(field("max_nodes")),
+    "cmg.solver.maxMemoryMiB": integer(field("max_solver_memory_mib")),
+    "cmg.analysis.maxDocumentBytes": integer(field("max_document_bytes")),
+    "cmg.diagnostics.max": integer(field("max_diagnostics")),
+    "cmg.inlayHints.nodes": field("node_hints") === "true",
+  };
+  for (const [key, value] of Object.entries(expected)) {
+    assert.equal(properties[key]?.default, value, key);
+  }
+  assert.equal(properties["cmg.solver.maxNodes"]?.default, 5000);
 });
 
 test("commands: restart is contributed, the code lens command is left to the server", () => {

@@ -362,3 +362,87 @@ fn every_action_everywhere_keeps_the_file_readable() {
         }
     }
 }
+
+/// Listing and resolving give exactly the eager actions: every candidate that passes
+/// the check resolves to the action `code_actions` gives, in the same order.
+#[test]
+fn candidates_resolve_to_the_eager_actions() {
+    let files = [
+        include_str!("../../../examples/every-diagnostic.cmg"),
+        include_str!("../../../examples/leetcode-draw.cmg"),
+        include_str!("../../../examples/cat-wins.cmg"),
+        "[[1,1,2],[0,0],[0,3],[]]\n0 -- 1 -- 1\n{1 1} -- {2 2}\r\n[[5]]; 2 -- 3",
+        "0 -- {1 2} -- 1\nexpect mouse\n",
+    ];
+    let mut resolved_some = 0;
+    for text in files {
+        let (analysis, solution, _) = analyze(text);
+        let solution = solution.as_ref();
+        for offset in 0..=text.len() as u32 {
+            let range = TextRange::empty(offset);
+            let eager = code_actions(&analysis, solution, range);
+            let lazy: Vec<Action> = candidates(&analysis, solution, range)
+                .iter()
+                .filter_map(|candidate| {
+                    let action = resolve(&analysis, solution, &candidate.id)?;
+                    assert_eq!(action.title, candidate.title);
+                    assert_eq!(action.fixes, candidate.fixes);
+                    Some(action)
+                })
+                .collect();
+            resolved_some += lazy.len();
+            assert_eq!(lazy, eager, "{text:?} at {offset}");
+        }
+    }
+    assert!(resolved_some > 0);
+}
+
+/// A candidate is listed before its edit is checked; when no edit passes, resolving
+/// it gives nothing rather than an edit that would change the graph.
+#[test]
+fn a_candidate_whose_edit_fails_the_check_resolves_to_nothing() {
+    let (analysis, solution, offset) = analyze("0 -- {1$0 2} -- 1\nexpect mouse\n");
+    let listed = candidates(&analysis, solution.as_ref(), TextRange::empty(offset));
+    let titles: Vec<&str> = listed.iter().map(|c| c.title.as_str()).collect();
+    assert_eq!(titles, ["Remove the self-loop 1 -- 1"]);
+    assert_eq!(resolve(&analysis, solution.as_ref(), &listed[0].id), None);
+}
+
+/// An id that names nothing in the text (a stale or forged one) resolves to nothing.
+#[test]
+fn an_unknown_id_resolves_to_nothing() {
+    let (analysis, solution, _) = analyze("1 -- 2 -- 0\n3 -- 3\nexpect cat\n");
+    let ids = [
+        ActionId::Fix {
+            code: "self-loop".to_owned(),
+            start: 0,
+            end: 1,
+        },
+        ActionId::Fix {
+            code: "no-such-code".to_owned(),
+            start: 12,
+            end: 18,
+        },
+        ActionId::AdjacencyToEdges { start: 0, end: 11 },
+        ActionId::AddExpect,
+        ActionId::AdjacencyToEdges {
+            start: 5,
+            end: u32::MAX,
+        },
+    ];
+    for id in ids {
+        assert_eq!(resolve(&analysis, solution.as_ref(), &id), None, "{id:?}");
+    }
+}
+
+/// A selection over many diagnostics lists each one, but the eager path checks at most
+/// `MAX_VERIFIED` of them.
+#[test]
+fn the_eager_path_is_bounded() {
+    let text: String = (3..43).map(|n| format!("{n} -- {n}\n")).collect();
+    let text = format!("1 -- 2 -- 0\n{text}");
+    let analysis = Analysis::new(&text);
+    let all = TextRange::new(0, text.len() as u32);
+    assert_eq!(candidates(&analysis, None, all).len(), 40);
+    assert_eq!(code_actions(&analysis, None, all).len(), MAX_VERIFIED);
+}
