@@ -183,10 +183,7 @@ impl TooLarge {
 
     /// `too-large`, on the first line of the file.
     pub fn diagnostic(self, analysis: &Analysis) -> Diagnostic {
-        let range = analysis
-            .line_index
-            .line_content(&analysis.text, 0)
-            .unwrap_or_default();
+        let range = analysis.line_index.line_content(0).unwrap_or_default();
         Diagnostic::new(Code::TooLarge, range, self.message())
     }
 }

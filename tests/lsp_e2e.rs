@@ -1,26 +1,19 @@
 //! The real `cmg lsp` binary over stdio: a whole session from initialize to exit.
 
+#[path = "common/lsp_process.rs"]
+mod lsp_process;
+
 use std::process::Stdio;
 use std::time::Duration;
 
-use cmg::lsp::test_client::{codes, LspClient};
+use cmg::lsp::test_client::codes;
 use serde_json::json;
 
 const URI: &str = "file:///e2e/long-game.cmg";
 
 #[tokio::test]
 async fn a_session_from_initialize_to_exit() {
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_cmg"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("cmg lsp starts");
-    let stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut client = LspClient::new(stdout, stdin);
+    let (mut child, mut client) = lsp_process::start();
 
     let init = client
         .initialize(

@@ -2,32 +2,19 @@
 //! `exit`, or after the client's process dies, even while a request it sent to the
 //! client is still unanswered.
 
-use std::process::Stdio;
+#[path = "common/lsp_process.rs"]
+mod lsp_process;
+
 use std::time::Duration;
 
-use cmg::lsp::test_client::LspClient;
 use serde_json::{json, Value};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::Child;
 
 /// A bound for "the process ended", far above the second the server aims for, so that
 /// a loaded machine does not fail the test; a server that does not exit at all does.
 const ENDS_WITHIN: Duration = Duration::from_secs(10);
 
-type Client = LspClient<ChildStdout, ChildStdin>;
-
-fn start() -> (Child, Client) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cmg"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("cmg lsp starts");
-    let stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
-    (child, LspClient::new(stdout, stdin))
-}
+use lsp_process::{start, ProcessClient as Client};
 
 /// Initializes as a client that offers `workspace/configuration`, and reads until the
 /// server asks for it; the request is left unanswered.

@@ -205,10 +205,7 @@ fn emit_one(
             _ => {}
         }
         previous_line = Some(line);
-        let content = source
-            .lines
-            .line_content(source.text, line)
-            .unwrap_or_default();
+        let content = source.lines.line_content(line).unwrap_or_default();
         let line_text = &source.text[content.to_usize()];
         if line_text.len() <= room {
             write_source_line(out, gutter, line + 1, line_text)?;

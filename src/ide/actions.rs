@@ -459,7 +459,7 @@ fn remove_statement(analysis: &Analysis, index: usize) -> Vec<TextEdit> {
     let (Some(first), Some(last), Some(last_content)) = (
         lines.line_range(first_line),
         lines.line_range(last_line),
-        lines.line_content(text, last_line),
+        lines.line_content(last_line),
     ) else {
         return Vec::new();
     };

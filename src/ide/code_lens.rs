@@ -35,10 +35,7 @@ pub fn code_lenses(analysis: &Analysis, solution: Option<&Solution>) -> Vec<Code
     };
     let positions = solution.line(start);
     let line = line_ids(graph, &positions);
-    let range = analysis
-        .line_index
-        .line_content(&analysis.text, 0)
-        .unwrap_or_default();
+    let range = analysis.line_index.line_content(0).unwrap_or_default();
     let mut title = format!(
         "▶ {} · optimal line: {}",
         describe_position(solution, start),

@@ -122,7 +122,7 @@ pub fn inlay_hints(
 fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
     let offset = analysis
         .line_index
-        .line_content(&analysis.text, 0)
+        .line_content(0)
         .map_or(0, |range| range.end);
     let outcome = start_position(&analysis.model.graph).map_or_else(
         || "draw".to_owned(),

@@ -41,11 +41,7 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
         .chunks
         .first()
         .map(|chunk| chunk.range)
-        .unwrap_or_else(|| {
-            LineIndex::new(text)
-                .line_content(text, 0)
-                .unwrap_or_default()
-        })
+        .unwrap_or_else(|| LineIndex::new(text).line_content(0).unwrap_or_default())
 }
 
 /// Self-loops and duplicate edges, found in one pass over every pair with a map from

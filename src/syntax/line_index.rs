@@ -220,7 +220,7 @@ impl LineIndex {
     }
 
     /// The range of `line` without its line ending. (`text` is no longer needed.)
-    pub(crate) fn line_content(&self, _text: &str, line: u32) -> Option<TextRange> {
+    pub(crate) fn line_content(&self, line: u32) -> Option<TextRange> {
         let start = *self.line_starts.get(line as usize)?;
         Some(TextRange::new(start, self.content_ends[line as usize]))
     }
@@ -238,7 +238,7 @@ mod tests {
         assert_eq!(index.line_col(7), LineCol { line: 3, col: 0 });
         assert_eq!(index.line_col(6), LineCol { line: 2, col: 1 });
         assert_eq!(index.line_col(3), LineCol { line: 1, col: 1 });
-        assert_eq!(index.line_content(text, 1), Some(TextRange::new(2, 3)));
+        assert_eq!(index.line_content(1), Some(TextRange::new(2, 3)));
         assert_eq!(index.line_col(100), LineCol { line: 3, col: 1 });
     }
 
@@ -267,7 +267,7 @@ mod tests {
             let LineCol { line, .. } = index.line_col(offset);
             let line_start = index.line_range(line).unwrap().start as usize;
             // Going back, a position inside a `\r\n` lands before it.
-            let content_end = index.line_content(text, line).unwrap().end;
+            let content_end = index.line_content(line).unwrap().end;
             let before = &text[line_start..boundary];
             for (unit, expected) in [
                 (ColumnUnit::Utf8, before.len()),
