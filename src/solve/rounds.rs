@@ -63,6 +63,36 @@ fn round_overhead(layout: Layout, workers: usize) -> u64 {
     threads + 8 * n + 2 * (layout.words * layout.words) as u64
 }
 
+/// What a round costs on one thread beyond its estimated words, in the same units: 200-node
+/// long games took about 10 µs a round against the 2 µs their words and flags account for
+/// (`benches/solve.rs`, `path_off_core`). Only the before-the-first-round guess uses it.
+const ROUND_FIXED_COST: u64 = 32_768;
+
+/// The most mouse moves from any node that can reach the hole to the hole (0 without a hole):
+/// the game lasts about twice that many rounds when the mouse must run down a long path, and
+/// only a few rounds on a well-connected graph.
+fn hole_distance(moves: &Moves) -> u64 {
+    let Some(hole) = moves.hole else {
+        return 0;
+    };
+    let n = moves.game.node_count();
+    let mut distance = vec![u32::MAX; n];
+    distance[hole] = 0;
+    let mut queue = std::collections::VecDeque::from([hole]);
+    let mut farthest = 0;
+    while let Some(node) = queue.pop_front() {
+        farthest = distance[node];
+        // The mouse reaches `node` from its predecessors, and the mouse may step onto the hole.
+        for &from in moves.predecessors.neighbours(node as u32) {
+            if distance[from as usize] == u32::MAX {
+                distance[from as usize] = farthest + 1;
+                queue.push_back(from as usize);
+            }
+        }
+    }
+    u64::from(farthest)
+}
+
 /// Bytes the round engine adds to the table while it runs: the mover-orientation bitsets, the
 /// block and row flags, and a handover frontier (at most [`handover_capacity`] entries, listed
 /// per block of rows and then joined, so up to three times that while it is built).
@@ -116,7 +146,15 @@ pub(super) fn run(
             }
         }
     };
-    if switch(0, terminals.len(), full_round) {
+    // On one thread a long thin game pays a round's fixed cost hundreds of times, which the
+    // whole queue undercuts; the game's length is guessed from the mouse's way to the hole.
+    let long_game = policy == Policy::Auto && workers == 1 && {
+        let rounds_cost =
+            2 * hole_distance(moves) * (full_round + round_overhead(layout, 1) + ROUND_FIXED_COST);
+        let positions = 2 * (n * n) as u64;
+        rounds_cost > positions * (1 + average_moves) * QUEUE_COST_PER_MOVE
+    };
+    if long_game || switch(0, terminals.len(), full_round) {
         return Ending::Handover {
             level: 0,
             frontier: Some(terminals),
@@ -458,7 +496,33 @@ pub(super) fn transpose(square: &mut [u64; 64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::transpose;
+    use super::{hole_distance, transpose};
+    use crate::solve::queue::Moves;
+    use crate::solve::Game;
+
+    /// The long-game guess counts the mouse's way to the hole along a path, and nothing without a hole.
+    #[test]
+    fn hole_distance_is_the_farthest_walk_to_the_hole() {
+        // A triangle 0-1-2 with the path 2-3-4-5 hanging off it; node 6 cannot reach the hole.
+        let adjacency: Vec<Vec<u32>> = vec![
+            vec![1, 2],
+            vec![0, 2],
+            vec![0, 1, 3],
+            vec![2, 4],
+            vec![3, 5],
+            vec![4],
+            vec![],
+        ];
+        for (hole, expected) in [(Some(0), 4), (Some(5), 4), (None, 0)] {
+            let game = Game::new(&adjacency, hole);
+            let moves = Moves {
+                game: &game,
+                predecessors: &game,
+                hole: hole.map(|hole| hole as usize),
+            };
+            assert_eq!(hole_distance(&moves), expected, "{hole:?}");
+        }
+    }
 
     #[test]
     fn transpose_moves_every_bit_across_the_diagonal() {
