@@ -181,7 +181,13 @@ eglot shows a diagnostic as \"cmg [CODE]: message\"."
   "Hover on a node names its neighbours and outcomes; hover on `expect' gives the outcome."
   (with-current-buffer (cmg-test-open "leetcode-draw.cmg")
     ;; Without markdown-mode, eglot shows the Markdown as it is; compare without the stars.
-    (let ((node (replace-regexp-in-string "\\*" "" (or (cmg-test-hover-at "3  # the mouse") ""))))
+    ;; The solve runs after the analysis, so a hover sent right after opening may come
+    ;; before the outcome is known ("outcome not computed"); hover again until it is.
+    (let ((node (cmg-test-wait
+                 (lambda ()
+                   (let ((shown (replace-regexp-in-string
+                                 "\\*" "" (or (cmg-test-hover-at "3  # the mouse") ""))))
+                     (and (not (string-match-p "not computed" shown)) shown))))))
       (should (string-match-p "node 3" node))
       (should (string-match-p "neighbours: 1, 4, 5" node))
       (should (string-match-p "mouse starts here: cat wins in 4" node)))
