@@ -19,7 +19,9 @@ use crate::solve::solve_cancellable;
 use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
-use super::documents::{self, AnalysisJob, Document, Finished, Progress, SolveJob, SolveState};
+use super::documents::{
+    self, AnalysisJob, Document, Finished, Leftover, Progress, SolveJob, SolveState,
+};
 use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
 
 /// How long a request waits for the analysis of the text its positions refer to before
@@ -85,6 +87,13 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "no message".to_owned())
+}
+
+/// Frees what nobody needs any more (an analysis left over, a closed document) on the
+/// blocking pool, where its cost delays neither the lock, nor the async workers, nor a
+/// publication: freeing the analysis of a 1 MB file takes 10–20 ms.
+fn free_off_path<T: Send + 'static>(value: T) {
+    tokio::task::spawn_blocking(move || drop(value));
 }
 
 /// Waits on a document's progress until `ready` holds, the document is closed, or
@@ -306,10 +315,17 @@ impl Server {
                     document.finish_analysis(generation, analysed, &config)
                 };
                 match finished {
-                    Finished::Stale(Some(next)) => job = next,
-                    Finished::Stale(None) => return,
-                    Finished::Accepted(solve) => {
-                        server.after_analysis(uri, generation, solve).await;
+                    Finished::Stale(next, leftover) => {
+                        free_off_path(leftover);
+                        match next {
+                            Some(next) => job = next,
+                            None => return,
+                        }
+                    }
+                    Finished::Accepted(solve, leftover) => {
+                        server
+                            .after_analysis(uri, generation, solve, leftover)
+                            .await;
                         return;
                     }
                 }
@@ -319,10 +335,18 @@ impl Server {
 
     /// Publishes a fresh analysis. A solve it needs starts first, and the publication
     /// waits a little for it, so that a quick solve's `expect-mismatch` arrives in the
-    /// same publication as the rest; a slower solve publishes again when it lands.
-    async fn after_analysis(&self, uri: Uri, generation: u64, solve: Option<SolveJob>) {
+    /// same publication as the rest; a slower solve publishes again when it lands. The
+    /// analysis this one replaced is freed after the first publication.
+    async fn after_analysis(
+        &self,
+        uri: Uri,
+        generation: u64,
+        solve: Option<SolveJob>,
+        replaced: Leftover,
+    ) {
         let progress = self.state().documents.get(&uri).map(Document::progress);
         let Some(mut progress) = progress else {
+            free_off_path(replaced);
             return;
         };
         let solving = solve.is_some() || !progress.borrow().solve_settled;
@@ -332,6 +356,7 @@ impl Server {
         let settled = move |p: &Progress| p.generation != generation || p.solve_settled;
         let in_time = wait_until(&mut progress, Some(SOLVE_WAIT_BEFORE_PUBLISH), settled).await;
         self.publish_diagnostics(&uri, generation).await;
+        free_off_path(replaced);
         if !solving {
             return;
         }
@@ -526,6 +551,7 @@ impl LanguageServer for Server {
             let job = document.changed(&config);
             if let Some(old) = state.documents.insert(uri.clone(), document) {
                 old.cancel_solve();
+                free_off_path(old);
             }
             job
         };
@@ -559,8 +585,10 @@ impl LanguageServer for Server {
         let uri = params.text_document.uri;
         // Removed before anything awaits: a `didOpen` of the same file right after must
         // find its new document in place, not have it removed by this late close.
-        if let Some(document) = self.state().documents.remove(&uri) {
+        let closed = self.state().documents.remove(&uri);
+        if let Some(document) = closed {
             document.cancel_solve();
+            free_off_path(document);
         }
         let _order = self.publish.lock().await;
         self.client.publish_diagnostics(uri, Vec::new(), None).await;
