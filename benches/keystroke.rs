@@ -43,44 +43,83 @@ fn end_of_first_id(text: &str, line: usize) -> (usize, usize) {
     (line, digits)
 }
 
-fn main() {
-    // `cargo bench` passes `--bench`; a filter that names another benchmark skips this one.
-    let filter = std::env::args()
-        .skip(1)
-        .find(|argument| !argument.starts_with('-'));
-    if filter.is_some_and(|filter| !"keystroke_1mb".contains(&filter)) {
-        return;
-    }
-    let keystrokes: usize = std::env::var("CMG_KEYSTROKES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(300);
-    let text = common::random_cmg(25_000, 75_000, 7);
-    let lines = text.lines().count();
-    println!(
-        "keystroke_1mb: {} bytes, {lines} lines, {keystrokes} keystrokes",
-        text.len()
-    );
+/// The timings of one run of keystrokes.
+#[derive(Default)]
+struct Timings {
+    inserts: Vec<Duration>,
+    deletes: Vec<Duration>,
+    /// `Analysis::new` of each edited text, timed in the bench once the server is idle.
+    analysis: Vec<Duration>,
+    /// Each keystroke's time minus its `Analysis::new`.
+    server_share: Vec<Duration>,
+}
 
+/// The requests VS Code sends about a document after a change (a semantic tokens delta
+/// against the last result, the outline, folding, the hints and lenses of the visible
+/// lines), sent at once after the `didChange`, as an editor at its busiest would.
+async fn send_editor_requests(
+    client: &mut test_client::InMemoryClient,
+    uri: &str,
+    line: usize,
+    tokens_result: &str,
+) -> Vec<i64> {
+    let document = json!({"uri": uri});
+    let visible = json!({"start": {"line": line.saturating_sub(30), "character": 0}, "end": {"line": line + 30, "character": 0}});
+    let requests = [
+        (
+            "textDocument/semanticTokens/full/delta",
+            json!({"textDocument": document, "previousResultId": tokens_result}),
+        ),
+        (
+            "textDocument/documentSymbol",
+            json!({"textDocument": document}),
+        ),
+        (
+            "textDocument/foldingRange",
+            json!({"textDocument": document}),
+        ),
+        (
+            "textDocument/inlayHint",
+            json!({"textDocument": document, "range": visible}),
+        ),
+        ("textDocument/codeLens", json!({"textDocument": document})),
+    ];
+    let mut ids = Vec::new();
+    for (method, params) in requests {
+        ids.push(client.send_request(method, params).await);
+    }
+    ids
+}
+
+/// Types and deletes `keystrokes / 2` digits in the middle of `text`, one keystroke
+/// after the publication of the last, and times each to its publication.
+fn run(text: &str, keystrokes: usize, with_requests: bool) -> Timings {
+    let lines = text.lines().count();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
     let uri = "file:///keystroke.cmg";
-    let (mut inserts, mut deletes) = (Vec::new(), Vec::new());
-    let (mut analysis, mut server_share) = (Vec::new(), Vec::new());
+    let mut timings = Timings::default();
     runtime.block_on(async {
         let mut client = test_client::in_memory();
         client.initialize(json!({}), json!(null)).await;
-        client.open(uri, 0, &text).await;
+        client.open(uri, 0, text).await;
         client.diagnostics_where(uri, |p| p["version"] == 0).await;
         client.notifications.clear();
+        let tokens = client
+            .call(
+                "textDocument/semanticTokens/full",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        let mut tokens_result = tokens["resultId"].as_str().unwrap().to_owned();
         let mut version = 0;
-        let mut edited = text.clone();
+        let mut edited = text.to_owned();
         for keystroke in 0..keystrokes {
             // A digit typed after the first id of a line in the middle, then deleted:
             // each pair leaves the text as it was, and every edit changes the graph.
-            let (line, character) = end_of_first_id(&text, lines / 2 + keystroke / 2 % 1000);
+            let (line, character) = end_of_first_id(text, lines / 2 + keystroke / 2 % 1000);
             let at = json!({"line": line, "character": character});
             let after = json!({"line": line, "character": character + 1});
             let insert = keystroke % 2 == 0;
@@ -98,33 +137,85 @@ fn main() {
             version += 1;
             let start = Instant::now();
             client.change(uri, version, change).await;
+            let requests = if with_requests {
+                send_editor_requests(&mut client, uri, line, &tokens_result).await
+            } else {
+                Vec::new()
+            };
             client
                 .diagnostics_where(uri, |p| p["version"] == version)
                 .await;
             let elapsed = start.elapsed();
             if insert {
-                inserts.push(elapsed);
+                timings.inserts.push(elapsed);
             } else {
-                deletes.push(elapsed);
+                timings.deletes.push(elapsed);
             }
             client.notifications.clear();
-            // Once the server is idle again, the same analysis on its own.
-            let start = Instant::now();
-            let fresh = std::hint::black_box(Analysis::new(edited.as_str()));
-            let alone = start.elapsed();
-            // Freeing it is not part of building it (the server frees off the path).
-            drop(fresh);
-            analysis.push(alone);
-            server_share.push(elapsed.saturating_sub(alone));
+            for id in requests {
+                let response = client.response_to(id).await;
+                if let Some(result) = response["result"]["resultId"].as_str() {
+                    tokens_result = result.to_owned();
+                }
+            }
+            if !with_requests {
+                // Once the server is idle again, the same analysis on its own.
+                let start = Instant::now();
+                let fresh = std::hint::black_box(Analysis::new(edited.as_str()));
+                let alone = start.elapsed();
+                // Freeing it is not part of building it (the server frees off the path).
+                drop(fresh);
+                timings.analysis.push(alone);
+                timings.server_share.push(elapsed.saturating_sub(alone));
+            }
         }
     });
-    let mut all: Vec<Duration> = inserts.iter().chain(&deletes).copied().collect();
-    println!("{}", summary("keystroke → publish, all", &mut all));
-    println!("{}", summary("  insert one digit", &mut inserts));
-    println!("{}", summary("  delete it", &mut deletes));
-    println!("{}", summary("Analysis::new alone", &mut analysis));
+    timings
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; a filter that names another benchmark skips this one.
+    let filter = std::env::args()
+        .skip(1)
+        .find(|argument| !argument.starts_with('-'));
+    if filter.is_some_and(|filter| !"keystroke_1mb".contains(&filter)) {
+        return;
+    }
+    let keystrokes: usize = std::env::var("CMG_KEYSTROKES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300);
+    let text = common::random_cmg(25_000, 75_000, 7);
     println!(
-        "{}",
-        summary("keystroke − Analysis::new", &mut server_share)
+        "keystroke_1mb: {} bytes, {} lines, {keystrokes} keystrokes",
+        text.len(),
+        text.lines().count()
     );
+    for with_requests in [false, true] {
+        let mut timings = run(&text, keystrokes, with_requests);
+        println!(
+            "{}",
+            if with_requests {
+                "with the requests an editor sends after each change:"
+            } else {
+                "keystrokes alone:"
+            }
+        );
+        let mut all: Vec<Duration> = timings
+            .inserts
+            .iter()
+            .chain(&timings.deletes)
+            .copied()
+            .collect();
+        println!("{}", summary("keystroke → publish, all", &mut all));
+        println!("{}", summary("  insert one digit", &mut timings.inserts));
+        println!("{}", summary("  delete it", &mut timings.deletes));
+        if !with_requests {
+            println!("{}", summary("Analysis::new alone", &mut timings.analysis));
+            println!(
+                "{}",
+                summary("keystroke − Analysis::new", &mut timings.server_share)
+            );
+        }
+    }
 }

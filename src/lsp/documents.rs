@@ -57,15 +57,24 @@ pub struct Progress {
     pub generation: u64,
     /// The generation of the latest finished (or failed) analysis.
     pub analysed: u64,
+    /// The latest generation whose requests may be answered: its diagnostics have been
+    /// handed to the client, or they wait for a solve and requests don't wait with
+    /// them. The publication goes first because the answers of one analysis (a whole
+    /// outline, semantic tokens) can take longer to build and write than the analysis
+    /// itself took, and the diagnostics would wait behind them.
+    pub released: u64,
     /// Whether the solve of that analysis is settled: solved, refused, failed, or not
     /// needed.
     pub solve_settled: bool,
 }
 
 impl Progress {
-    /// The current generation is analysed, and its solve settled if `with_solve`.
+    /// The current generation is analysed and released, and its solve settled if
+    /// `with_solve`.
     pub fn done(self, with_solve: bool) -> bool {
-        self.analysed == self.generation && (self.solve_settled || !with_solve)
+        self.analysed == self.generation
+            && self.released == self.generation
+            && (self.solve_settled || !with_solve)
     }
 }
 
@@ -163,6 +172,7 @@ impl Document {
         let progress = Progress {
             generation: 0,
             analysed: 0,
+            released: 0,
             solve_settled: false,
         };
         Document {
@@ -235,6 +245,7 @@ impl Document {
             self.solve = SolveState::Failed;
             self.progress.send_modify(|p| {
                 p.analysed = generation;
+                p.released = generation;
                 p.solve_settled = true;
             });
             return Finished::Accepted(None, Leftover { _analysed: None });
@@ -302,6 +313,13 @@ impl Document {
         };
         self.progress.send_modify(|p| p.solve_settled = true);
         true
+    }
+
+    /// Lets the requests about `generation` be answered (see [`Progress::released`]).
+    /// Generations only grow, so a late call for an older one changes nothing.
+    pub fn release(&self, generation: u64) {
+        self.progress
+            .send_modify(|p| p.released = p.released.max(generation));
     }
 
     pub fn cancel_solve(&self) {
@@ -504,6 +522,31 @@ mod tests {
         );
         drop(leftover);
         assert!(analysis.upgrade().is_none(), "held elsewhere");
+    }
+
+    /// Requests wait for the publication of the analysis they would read (the server
+    /// releases them after it), so that the diagnostics go out first.
+    #[test]
+    fn an_analysis_is_done_for_requests_once_released() {
+        let config = Config::default();
+        let mut document = Document::new("0 -- 3\n", 1);
+        let progress = document.progress();
+        let first = document.changed(&config).unwrap();
+        let first_generation = first.generation;
+        let _ = document.finish_analysis(first_generation, Some(first.run()), &config);
+        assert!(
+            !progress.borrow().done(false),
+            "done before its publication"
+        );
+        document.release(first_generation);
+        assert!(progress.borrow().done(true));
+        // A late release of an older generation does not undo a newer one.
+        let second = document.changed(&config).unwrap();
+        let second_generation = second.generation;
+        let _ = document.finish_analysis(second_generation, Some(second.run()), &config);
+        document.release(second_generation);
+        document.release(first_generation);
+        assert!(progress.borrow().done(false));
     }
 
     #[test]

@@ -202,26 +202,32 @@ impl Server {
 
     /// Answers a request from the current snapshot of `uri`: nothing for an unknown
     /// document, an error response if the feature panics.
-    async fn answer<T>(
+    async fn answer<T: Send + 'static>(
         &self,
         uri: &Uri,
-        feature: &str,
-        f: impl FnOnce(&Snapshot) -> Option<T>,
+        feature: &'static str,
+        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
     ) -> Result<Option<T>> {
         self.answer_after_solve(uri, feature, false, f).await
     }
 
-    async fn answer_after_solve<T>(
+    /// Answers a request from the current snapshot of `uri`, once its solve is in if
+    /// `with_solve`. The feature runs on the blocking pool: on a large file it can take
+    /// as long as the analysis, and on an async worker it would hold up the transport,
+    /// which writes every message (diagnostics included) from one task.
+    async fn answer_after_solve<T: Send + 'static>(
         &self,
         uri: &Uri,
-        feature: &str,
+        feature: &'static str,
         with_solve: bool,
-        f: impl FnOnce(&Snapshot) -> Option<T>,
+        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
     ) -> Result<Option<T>> {
-        match self.current(uri, with_solve).await? {
-            Some(snapshot) => guarded(feature, || f(&snapshot)),
-            None => Ok(None),
-        }
+        let Some(snapshot) = self.current(uri, with_solve).await? else {
+            return Ok(None);
+        };
+        tokio::task::spawn_blocking(move || guarded(feature, || f(&snapshot)))
+            .await
+            .unwrap_or_else(|_| Err(Error::internal_error()))
     }
 
     /// Sends the full diagnostic set of `generation`, if that is still the document's
@@ -335,8 +341,10 @@ impl Server {
 
     /// Publishes a fresh analysis. A solve it needs starts first, and the publication
     /// waits a little for it, so that a quick solve's `expect-mismatch` arrives in the
-    /// same publication as the rest; a slower solve publishes again when it lands. The
-    /// analysis this one replaced is freed after the first publication.
+    /// same publication as the rest; a slower solve publishes again when it lands.
+    /// Requests about this generation are let through after the first publication, or
+    /// at once when it waits for a solve. The analysis this one replaced is freed after
+    /// the first publication.
     async fn after_analysis(
         &self,
         uri: Uri,
@@ -353,9 +361,13 @@ impl Server {
         if let Some(job) = solve {
             self.spawn_solve(uri.clone(), job);
         }
+        if solving {
+            self.release(&uri, generation);
+        }
         let settled = move |p: &Progress| p.generation != generation || p.solve_settled;
         let in_time = wait_until(&mut progress, Some(SOLVE_WAIT_BEFORE_PUBLISH), settled).await;
         self.publish_diagnostics(&uri, generation).await;
+        self.release(&uri, generation);
         free_off_path(replaced);
         if !solving {
             return;
@@ -368,6 +380,12 @@ impl Server {
         });
         if solved {
             self.refresh_views().await;
+        }
+    }
+
+    fn release(&self, uri: &Uri, generation: u64) {
+        if let Some(document) = self.state().documents.get(uri) {
+            document.release(generation);
         }
     }
 
@@ -609,7 +627,7 @@ impl LanguageServer for Server {
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.answer(&params.text_document.uri, "formatting", |s| {
+        self.answer(&params.text_document.uri, "formatting", move |s| {
             Some(handlers::formatting(s))
         })
         .await
@@ -617,21 +635,21 @@ impl LanguageServer for Server {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "hover", |s| {
+        self.answer(&at.text_document.uri, "hover", move |s| {
             handlers::hover(s, at.position)
         })
         .await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.answer_after_solve(&params.text_document.uri, "inlay hints", true, |s| {
+        self.answer_after_solve(&params.text_document.uri, "inlay hints", true, move |s| {
             Some(handlers::inlay_hints(s, params.range))
         })
         .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        self.answer_after_solve(&params.text_document.uri, "code lens", true, |s| {
+        self.answer_after_solve(&params.text_document.uri, "code lens", true, move |s| {
             Some(handlers::code_lenses(s))
         })
         .await
@@ -643,7 +661,7 @@ impl LanguageServer for Server {
     ) -> Result<Option<SemanticTokensResult>> {
         let uri = params.text_document.uri;
         let tokens = self
-            .answer(&uri, "semantic tokens", |s| {
+            .answer(&uri, "semantic tokens", move |s| {
                 Some(handlers::semantic_tokens(s))
             })
             .await?;
@@ -656,7 +674,7 @@ impl LanguageServer for Server {
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
         let uri = params.text_document.uri;
         let Some(data) = self
-            .answer(&uri, "semantic tokens", |s| {
+            .answer(&uri, "semantic tokens", move |s| {
                 Some(handlers::semantic_tokens(s))
             })
             .await?
@@ -686,7 +704,7 @@ impl LanguageServer for Server {
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        self.answer(&params.text_document.uri, "semantic tokens", |s| {
+        self.answer(&params.text_document.uri, "semantic tokens", move |s| {
             Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
                 result_id: None,
                 data: handlers::semantic_tokens_in(s, Some(params.range)),
@@ -699,7 +717,7 @@ impl LanguageServer for Server {
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.answer(&params.text_document.uri, "document symbols", |s| {
+        self.answer(&params.text_document.uri, "document symbols", move |s| {
             Some(DocumentSymbolResponse::Nested(handlers::document_symbols(
                 s,
             )))
@@ -708,7 +726,7 @@ impl LanguageServer for Server {
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        self.answer(&params.text_document.uri, "folding", |s| {
+        self.answer(&params.text_document.uri, "folding", move |s| {
             Some(handlers::folding_ranges(s))
         })
         .await
@@ -716,7 +734,7 @@ impl LanguageServer for Server {
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let lazy = self.state().client.code_action_resolve;
-        self.answer(&params.text_document.uri, "code actions", |s| {
+        self.answer(&params.text_document.uri, "code actions", move |s| {
             Some(handlers::code_actions(s, params.range, lazy))
         })
         .await
@@ -750,7 +768,7 @@ impl LanguageServer for Server {
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
         let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "definition", |s| {
+        self.answer(&at.text_document.uri, "definition", move |s| {
             handlers::definition(s, at.position)
         })
         .await
@@ -759,7 +777,7 @@ impl LanguageServer for Server {
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let at = params.text_document_position;
         let include = params.context.include_declaration;
-        self.answer(&at.text_document.uri, "references", |s| {
+        self.answer(&at.text_document.uri, "references", move |s| {
             Some(handlers::references(s, at.position, include))
         })
         .await
@@ -770,7 +788,7 @@ impl LanguageServer for Server {
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
         let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "highlights", |s| {
+        self.answer(&at.text_document.uri, "highlights", move |s| {
             Some(handlers::highlights(s, at.position))
         })
         .await
@@ -802,7 +820,7 @@ impl LanguageServer for Server {
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let at = params.text_document_position;
-        self.answer(&at.text_document.uri, "completion", |s| {
+        self.answer(&at.text_document.uri, "completion", move |s| {
             Some(CompletionResponse::Array(handlers::completions(
                 s,
                 at.position,
