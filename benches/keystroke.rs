@@ -7,7 +7,8 @@
 //! (copies, scheduling, diagnostics, framing), measured under the same load.
 //!
 //! Run with `cargo bench --bench keystroke`; `CMG_KEYSTROKES=N` sets how many keystrokes
-//! (300 by default, half insertions and half deletions).
+//! (300 by default, half insertions and half deletions), `CMG_KEYSTROKE_EDGES=M` the
+//! file's size in edge lines (75 000 by default, 1 MB; a third of the nodes).
 
 use std::time::{Duration, Instant};
 
@@ -185,7 +186,12 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(300);
-    let text = common::random_cmg(25_000, 75_000, 7);
+    let edges: usize = std::env::var("CMG_KEYSTROKE_EDGES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(75_000)
+        .max(3000);
+    let text = common::random_cmg(edges / 3, edges, 7);
     println!(
         "keystroke_1mb: {} bytes, {} lines, {keystrokes} keystrokes",
         text.len(),
