@@ -53,48 +53,85 @@ impl Graph {
     /// nodes. A product is added a slice at a time, with no lookup per pair.
     pub(crate) fn from_products<'a>(
         ids: Vec<u32>,
-        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])>,
+        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])> + Clone,
         labels: impl IntoIterator<Item = (u32, String)>,
     ) -> Graph {
         debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
-        let mut graph = Graph {
-            adjacency: vec![Vec::new(); ids.len()],
-            labels: vec![None; ids.len()],
-            ids,
-        };
-        for (left, right) in products {
+        let nodes = ids.len();
+        // Every node's neighbours, repeats included, in one flat array: one pass counts
+        // them and a second writes them, so no list grows by copies, and each final list
+        // is allocated once at its exact size, in node order (close together in memory,
+        // which the solver and the checks that walk the graph feel).
+        let mut starts = vec![0usize; nodes + 1];
+        for (left, right) in products.clone() {
             for &a in left {
-                graph.adjacency[a as usize].extend_from_slice(right);
+                starts[a as usize + 1] += right.len();
             }
             for &b in right {
-                graph.adjacency[b as usize].extend_from_slice(left);
+                starts[b as usize + 1] += left.len();
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut flat = vec![0u32; starts[nodes]];
+        for (left, right) in products {
+            for &a in left {
+                let at = next[a as usize];
+                flat[at..at + right.len()].copy_from_slice(right);
+                next[a as usize] += right.len();
+            }
+            for &b in right {
+                let at = next[b as usize];
+                flat[at..at + left.len()].copy_from_slice(left);
+                next[b as usize] += left.len();
             }
         }
         // Sorting is most of the work on a dense product (each of 2000 nodes lists
         // 4000 neighbours, with repeats). A list at least an eighth as long as the graph
         // is cheaper to sort by marking its entries and reading the marks in order; the
         // marks cost a pass over all nodes, which such a list pays for eight times.
-        let nodes = graph.ids.len();
         let mut marked = vec![false; nodes];
-        for (index, neighbours) in graph.adjacency.iter_mut().enumerate() {
-            if neighbours.len() * 8 >= nodes {
-                for &next in neighbours.iter() {
+        let mut adjacency = Vec::with_capacity(nodes);
+        for index in 0..nodes {
+            let listed = &mut flat[starts[index]..starts[index + 1]];
+            let neighbours = if listed.len() * 8 >= nodes {
+                for &next in listed.iter() {
                     marked[next as usize] = true;
                 }
                 marked[index] = false;
-                neighbours.clear();
+                let count = marked.iter().filter(|&&mark| mark).count();
+                let mut neighbours = Vec::with_capacity(count);
                 for (next, mark) in marked.iter_mut().enumerate() {
                     if std::mem::take(mark) {
                         neighbours.push(next as u32);
                     }
                 }
+                neighbours
             } else {
-                neighbours.sort_unstable();
-                neighbours.dedup();
-                neighbours.retain(|&next| next as usize != index);
-            }
-            neighbours.shrink_to_fit();
+                listed.sort_unstable();
+                let distinct = |&(k, &next): &(usize, &u32)| {
+                    next as usize != index && (k == 0 || listed[k - 1] != next)
+                };
+                let count = listed.iter().enumerate().filter(distinct).count();
+                let mut neighbours = Vec::with_capacity(count);
+                neighbours.extend(
+                    listed
+                        .iter()
+                        .enumerate()
+                        .filter(distinct)
+                        .map(|(_, &next)| next),
+                );
+                neighbours
+            };
+            adjacency.push(neighbours);
         }
+        let mut graph = Graph {
+            adjacency,
+            labels: vec![None; nodes],
+            ids,
+        };
         for (id, label) in labels {
             if let Some(index) = graph.index_of(id) {
                 graph.labels[index as usize].get_or_insert(label);
