@@ -43,7 +43,65 @@ pub struct NodeRef {
 pub struct Group {
     pub range: TextRange,
     pub braced: bool,
-    pub members: Vec<NodeRef>,
+    pub members: Members,
+}
+
+/// The node ids of a group, read as a slice. Most groups are a single id (`a -- b`);
+/// those keep it inline, which spares a file of 75 000 edge lines 150 000 allocations.
+#[derive(Clone)]
+pub struct Members(MembersRepr);
+
+#[derive(Clone)]
+enum MembersRepr {
+    One(NodeRef),
+    Many(Vec<NodeRef>),
+}
+
+impl Members {
+    pub fn one(node: NodeRef) -> Members {
+        Members(MembersRepr::One(node))
+    }
+}
+
+impl From<Vec<NodeRef>> for Members {
+    fn from(nodes: Vec<NodeRef>) -> Members {
+        Members(MembersRepr::Many(nodes))
+    }
+}
+
+impl std::ops::Deref for Members {
+    type Target = [NodeRef];
+
+    fn deref(&self) -> &[NodeRef] {
+        match &self.0 {
+            MembersRepr::One(node) => std::slice::from_ref(node),
+            MembersRepr::Many(nodes) => nodes,
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Members {
+    type Item = &'a NodeRef;
+    type IntoIter = std::slice::Iter<'a, NodeRef>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+/// Equal when the ids are, however they are stored.
+impl PartialEq for Members {
+    fn eq(&self, other: &Members) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for Members {}
+
+impl std::fmt::Debug for Members {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,3 +156,32 @@ pub struct AdjacencyList {
 }
 
 impl Statement {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One id inline and a list of one are the same members, read and printed alike.
+    #[test]
+    fn members_read_the_same_however_stored() {
+        let node = |id| NodeRef {
+            id: Some(id),
+            range: TextRange::new(id, id + 1),
+        };
+        let inline = Members::one(node(3));
+        let listed = Members::from(vec![node(3)]);
+        assert_eq!(inline, listed);
+        assert_eq!(&*inline, &[node(3)]);
+        assert_eq!(format!("{inline:?}"), format!("{listed:?}"));
+        assert_eq!(
+            format!("{inline:?}"),
+            "[NodeRef { id: Some(3), range: 3..4 }]"
+        );
+        let pair = Members::from(vec![node(3), node(5)]);
+        assert_ne!(inline, pair);
+        assert_eq!(
+            (&pair).into_iter().map(|n| n.id).collect::<Vec<_>>(),
+            [Some(3), Some(5)]
+        );
+    }
+}

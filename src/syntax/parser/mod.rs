@@ -164,8 +164,9 @@ fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>)
         )
     };
     let mut breaks = Breaks::new(tokens);
-    let mut statements = Vec::new();
-    let mut break_indices = Vec::new();
+    // An edge line `a -- b` is four tokens with its line break.
+    let mut statements = Vec::with_capacity(tokens.len() / 3);
+    let mut break_indices = Vec::with_capacity(tokens.len() / 3);
     let mut i = 0;
     while i < tokens.len() {
         if is_gap(tokens[i].kind) {
@@ -297,7 +298,7 @@ fn edge_chain(text: &str, tokens: &[Token]) -> Option<StatementKind> {
             Group {
                 range: node.range,
                 braced: false,
-                members: vec![node],
+                members: Members::one(node),
             }
         })
         .collect();
@@ -361,7 +362,7 @@ where
     let single = node.map(|node: NodeRef| Group {
         range: node.range,
         braced: false,
-        members: vec![node],
+        members: Members::one(node),
     });
     let braced = node
         .then(
@@ -379,7 +380,7 @@ where
             Group {
                 range: TextRange::from(span.into_range()),
                 braced: true,
-                members,
+                members: Members::from(members),
             }
         });
     let group = single.or(braced);
