@@ -51,11 +51,16 @@ impl Graph {
     /// products of dense indices (`(left, right)` joins every node of `left` to every
     /// node of `right`; self-loops and duplicates are dropped) and the labels of some
     /// nodes. A product is added a slice at a time, with no lookup per pair.
+    ///
+    /// Also says, for each node, whether the products join it to itself or to some
+    /// node more than once: a node without repeats takes part in no self-loop and no
+    /// duplicate edge, which lets the check for those skip the declarations of such
+    /// nodes.
     pub(crate) fn from_products<'a>(
         ids: Vec<u32>,
         products: impl IntoIterator<Item = (&'a [u32], &'a [u32])> + Clone,
         labels: impl IntoIterator<Item = (u32, String)>,
-    ) -> Graph {
+    ) -> (Graph, Vec<bool>) {
         debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
         let nodes = ids.len();
         // Every node's neighbours, repeats included, in one flat array: one pass counts
@@ -94,6 +99,7 @@ impl Graph {
         // marks cost a pass over all nodes, which such a list pays for eight times.
         let mut marked = vec![false; nodes];
         let mut adjacency = Vec::with_capacity(nodes);
+        let mut has_repeats = Vec::with_capacity(nodes);
         for index in 0..nodes {
             let listed = &mut flat[starts[index]..starts[index + 1]];
             let neighbours = if listed.len() * 8 >= nodes {
@@ -125,6 +131,7 @@ impl Graph {
                 );
                 neighbours
             };
+            has_repeats.push(neighbours.len() != listed.len());
             adjacency.push(neighbours);
         }
         let mut graph = Graph {
@@ -137,7 +144,7 @@ impl Graph {
                 graph.labels[index as usize].get_or_insert(label);
             }
         }
-        graph
+        (graph, has_repeats)
     }
 
     pub fn node_count(&self) -> usize {
@@ -231,17 +238,24 @@ mod tests {
             }
             // A self-loop on a node with few neighbours and one on a node with many.
             products.push((vec![nodes - 1, 0], vec![nodes - 1]));
-            let graph = Graph::from_products(
+            let (graph, has_repeats) = Graph::from_products(
                 (0..nodes).map(|id| id * 10).collect(),
                 products.iter().map(|(l, r)| (&l[..], &r[..])),
                 [],
             );
             let mut expected = vec![BTreeSet::new(); nodes as usize];
+            let mut expected_repeats = vec![false; nodes as usize];
             for (left, right) in &products {
                 for &a in left {
-                    for &b in right.iter().filter(|&&b| b != a) {
-                        expected[a as usize].insert(b);
-                        expected[b as usize].insert(a);
+                    for &b in right {
+                        let new = a != b && expected[a as usize].insert(b);
+                        if a != b {
+                            expected[b as usize].insert(a);
+                        }
+                        if !new {
+                            expected_repeats[a as usize] = true;
+                            expected_repeats[b as usize] = true;
+                        }
                     }
                 }
             }
@@ -249,6 +263,7 @@ mod tests {
                 let expected: Vec<u32> = set.iter().copied().collect();
                 assert_eq!(graph.neighbours(index as u32), expected, "{nodes} nodes");
             }
+            assert_eq!(has_repeats, expected_repeats, "{nodes} nodes");
         }
     }
 }

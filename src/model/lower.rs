@@ -212,7 +212,7 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     let nodes = |range: &std::ops::Range<u32>| {
         &model.mention_nodes[range.start as usize..range.end as usize]
     };
-    model.graph = Graph::from_products(
+    (model.graph, model.has_repeats) = Graph::from_products(
         ids,
         model
             .edges

@@ -59,6 +59,17 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
     let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
     for edge in &model.edges {
+        // A chain link whose left ends have no repeats declares each of its pairs once
+        // in the whole file, and none of them is a self-loop: nothing to find or to
+        // remember. Listed edges are always looked at, for their mirror entries.
+        if edge.origin == EdgeOrigin::Chain
+            && model
+                .mention_nodes(&edge.left)
+                .iter()
+                .all(|&node| !model.has_repeats[node as usize])
+        {
+            continue;
+        }
         let mut loops = Repeats::default();
         let mut repeats = Repeats::default();
         for (pair, a, b) in model.indexed_pairs(edge) {

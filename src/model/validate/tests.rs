@@ -26,7 +26,7 @@ fn random_graph(rng: &mut XorShift, nodes: u32, edges: u32) -> (Graph, Vec<(u32,
             (len > 0).then(|| (rng.below(len), rng.below(len)))
         })
         .collect();
-    let graph = Graph::from_products(
+    let (graph, _) = Graph::from_products(
         ids,
         pairs.iter().map(|(a, b)| {
             (
