@@ -21,7 +21,7 @@ pub struct Statement {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatementKind {
     /// `a -- {b c} -- d`: at least two groups.
-    Edges(Vec<Group>),
+    Edges(Groups),
     /// `node 3 "label"`.
     Node(NodeDecl),
     /// `expect mouse`.
@@ -46,59 +46,69 @@ pub struct Group {
     pub members: Members,
 }
 
-/// The node ids of a group, read as a slice. Most groups are a single id (`a -- b`);
-/// those keep it inline, which spares a file of 75 000 edge lines 150 000 allocations.
+/// The node ids of a group. Most groups are a single id (`a -- b`); those keep it
+/// inline, which spares a file of 75 000 edge lines 150 000 allocations.
+pub type Members = SmallList<NodeRef, 1>;
+
+/// The groups of an edge chain. Most chains are two groups (`a -- b`); those keep them
+/// inline, one allocation less per edge line.
+pub type Groups = SmallList<Group, 2>;
+
+/// A list read as a slice that keeps exactly `N` items inline and any other count on
+/// the heap. How it is stored never shows: it compares and prints as its slice.
 #[derive(Clone)]
-pub struct Members(MembersRepr);
+pub struct SmallList<T, const N: usize>(SmallListRepr<T, N>);
 
 #[derive(Clone)]
-enum MembersRepr {
-    One(NodeRef),
-    Many(Vec<NodeRef>),
+enum SmallListRepr<T, const N: usize> {
+    Inline([T; N]),
+    Heap(Vec<T>),
 }
 
-impl Members {
-    pub fn one(node: NodeRef) -> Members {
-        Members(MembersRepr::One(node))
+impl<T, const N: usize> From<[T; N]> for SmallList<T, N> {
+    fn from(items: [T; N]) -> SmallList<T, N> {
+        SmallList(SmallListRepr::Inline(items))
     }
 }
 
-impl From<Vec<NodeRef>> for Members {
-    fn from(nodes: Vec<NodeRef>) -> Members {
-        Members(MembersRepr::Many(nodes))
-    }
-}
-
-impl std::ops::Deref for Members {
-    type Target = [NodeRef];
-
-    fn deref(&self) -> &[NodeRef] {
-        match &self.0 {
-            MembersRepr::One(node) => std::slice::from_ref(node),
-            MembersRepr::Many(nodes) => nodes,
+impl<T, const N: usize> From<Vec<T>> for SmallList<T, N> {
+    fn from(items: Vec<T>) -> SmallList<T, N> {
+        match <[T; N]>::try_from(items) {
+            Ok(inline) => SmallList(SmallListRepr::Inline(inline)),
+            Err(items) => SmallList(SmallListRepr::Heap(items)),
         }
     }
 }
 
-impl<'a> IntoIterator for &'a Members {
-    type Item = &'a NodeRef;
-    type IntoIter = std::slice::Iter<'a, NodeRef>;
+impl<T, const N: usize> std::ops::Deref for SmallList<T, N> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match &self.0 {
+            SmallListRepr::Inline(items) => items,
+            SmallListRepr::Heap(items) => items,
+        }
+    }
+}
+
+impl<'a, T, const N: usize> IntoIterator for &'a SmallList<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
 
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
 }
 
-/// Equal when the ids are, however they are stored.
-impl PartialEq for Members {
-    fn eq(&self, other: &Members) -> bool {
+impl<T: PartialEq, const N: usize> PartialEq for SmallList<T, N> {
+    fn eq(&self, other: &SmallList<T, N>) -> bool {
         **self == **other
     }
 }
 
-impl Eq for Members {}
+impl<T: Eq, const N: usize> Eq for SmallList<T, N> {}
 
-impl std::fmt::Debug for Members {
+impl<T: std::fmt::Debug, const N: usize> std::fmt::Debug for SmallList<T, N> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
@@ -161,15 +171,20 @@ impl Statement {}
 mod tests {
     use super::*;
 
-    /// One id inline and a list of one are the same members, read and printed alike.
+    /// Items inline and the same items on the heap are the same list, read and printed
+    /// alike; a list of `N` items from a `Vec` is stored inline.
     #[test]
-    fn members_read_the_same_however_stored() {
+    fn small_lists_read_the_same_however_stored() {
         let node = |id| NodeRef {
             id: Some(id),
             range: TextRange::new(id, id + 1),
         };
-        let inline = Members::one(node(3));
-        let listed = Members::from(vec![node(3)]);
+        let inline = Members::from([node(3)]);
+        let listed: Members = SmallList(SmallListRepr::Heap(vec![node(3)]));
+        assert!(matches!(
+            Members::from(vec![node(3)]).0,
+            SmallListRepr::Inline(_)
+        ));
         assert_eq!(inline, listed);
         assert_eq!(&*inline, &[node(3)]);
         assert_eq!(format!("{inline:?}"), format!("{listed:?}"));

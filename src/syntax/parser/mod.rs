@@ -287,21 +287,21 @@ fn edge_chain(text: &str, tokens: &[Token]) -> Option<StatementKind> {
     if !is_chain {
         return None;
     }
-    let groups = tokens
-        .iter()
-        .step_by(2)
-        .map(|token| {
-            let node = NodeRef {
-                id: parse_node_id(&text[token.range.to_usize()]),
-                range: token.range,
-            };
-            Group {
-                range: node.range,
-                braced: false,
-                members: Members::one(node),
-            }
-        })
-        .collect();
+    let group = |token: &Token| {
+        let node = NodeRef {
+            id: parse_node_id(&text[token.range.to_usize()]),
+            range: token.range,
+        };
+        Group {
+            range: node.range,
+            braced: false,
+            members: Members::from([node]),
+        }
+    };
+    let groups = match tokens {
+        [a, _, b] => Groups::from([group(a), group(b)]),
+        _ => Groups::from(tokens.iter().step_by(2).map(group).collect::<Vec<_>>()),
+    };
     Some(StatementKind::Edges(groups))
 }
 
@@ -362,7 +362,7 @@ where
     let single = node.map(|node: NodeRef| Group {
         range: node.range,
         braced: false,
-        members: Members::one(node),
+        members: Members::from([node]),
     });
     let braced = node
         .then(
@@ -395,7 +395,7 @@ where
         .map(|(first, rest)| {
             let mut groups = vec![first];
             groups.extend(rest);
-            StatementKind::Edges(groups)
+            StatementKind::Edges(Groups::from(groups))
         });
 
     let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
