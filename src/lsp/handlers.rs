@@ -43,7 +43,7 @@ impl Snapshot {
     }
 
     fn range(&self, range: TextRange) -> Range {
-        convert::range(&self.rope, self.encoding, range)
+        convert::range_in(&self.analysis.line_index, self.encoding, range)
     }
 
     fn solution(&self) -> Option<&Solution> {
