@@ -146,11 +146,11 @@ pub(super) fn run(
             }
         }
     };
-    // On one thread a long thin game pays a round's fixed cost hundreds of times, which the
-    // whole queue undercuts; the game's length is guessed from the mouse's way to the hole.
-    let long_game = policy == Policy::Auto && workers == 1 && {
-        let rounds_cost =
-            2 * hole_distance(moves) * (full_round + round_overhead(layout, 1) + ROUND_FIXED_COST);
+    // A long thin game pays a round's fixed cost hundreds of times, which the whole queue
+    // undercuts; the game's length is guessed from the mouse's way to the hole.
+    let long_game = policy == Policy::Auto && {
+        let round = full_round + round_overhead(layout, workers) + ROUND_FIXED_COST;
+        let rounds_cost = 2 * hole_distance(moves) * round;
         let positions = 2 * (n * n) as u64;
         rounds_cost > positions * (1 + average_moves) * QUEUE_COST_PER_MOVE
     };
