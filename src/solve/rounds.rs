@@ -20,7 +20,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::queue::{self, Entry, Moves};
+use super::queue::{Entry, Moves};
 use super::table::{Layout, Table, CAT, MOUSE};
 
 /// When the rounds hand over to the counter queue.
@@ -106,7 +106,7 @@ pub(super) fn extra_bytes(layout: Layout) -> u64 {
 
 /// The most entries a handover lists; a larger frontier is left for the queue to find in the table.
 fn handover_capacity(node_count: usize) -> usize {
-    queue::level_capacity(node_count) / 8
+    (node_count * node_count / 256).max(1)
 }
 
 /// Runs rounds over `table`, whose terminal positions (`terminals`, level 0) are decided.
