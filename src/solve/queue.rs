@@ -35,10 +35,14 @@ const CANCEL_CHECK_INTERVAL: usize = 4096;
 
 /// The most entries one level's list holds (`n²/8` bytes): a larger level is held as a bitset
 /// of all positions instead (`n²/4` bytes), so a level never takes more than that. Small games
-/// may list 16 384 entries (64 KiB) whatever their size: a 50-node random graph's levels hold
-/// thousands of positions, and walking them from a bitset cost a fifth of its solve.
+/// may list up to 16 384 entries (64 KiB), or all their positions if they have fewer: a
+/// 50-node random graph's levels hold thousands of positions, and walking them from a bitset
+/// cost a fifth of its solve.
 pub(super) fn level_capacity(node_count: usize) -> usize {
-    (node_count * node_count / 32).max(16_384)
+    let positions = 2 * node_count * node_count;
+    (node_count * node_count / 32)
+        .max(positions.min(16_384))
+        .max(1)
 }
 
 /// Bytes the queue adds to the table at most: the level being passed on, held as a bitset,
