@@ -9,11 +9,15 @@ use serde_json::json;
 use cmg::analysis::Analysis;
 use cmg::ide::{self, format};
 use cmg::lsp::test_client;
-use cmg::syntax::TextRange;
+use cmg::model::Model;
+use cmg::syntax::{parse, LineIndex, TextRange};
 
 mod common;
 
 const SIZES: [(usize, usize); 2] = [(50, 150), (2000, 10000)];
+
+/// Nodes and edges of the 1 MB file: 75 000 edge lines `a -- b`.
+const MEGABYTE: (usize, usize) = (25_000, 75_000);
 
 fn bench_analysis(c: &mut Criterion) {
     let mut group = c.benchmark_group("analysis");
@@ -31,6 +35,39 @@ fn bench_analysis(c: &mut Criterion) {
             |b, analysis| b.iter(|| format(&analysis.text, &analysis.parse)),
         );
     }
+    // The 1 MB file of issue 11 (75 000 edge lines), each step on the keystroke path
+    // on its own and then together.
+    let (nodes, edges) = MEGABYTE;
+    let text = common::random_cmg(nodes, edges, 7);
+    group.bench_with_input(BenchmarkId::new("parse", "1mb"), &text, |b, text| {
+        b.iter(|| parse(text))
+    });
+    let parsed = parse(&text);
+    group.bench_with_input(BenchmarkId::new("model", "1mb"), &parsed, |b, parsed| {
+        b.iter(|| Model::new(&text, parsed))
+    });
+    group.bench_with_input(BenchmarkId::new("line_index", "1mb"), &text, |b, text| {
+        b.iter(|| LineIndex::new(text))
+    });
+    group.bench_with_input(
+        BenchmarkId::new("parse_and_check", "1mb"),
+        &text,
+        |b, text| b.iter(|| Analysis::new(text)),
+    );
+    group.finish();
+
+    // A small graph from text to answer: what a user waits for after each keystroke
+    // when the solve is quick.
+    let mut group = c.benchmark_group("text_to_answer");
+    let (nodes, edges) = SIZES[0];
+    let text = common::random_cmg(nodes, edges, 7);
+    group.bench_with_input(BenchmarkId::from_parameter(nodes), &text, |b, text| {
+        b.iter(|| {
+            let analysis = Analysis::new(text);
+            let solution = analysis.game().map(|game| cmg::solve::solve(&game));
+            (analysis, solution)
+        })
+    });
     group.finish();
 }
 

@@ -33,6 +33,9 @@ pub struct LspClient<R, W> {
     next_id: i64,
     /// Notifications from the server, in order of arrival.
     pub notifications: Vec<Value>,
+    /// Responses to requests sent with [`LspClient::send_request`] that arrived while
+    /// the client waited for something else.
+    responses: Vec<Value>,
     /// What `workspace/configuration` answers for the `cmg` section.
     pub settings: Value,
 }
@@ -44,6 +47,7 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
             writer,
             next_id: 1,
             notifications: Vec::new(),
+            responses: Vec::new(),
             settings: json!({}),
         }
     }
@@ -106,16 +110,32 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
 
     /// Sends a request and waits for its response (the whole response object).
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params).await;
+        self.response_to(id).await
+    }
+
+    /// Sends a request without waiting for its response; returns its id, for
+    /// [`LspClient::response_to`].
+    pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
             .await;
+        id
+    }
+
+    /// Waits for the response to request `id` (the whole response object).
+    pub async fn response_to(&mut self, id: i64) -> Value {
+        if let Some(at) = self.responses.iter().position(|r| r["id"] == json!(id)) {
+            return self.responses.remove(at);
+        }
         loop {
             let message = self.receive().await.expect("the server closed the stream");
             if let Some(response) = self.dispatch(message).await {
                 if response["id"] == json!(id) {
                     return response;
                 }
+                self.responses.push(response);
             }
         }
     }
@@ -175,7 +195,9 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
         }
         loop {
             let message = self.receive().await.expect("the server closed the stream");
-            let _ = self.dispatch(message).await;
+            if let Some(response) = self.dispatch(message).await {
+                self.responses.push(response);
+            }
             if let Some(last) = self.notifications.last() {
                 if matches(last) {
                     return last["params"].clone();

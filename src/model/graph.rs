@@ -51,56 +51,100 @@ impl Graph {
     /// products of dense indices (`(left, right)` joins every node of `left` to every
     /// node of `right`; self-loops and duplicates are dropped) and the labels of some
     /// nodes. A product is added a slice at a time, with no lookup per pair.
+    ///
+    /// Also says, for each node, whether the products join it to itself or to some
+    /// node more than once: a node without repeats takes part in no self-loop and no
+    /// duplicate edge, which lets the check for those skip the declarations of such
+    /// nodes.
     pub(crate) fn from_products<'a>(
         ids: Vec<u32>,
-        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])>,
+        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])> + Clone,
         labels: impl IntoIterator<Item = (u32, String)>,
-    ) -> Graph {
+    ) -> (Graph, Vec<bool>) {
         debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
-        let mut graph = Graph {
-            adjacency: vec![Vec::new(); ids.len()],
-            labels: vec![None; ids.len()],
-            ids,
-        };
-        for (left, right) in products {
+        let nodes = ids.len();
+        // Every node's neighbours, repeats included, in one flat array: one pass counts
+        // them and a second writes them, so no list grows by copies, and each final list
+        // is allocated once at its exact size, in node order (close together in memory,
+        // which the solver and the checks that walk the graph feel).
+        let mut starts = vec![0usize; nodes + 1];
+        for (left, right) in products.clone() {
             for &a in left {
-                graph.adjacency[a as usize].extend_from_slice(right);
+                starts[a as usize + 1] += right.len();
             }
             for &b in right {
-                graph.adjacency[b as usize].extend_from_slice(left);
+                starts[b as usize + 1] += left.len();
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut flat = vec![0u32; starts[nodes]];
+        for (left, right) in products {
+            for &a in left {
+                let at = next[a as usize];
+                flat[at..at + right.len()].copy_from_slice(right);
+                next[a as usize] += right.len();
+            }
+            for &b in right {
+                let at = next[b as usize];
+                flat[at..at + left.len()].copy_from_slice(left);
+                next[b as usize] += left.len();
             }
         }
         // Sorting is most of the work on a dense product (each of 2000 nodes lists
         // 4000 neighbours, with repeats). A list at least an eighth as long as the graph
         // is cheaper to sort by marking its entries and reading the marks in order; the
         // marks cost a pass over all nodes, which such a list pays for eight times.
-        let nodes = graph.ids.len();
         let mut marked = vec![false; nodes];
-        for (index, neighbours) in graph.adjacency.iter_mut().enumerate() {
-            if neighbours.len() * 8 >= nodes {
-                for &next in neighbours.iter() {
+        let mut adjacency = Vec::with_capacity(nodes);
+        let mut has_repeats = Vec::with_capacity(nodes);
+        for index in 0..nodes {
+            let listed = &mut flat[starts[index]..starts[index + 1]];
+            let neighbours = if listed.len() * 8 >= nodes {
+                for &next in listed.iter() {
                     marked[next as usize] = true;
                 }
                 marked[index] = false;
-                neighbours.clear();
+                let count = marked.iter().filter(|&&mark| mark).count();
+                let mut neighbours = Vec::with_capacity(count);
                 for (next, mark) in marked.iter_mut().enumerate() {
                     if std::mem::take(mark) {
                         neighbours.push(next as u32);
                     }
                 }
+                neighbours
             } else {
-                neighbours.sort_unstable();
-                neighbours.dedup();
-                neighbours.retain(|&next| next as usize != index);
-            }
-            neighbours.shrink_to_fit();
+                listed.sort_unstable();
+                let distinct = |&(k, &next): &(usize, &u32)| {
+                    next as usize != index && (k == 0 || listed[k - 1] != next)
+                };
+                let count = listed.iter().enumerate().filter(distinct).count();
+                let mut neighbours = Vec::with_capacity(count);
+                neighbours.extend(
+                    listed
+                        .iter()
+                        .enumerate()
+                        .filter(distinct)
+                        .map(|(_, &next)| next),
+                );
+                neighbours
+            };
+            has_repeats.push(neighbours.len() != listed.len());
+            adjacency.push(neighbours);
         }
+        let mut graph = Graph {
+            adjacency,
+            labels: vec![None; nodes],
+            ids,
+        };
         for (id, label) in labels {
             if let Some(index) = graph.index_of(id) {
                 graph.labels[index as usize].get_or_insert(label);
             }
         }
-        graph
+        (graph, has_repeats)
     }
 
     pub fn node_count(&self) -> usize {
@@ -194,17 +238,24 @@ mod tests {
             }
             // A self-loop on a node with few neighbours and one on a node with many.
             products.push((vec![nodes - 1, 0], vec![nodes - 1]));
-            let graph = Graph::from_products(
+            let (graph, has_repeats) = Graph::from_products(
                 (0..nodes).map(|id| id * 10).collect(),
                 products.iter().map(|(l, r)| (&l[..], &r[..])),
                 [],
             );
             let mut expected = vec![BTreeSet::new(); nodes as usize];
+            let mut expected_repeats = vec![false; nodes as usize];
             for (left, right) in &products {
                 for &a in left {
-                    for &b in right.iter().filter(|&&b| b != a) {
-                        expected[a as usize].insert(b);
-                        expected[b as usize].insert(a);
+                    for &b in right {
+                        let new = a != b && expected[a as usize].insert(b);
+                        if a != b {
+                            expected[b as usize].insert(a);
+                        }
+                        if !new {
+                            expected_repeats[a as usize] = true;
+                            expected_repeats[b as usize] = true;
+                        }
                     }
                 }
             }
@@ -212,6 +263,7 @@ mod tests {
                 let expected: Vec<u32> = set.iter().copied().collect();
                 assert_eq!(graph.neighbours(index as u32), expected, "{nodes} nodes");
             }
+            assert_eq!(has_repeats, expected_repeats, "{nodes} nodes");
         }
     }
 }

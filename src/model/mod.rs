@@ -38,6 +38,9 @@ pub struct Model {
     /// For each mention, the first declaration in `edges` that includes it (the others
     /// follow it directly), or [`NO_DECLARATION`].
     first_declaration: Vec<u32>,
+    /// For each node (dense index), whether the declarations join it to itself or to
+    /// some node more than once; see [`Graph::from_products`].
+    has_repeats: Vec<bool>,
 }
 
 /// The mention is in no edge declaration (a `node` statement, an empty list).
@@ -163,15 +166,20 @@ impl Model {
         })
     }
 
+    /// The dense node indices of a range of mentions (one end of a declaration).
+    pub(super) fn mention_nodes(&self, mentions: &std::ops::Range<u32>) -> &[u32] {
+        &self.mention_nodes[mentions.start as usize..mentions.end as usize]
+    }
+
     /// The pairs of a declaration with the dense indices of their ends.
     pub(super) fn indexed_pairs<'a>(
         &'a self,
         edge: &'a EdgeDecl,
     ) -> impl Iterator<Item = (EdgePair, u32, u32)> + 'a {
-        let nodes = |range: &std::ops::Range<u32>| {
-            &self.mention_nodes[range.start as usize..range.end as usize]
-        };
-        let (left, right) = (nodes(&edge.left), nodes(&edge.right));
+        let (left, right) = (
+            self.mention_nodes(&edge.left),
+            self.mention_nodes(&edge.right),
+        );
         let right_len = right.len();
         self.pairs(edge)
             .enumerate()

@@ -29,8 +29,9 @@ pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnost
     }
     diagnostics.extend(mouse_stuck(model));
     diagnostics.extend(cat_stuck(model));
-    diagnostics.extend(hole_unreachable(model));
-    diagnostics.extend(unreachable_nodes(model));
+    let reach = Reach::new(&model.graph);
+    diagnostics.extend(hole_unreachable(model, &reach));
+    diagnostics.extend(unreachable_nodes(model, &reach));
     diagnostics
 }
 
@@ -52,12 +53,23 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
 /// edge is normally listed on both sides; that mirror listing is the same declaration,
 /// not a duplicate.
 fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-    let mut seen = SeenPairs::new(model.graph.node_count());
+    let mut seen = SeenPairs::new(&model.graph);
     let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
     // Where each repeated edge was first declared, looked up once per edge.
     let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
     for edge in &model.edges {
+        // A chain link whose left ends have no repeats declares each of its pairs once
+        // in the whole file, and none of them is a self-loop: nothing to find or to
+        // remember. Listed edges are always looked at, for their mirror entries.
+        if edge.origin == EdgeOrigin::Chain
+            && model
+                .mention_nodes(&edge.left)
+                .iter()
+                .all(|&node| !model.has_repeats[node as usize])
+        {
+            continue;
+        }
         let mut loops = Repeats::default();
         let mut repeats = Repeats::default();
         for (pair, a, b) in model.indexed_pairs(edge) {
@@ -137,40 +149,78 @@ impl Repeats {
 }
 
 /// The node pairs (dense indices, lower first) seen so far: a bit matrix while the graph
-/// is small enough for one (8192 nodes take 8 MB), else a hash set. Products of
-/// thousands of members check millions of pairs, and the bits keep that to a few
-/// milliseconds.
-enum SeenPairs {
-    Bits { nodes: usize, bits: Vec<u64> },
-    Set(HashSet<u64, BuildHasherDefault<PairHasher>>),
+/// is small enough for one (8192 nodes take 8 MB), else a bit per entry of the graph's
+/// adjacency lists, found by a binary search in the lower node's list (every pair
+/// declared is an edge of the graph, or a self-loop, which is never looked up).
+/// Products of thousands of members check millions of pairs, and the bits keep that to
+/// a few milliseconds; on a large sparse graph the lists are short and the search is
+/// cheaper than hashing the pair.
+enum SeenPairs<'a> {
+    Bits {
+        nodes: usize,
+        bits: Vec<u64>,
+    },
+    Entries {
+        adjacency: &'a [Vec<u32>],
+        /// Where each node's list starts among all the entries.
+        starts: Vec<usize>,
+        bits: Vec<u64>,
+    },
 }
 
-impl SeenPairs {
+impl<'a> SeenPairs<'a> {
     const MAX_BIT_NODES: usize = 8192;
 
-    fn new(nodes: usize) -> SeenPairs {
-        if nodes <= SeenPairs::MAX_BIT_NODES {
-            SeenPairs::Bits {
-                nodes,
-                bits: vec![0; (nodes * nodes).div_ceil(64)],
-            }
+    fn new(graph: &'a Graph) -> SeenPairs<'a> {
+        if graph.node_count() <= SeenPairs::MAX_BIT_NODES {
+            SeenPairs::bits(graph.node_count())
         } else {
-            SeenPairs::Set(HashSet::default())
+            SeenPairs::entries(graph)
+        }
+    }
+
+    fn bits(nodes: usize) -> SeenPairs<'a> {
+        SeenPairs::Bits {
+            nodes,
+            bits: vec![0; (nodes * nodes).div_ceil(64)],
+        }
+    }
+
+    fn entries(graph: &'a Graph) -> SeenPairs<'a> {
+        let nodes = graph.node_count();
+        let adjacency = graph.adjacency();
+        let mut starts = Vec::with_capacity(nodes + 1);
+        let mut total = 0;
+        starts.push(0);
+        for neighbours in adjacency {
+            total += neighbours.len();
+            starts.push(total);
+        }
+        SeenPairs::Entries {
+            adjacency,
+            starts,
+            bits: vec![0; total.div_ceil(64)],
         }
     }
 
     /// Adds the pair; whether it was new.
     fn insert(&mut self, low: u32, high: u32) -> bool {
-        match self {
-            SeenPairs::Bits { nodes, bits } => {
-                let bit = low as usize * *nodes + high as usize;
-                let (word, mask) = (bit / 64, 1u64 << (bit % 64));
-                let new = bits[word] & mask == 0;
-                bits[word] |= mask;
-                new
-            }
-            SeenPairs::Set(set) => set.insert(u64::from(low) << 32 | u64::from(high)),
-        }
+        let (bits, bit) = match self {
+            SeenPairs::Bits { nodes, bits } => (bits, low as usize * *nodes + high as usize),
+            SeenPairs::Entries {
+                adjacency,
+                starts,
+                bits,
+            } => match adjacency[low as usize].binary_search(&high) {
+                Ok(position) => (bits, starts[low as usize] + position),
+                // Not an edge of the graph: cannot happen, and is never a repeat.
+                Err(_) => return true,
+            },
+        };
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let new = bits[word] & mask == 0;
+        bits[word] |= mask;
+        new
     }
 }
 
@@ -205,6 +255,14 @@ impl Hasher for PairHasher {
 
 /// In an adjacency literal, `i` lists `j` but `j` does not list `i`.
 fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
+    // Most files have no adjacency literal; they need not pay for a scan of the mentions.
+    if !model
+        .edges
+        .iter()
+        .any(|edge| edge.origin == EdgeOrigin::Listed)
+    {
+        return Vec::new();
+    }
     let listed_pairs = || {
         model
             .edges
@@ -336,11 +394,8 @@ fn cat_stuck(model: &Model) -> Option<Diagnostic> {
     })
 }
 
-fn hole_unreachable(model: &Model) -> Option<Diagnostic> {
-    let graph = &model.graph;
-    let (hole, mouse) = (graph.hole()?, graph.mouse_start()?);
-    let reached = reachable(graph, mouse, None);
-    (!reached[hole as usize]).then(|| {
+fn hole_unreachable(model: &Model, reach: &Reach) -> Option<Diagnostic> {
+    (!reach.hole_reached_by_mouse?).then(|| {
         Diagnostic::new(
             Code::HoleUnreachable,
             first_mention_range(model, 0),
@@ -351,17 +406,14 @@ fn hole_unreachable(model: &Model) -> Option<Diagnostic> {
 
 /// Nodes neither player can ever stand on: the mouse walks from node 1 and stops at
 /// the hole, the cat walks from node 2 and never enters it.
-fn unreachable_nodes(model: &Model) -> Vec<Diagnostic> {
+fn unreachable_nodes(model: &Model, reach: &Reach) -> Vec<Diagnostic> {
     let graph = &model.graph;
-    let (Some(mouse), Some(cat)) = (graph.mouse_start(), graph.cat_start()) else {
+    let Some(by_either) = &reach.by_either else {
         return Vec::new();
     };
     let hole = graph.hole();
-    let by_mouse = reachable(graph, mouse, hole);
-    let by_cat = reachable(graph, cat, hole);
     (0..graph.node_count() as u32)
-        .filter(|&index| Some(index) != hole)
-        .filter(|&index| !by_mouse[index as usize] && !by_cat[index as usize])
+        .filter(|&index| Some(index) != hole && !by_either[index as usize])
         .map(|index| {
             let id = graph.id(index);
             Diagnostic::new(
@@ -373,23 +425,76 @@ fn unreachable_nodes(model: &Model) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The nodes reachable from `start`, never walking on from `stop`.
-fn reachable(graph: &Graph, start: u32, stop: Option<u32>) -> Vec<bool> {
-    let mut seen = vec![false; graph.node_count()];
-    let mut stack = vec![start];
-    seen[start as usize] = true;
-    while let Some(node) = stack.pop() {
-        if Some(node) == stop {
-            continue;
+/// Where the players can go, found in one walk of the graph: first from node 1, then on
+/// from node 2 through what the mouse left unvisited, neither walking on from the hole.
+struct Reach {
+    /// Whether the mouse's walk reaches the hole; `None` without a hole or node 1. A walk
+    /// that stops at the hole reaches it exactly when one that walks on would.
+    hole_reached_by_mouse: Option<bool>,
+    /// The nodes the mouse or the cat can reach; `None` without node 1 or node 2.
+    by_either: Option<Vec<bool>>,
+}
+
+impl Reach {
+    fn new(graph: &Graph) -> Reach {
+        let Some(mouse) = graph.mouse_start() else {
+            return Reach {
+                hole_reached_by_mouse: None,
+                by_either: None,
+            };
+        };
+        let hole = graph.hole();
+        let mut walk = Walk::new(graph, hole);
+        walk.from(mouse);
+        let hole_reached_by_mouse = hole.map(|hole| walk.seen[hole as usize]);
+        let by_either = graph.cat_start().map(|cat| {
+            walk.from(cat);
+            walk.seen
+        });
+        Reach {
+            hole_reached_by_mouse,
+            by_either,
         }
-        for &next in graph.neighbours(node) {
-            if !seen[next as usize] {
-                seen[next as usize] = true;
-                stack.push(next);
+    }
+}
+
+/// A depth-first walk that can be continued from another start, never walking on from
+/// `stop`.
+struct Walk<'a> {
+    graph: &'a Graph,
+    stop: Option<u32>,
+    seen: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(graph: &'a Graph, stop: Option<u32>) -> Walk<'a> {
+        Walk {
+            graph,
+            stop,
+            seen: vec![false; graph.node_count()],
+            stack: Vec::new(),
+        }
+    }
+
+    /// Marks every node reachable from `start` that is not marked yet.
+    fn from(&mut self, start: u32) {
+        if std::mem::replace(&mut self.seen[start as usize], true) {
+            return;
+        }
+        self.stack.push(start);
+        while let Some(node) = self.stack.pop() {
+            if Some(node) == self.stop {
+                continue;
+            }
+            for &next in self.graph.neighbours(node) {
+                if !self.seen[next as usize] {
+                    self.seen[next as usize] = true;
+                    self.stack.push(next);
+                }
             }
         }
     }
-    seen
 }
 
 fn first_mention_range(model: &Model, id: u32) -> TextRange {
@@ -398,3 +503,6 @@ fn first_mention_range(model: &Model, id: u32) -> TextRange {
         .map(|mention| mention.range)
         .unwrap_or_default()
 }
+
+#[cfg(test)]
+mod tests;
