@@ -238,6 +238,36 @@ fn bench_path_off_core(c: &mut Criterion) {
     bench_family(c, "path_off_core", path_off_core);
 }
 
+/// The hybrid on one thread and on two, side by side, where rounds run long enough to split:
+/// `cargo bench --bench solve -- 'threads/random_deg8_2000'`.
+fn bench_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("threads");
+    group.sample_size(10);
+    let games = [
+        (
+            "random_deg8_2000",
+            random_game(2000, 8000, 0x5eed_0000 + 2000),
+        ),
+        (
+            "random_deg6_5000",
+            random_game(5000, 15_000, 0x5eed_0000 + 5000),
+        ),
+        ("path_off_core_1000", path_off_core(1000)),
+    ];
+    for (name, game) in &games {
+        for threads in [1, 2] {
+            let config = Config {
+                engine: Engine::Hybrid,
+                threads: Some(threads),
+            };
+            group.bench_with_input(BenchmarkId::new(*name, threads), game, |b, game| {
+                b.iter(|| solve_with(game, config, &AtomicBool::new(false)))
+            });
+        }
+    }
+    group.finish();
+}
+
 fn bench_long_games(c: &mut Criterion) {
     let mut group = c.benchmark_group("solve_long");
     for (name, game) in long_games() {
@@ -248,5 +278,11 @@ fn bench_long_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_random, bench_path_off_core, bench_long_games);
+criterion_group!(
+    benches,
+    bench_random,
+    bench_path_off_core,
+    bench_threads,
+    bench_long_games
+);
 criterion_main!(benches);

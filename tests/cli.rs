@@ -1451,7 +1451,7 @@ fn solve_refuses_over_the_memory_budget_before_allocating() {
     ]);
     assert_eq!(out.json()["outcome"], Value::Null, "{out:?}");
     assert_eq!(
-        run(&["solve", "--max-memory", "2K", &example("long-game.cmg")]).code,
+        run(&["solve", "--max-memory", "4K", &example("long-game.cmg")]).code,
         0
     );
     assert_eq!(

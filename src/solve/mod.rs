@@ -171,6 +171,7 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         .max()
         .unwrap_or(0);
     let mut table = Table::new(layout, most_moves);
+    table.block_cat_on_hole(moves.hole);
     let terminals: Vec<queue::Entry> = table::terminals(layout, moves.hole)
         .map(|(index, winner)| {
             table.decide(index, winner, 0);

@@ -1,6 +1,6 @@
 //! The counter queue: retrograde analysis level by level from a frontier, the engine for sparse frontiers and long games.
 
-use super::table::{Table, CAT, MOUSE, UNSET};
+use super::table::{Table, BLOCKED, CAT, MOUSE, UNSET};
 use super::Game;
 
 /// A queue entry: a position's table row in bits 15 to 30, its column in bits 0 to 14, and
@@ -34,9 +34,15 @@ impl Entry {
 const CANCEL_CHECK_INTERVAL: usize = 4096;
 
 /// The most entries one level's list holds (`n²/8` bytes): a larger level is held as a bitset
-/// of all positions instead (`n²/4` bytes), so a level never takes more than that.
+/// of all positions instead (`n²/4` bytes), so a level never takes more than that. Small games
+/// may list up to 16 384 entries (64 KiB), or all their positions if they have fewer: a
+/// 50-node random graph's levels hold thousands of positions, and walking them from a bitset
+/// cost a fifth of its solve.
 pub(super) fn level_capacity(node_count: usize) -> usize {
-    (node_count * node_count / 32).max(1)
+    let positions = 2 * node_count * node_count;
+    (node_count * node_count / 32)
+        .max(positions.min(16_384))
+        .max(1)
 }
 
 /// Bytes the queue adds to the table at most: the level being passed on, held as a bitset,
@@ -82,9 +88,9 @@ impl Moves<'_> {
 ///
 /// Each level's positions pass their result to their predecessors: a predecessor whose mover
 /// wins with the move is won one move later; any other loses one more of its moves, and when
-/// none is left it is lost one move later. The count of moves not yet lost is set up the first
-/// time a predecessor is reached, from the table itself, so the queue can take over from the
-/// round engine at any level without a pass over all positions.
+/// none is left it is lost one move later. The count of moves not yet lost is set up front
+/// ([`count_all_moves`], [`count_open_moves`]) or, after a late handover, the first time a
+/// predecessor is reached, from the table itself ([`open_moves`]).
 pub(super) fn run(
     table: &mut Table,
     moves: &Moves,
@@ -92,60 +98,32 @@ pub(super) fn run(
     frontier: Option<Vec<Entry>>,
     should_stop: &dyn Fn() -> bool,
 ) -> bool {
-    let n = table.layout.node_count;
     if let (0, Some(terminals)) = (level, &frontier) {
         count_all_moves(table, moves, terminals);
     } else if level > 0 && 2 * decided_count(table) < table.layout.position_count() {
         count_open_moves(table, moves, level);
     }
     let mut current = frontier.map_or(Level::InTable, Level::List);
+    // The lists of two levels are swapped rather than allocated anew: a long game has thousands
+    // of small levels, and a fresh list per level cost more than passing its positions on.
+    let mut spare = Vec::new();
     let mut pops = 0usize;
     loop {
-        let mut next = Level::List(Vec::new());
-        let mut process = |table: &mut Table, popped: Entry| {
-            let (row, column, winner) = (popped.row(), popped.column(), popped.winner());
-            let (turn, other) = if row < n {
-                (MOUSE, row)
-            } else {
-                (CAT, row - n)
-            };
-            // The player who moved last (not the one to move at `index`) is the mover of every
-            // predecessor; the predecessors differ in that player's node, `column`, and share the row `column`.
-            let last_mover = 1 - turn;
-            let predecessor_row = table.layout.row(last_mover, column);
-            let row_start = predecessor_row * n;
-            for source in moves.predecessors(last_mover, other) {
-                // The depth word alone tells a decided predecessor and holds the counter of an
-                // undecided one: one read per predecessor, next to its neighbours in the row.
-                let word = table.depth[row_start + source];
-                if table.is_decided_word(word) {
-                    continue;
+        let mut next = Level::List(std::mem::take(&mut spare));
+        let finished = current.for_each_chunk(table, level, &mut |table, chunk| {
+            // The flag is read before the first pop and every `CANCEL_CHECK_INTERVAL` pops after it.
+            let mut rest = chunk;
+            while !rest.is_empty() {
+                let since_look = pops % CANCEL_CHECK_INTERVAL;
+                if since_look == 0 && should_stop() {
+                    return false;
                 }
-                let decided = if winner == last_mover {
-                    true
-                } else {
-                    let left = if word == UNSET {
-                        open_moves(table, moves, last_mover, column, source, level)
-                    } else {
-                        word - table.spilled - 1
-                    };
-                    if left > 1 {
-                        table.depth[row_start + source] = table.counter_word(left - 1);
-                    }
-                    left <= 1
-                };
-                if decided {
-                    table.decide_at(predecessor_row, source, winner, level + 1);
-                    next.push(table.layout, Entry::new(predecessor_row, source, winner));
-                }
+                let (part, after) =
+                    rest.split_at(rest.len().min(CANCEL_CHECK_INTERVAL - since_look));
+                pass_on(table, moves, level, part, &mut next);
+                pops += part.len();
+                rest = after;
             }
-        };
-        let finished = current.for_each(table, level, &mut |table, queued| {
-            if pops.is_multiple_of(CANCEL_CHECK_INTERVAL) && should_stop() {
-                return false;
-            }
-            pops += 1;
-            process(table, queued);
             true
         });
         if !finished {
@@ -154,10 +132,79 @@ pub(super) fn run(
         if next.is_empty() {
             return true;
         }
-        current = next;
+        if table.depth_word(level + 1) == table.spilled {
+            // Games this long are never seen; their moves go to the spill map after the fact.
+            next.for_each_chunk(table, level + 1, &mut |table, chunk| {
+                for entry in chunk {
+                    let index = entry.row() * table.layout.node_count + entry.column();
+                    table.set_moves(index, level + 1);
+                }
+                true
+            });
+        }
+        if let Level::List(mut list) = std::mem::replace(&mut current, next) {
+            list.clear();
+            spare = list;
+        }
         level += 1;
     }
 }
+
+/// Passes every position of `entries`, all decided in `level` moves, on to its predecessors,
+/// and lists the ones this decides in `next`.
+///
+/// This is the queue's inner loop, so it reads one 16-bit depth word per predecessor, which
+/// says both "decided" and "moves left", and touches the winner bits only to decide.
+fn pass_on(table: &mut Table, moves: &Moves, level: u32, entries: &[Entry], next: &mut Level) {
+    let layout = table.layout;
+    let n = layout.node_count;
+    let spilled = table.spilled;
+    let counter_one = table.counter_word(1);
+    let decided_word = table.depth_word(level + 1);
+    let lists = moves.predecessors;
+    for &entry in entries {
+        let (row, column, winner) = (entry.row(), entry.column(), entry.winner());
+        let (turn, other) = if row < n {
+            (MOUSE, row)
+        } else {
+            (CAT, row - n)
+        };
+        // The player who moved last (not the one to move at `entry`) is the mover of every
+        // predecessor; the predecessors differ in that player's node, `column`, and share the row
+        // `column`. The cat's moves off the hole need no filter here: positions with the cat
+        // on the hole hold a decided depth word (`Table::block_cat_on_hole`).
+        let last_mover = 1 - turn;
+        let predecessor_row = layout.row(last_mover, column);
+        let row_start = predecessor_row * n;
+        for &source in lists.neighbours(other as u32) {
+            let source = source as usize;
+            let word = table.depth[row_start + source];
+            if word <= spilled {
+                continue;
+            }
+            if winner != last_mover {
+                // A counter above one loses one move; one at one (or a counter not set up yet
+                // and found to have one open move) makes the position lost.
+                let left_word = if word == UNSET {
+                    let open = open_moves(table, moves, last_mover, column, source, level);
+                    table.counter_word(open)
+                } else {
+                    word
+                };
+                if left_word > counter_one {
+                    table.depth[row_start + source] = left_word - 1;
+                    continue;
+                }
+            }
+            table.depth[row_start + source] = decided_word;
+            table.wins[predecessor_row * layout.words + source / 64][winner] |= 1 << (source % 64);
+            next.push(layout, Entry::new(predecessor_row, source, winner));
+        }
+    }
+}
+
+/// How many positions [`Level::for_each_chunk`] hands over at once from a level not held as a list.
+const CHUNK: usize = 1024;
 
 /// The positions of one level, as the queue holds them.
 enum Level {
@@ -171,17 +218,25 @@ enum Level {
 }
 
 impl Level {
+    #[inline]
     fn push(&mut self, layout: super::table::Layout, entry: Entry) {
+        match self {
+            Level::List(list) if list.len() < list.capacity() => list.push(entry),
+            _ => self.push_slow(layout, entry),
+        }
+    }
+
+    /// [`Level::push`] when the list is full: it grows up to [`level_capacity`] and then turns into a bitset.
+    #[cold]
+    fn push_slow(&mut self, layout: super::table::Layout, entry: Entry) {
         let set = |bits: &mut Vec<u64>, entry: Entry| {
             bits[entry.row() * layout.words + entry.column() / 64] |= 1 << (entry.column() % 64);
         };
         match self {
             Level::List(list) if list.len() < level_capacity(layout.node_count) => {
-                if list.len() == list.capacity() {
-                    // Doubling as `push` would, but never past the capacity, so the estimate holds.
-                    let room = level_capacity(layout.node_count) - list.len();
-                    list.reserve_exact(list.len().max(16).min(room));
-                }
+                // Doubling as `push` would, but never past the capacity, so the estimate holds.
+                let room = level_capacity(layout.node_count) - list.len();
+                list.reserve_exact(list.len().max(16).min(room));
                 list.push(entry);
             }
             Level::List(list) => {
@@ -201,17 +256,28 @@ impl Level {
         matches!(self, Level::List(list) if list.is_empty())
     }
 
-    /// Calls `visit` on every entry of the level until it returns `false`; returns whether it never did.
-    fn for_each(
+    /// Calls `visit` on the level's entries, a slice at a time, until it returns `false`;
+    /// returns whether it never did. A level not held as a list is read in table order into
+    /// slices of [`CHUNK`] entries, so `visit` may decide positions of the next level meanwhile.
+    fn for_each_chunk(
         &self,
         table: &mut Table,
         level: u32,
-        visit: &mut dyn FnMut(&mut Table, Entry) -> bool,
+        visit: &mut dyn FnMut(&mut Table, &[Entry]) -> bool,
     ) -> bool {
         let layout = table.layout;
         let n = layout.node_count;
+        let mut chunk = Vec::new();
+        let mut flush = |table: &mut Table, chunk: &mut Vec<Entry>, force: bool| {
+            if chunk.len() < CHUNK && !force {
+                return true;
+            }
+            let more = visit(table, chunk);
+            chunk.clear();
+            more
+        };
         match self {
-            Level::List(list) => list.iter().all(|&queued| visit(table, queued)),
+            Level::List(list) => visit(table, list),
             Level::Bits(bits) => {
                 for (at, &word) in bits.iter().enumerate() {
                     let (row, first) = (at / layout.words, at % layout.words * 64);
@@ -220,12 +286,13 @@ impl Level {
                         let column = first + word.trailing_zeros() as usize;
                         word &= word - 1;
                         let winner = table.winner_at(row, column).unwrap_or(MOUSE);
-                        if !visit(table, Entry::new(row, column, winner)) {
-                            return false;
-                        }
+                        chunk.push(Entry::new(row, column, winner));
+                    }
+                    if !flush(table, &mut chunk, false) {
+                        return false;
                     }
                 }
-                true
+                flush(table, &mut chunk, true)
             }
             Level::InTable => {
                 // Positions decided during the scan have `level + 1` moves, so it never picks them
@@ -237,16 +304,17 @@ impl Level {
                             while bits != 0 {
                                 let column = word * 64 + bits.trailing_zeros() as usize;
                                 bits &= bits - 1;
-                                if table.moves(row * n + column) == level
-                                    && !visit(table, Entry::new(row, column, winner))
-                                {
-                                    return false;
+                                if table.moves(row * n + column) == level {
+                                    chunk.push(Entry::new(row, column, winner));
                                 }
                             }
                         }
+                        if !flush(table, &mut chunk, false) {
+                            return false;
+                        }
                     }
                 }
-                true
+                flush(table, &mut chunk, true)
             }
         }
     }
@@ -258,9 +326,12 @@ impl Level {
 fn count_all_moves(table: &mut Table, moves: &Moves, terminals: &[Entry]) {
     let n = table.layout.node_count;
     for turn in [MOUSE, CAT] {
-        let counts: Vec<u16> = (0..n)
+        let mut counts: Vec<u16> = (0..n)
             .map(|node| table.counter_word(moves.moves(turn, node).count() as u16))
             .collect();
+        if let (CAT, Some(hole)) = (turn, moves.hole) {
+            counts[hole] = BLOCKED;
+        }
         for row in table.depth[turn * n * n..(turn + 1) * n * n].chunks_mut(n) {
             row.copy_from_slice(&counts);
         }

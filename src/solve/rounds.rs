@@ -20,7 +20,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::queue::{self, Entry, Moves};
+use super::queue::{Entry, Moves};
 use super::table::{Layout, Table, CAT, MOUSE};
 
 /// When the rounds hand over to the counter queue.
@@ -106,7 +106,7 @@ pub(super) fn extra_bytes(layout: Layout) -> u64 {
 
 /// The most entries a handover lists; a larger frontier is left for the queue to find in the table.
 fn handover_capacity(node_count: usize) -> usize {
-    queue::level_capacity(node_count) / 8
+    (node_count * node_count / 256).max(1)
 }
 
 /// Runs rounds over `table`, whose terminal positions (`terminals`, level 0) are decided.
@@ -120,7 +120,7 @@ pub(super) fn run(
 ) -> Ending {
     let layout = table.layout;
     let n = layout.node_count;
-    let full_round = round_cost(layout, moves, |_, _| true);
+    let full_round = round_cost(layout, moves);
     let average_moves = full_round / (4 * layout.words * n).max(1) as u64;
     // The queue pays per position and the rounds per row, so the queue takes over once a level
     // is cheaper to pass on one position at a time than a round. The turns alternate between
@@ -146,11 +146,11 @@ pub(super) fn run(
             }
         }
     };
-    // On one thread a long thin game pays a round's fixed cost hundreds of times, which the
-    // whole queue undercuts; the game's length is guessed from the mouse's way to the hole.
-    let long_game = policy == Policy::Auto && workers == 1 && {
-        let rounds_cost =
-            2 * hole_distance(moves) * (full_round + round_overhead(layout, 1) + ROUND_FIXED_COST);
+    // A long thin game pays a round's fixed cost hundreds of times, which the whole queue
+    // undercuts; the game's length is guessed from the mouse's way to the hole.
+    let long_game = policy == Policy::Auto && {
+        let round = full_round + round_overhead(layout, workers) + ROUND_FIXED_COST;
+        let rounds_cost = 2 * hole_distance(moves) * round;
         let positions = 2 * (n * n) as u64;
         rounds_cost > positions * (1 + average_moves) * QUEUE_COST_PER_MOVE
     };
@@ -194,18 +194,19 @@ pub(super) fn run(
     }
 }
 
-/// The word operations of a round over the rows `wanted(turn, node)` accepts: each row ORs and
-/// ANDs the rows of its moves and writes its own.
-fn round_cost(layout: Layout, moves: &Moves, wanted: impl Fn(usize, usize) -> bool) -> u64 {
-    let mut cost = 0;
-    for turn in [MOUSE, CAT] {
-        for node in 0..layout.node_count {
-            if wanted(turn, node) {
-                cost += (moves.moves(turn, node).count() as u64 + 1) * layout.words as u64 * 2;
-            }
-        }
-    }
-    cost
+/// The word operations of recomputing one row: it ORs and ANDs the rows of its moves and writes its own.
+fn row_cost(layout: Layout, moves: &Moves, turn: usize, node: usize) -> u64 {
+    (moves.moves(turn, node).count() as u64 + 1) * layout.words as u64 * 2
+}
+
+/// The word operations of a round that recomputes every row.
+fn round_cost(layout: Layout, moves: &Moves) -> u64 {
+    [MOUSE, CAT]
+        .into_iter()
+        .flat_map(|turn| {
+            (0..layout.node_count).map(move |node| row_cost(layout, moves, turn, node))
+        })
+        .sum()
 }
 
 /// The round engine's own state next to the table.
@@ -218,6 +219,10 @@ struct Rounds<'a> {
     valid: [Vec<u64>; 2],
     /// `dirty[turn][node]`: the row's inputs changed in the last round, so it is recomputed in this one.
     dirty: [Vec<bool>; 2],
+    /// `row_cost[turn][node]`: the word operations of recomputing the row ([`row_cost`]).
+    row_cost: [Vec<u64>; 2],
+    /// The word operations of the dirty rows: the next round's cost, summed as rows are marked.
+    dirty_cost: u64,
     /// `changed[turn][row]`: the table row got new bits in this round.
     changed: [Vec<bool>; 2],
     /// `blocks[turn][i * words + j]`: the 64×64 block of mover rows `64i..` and columns `64j..`
@@ -246,6 +251,12 @@ impl<'a> Rounds<'a> {
             mover,
             valid,
             dirty: [vec![true; n], vec![true; n]],
+            row_cost: [MOUSE, CAT].map(|turn| {
+                (0..n)
+                    .map(|node| row_cost(layout, moves, turn, node))
+                    .collect()
+            }),
+            dirty_cost: 0,
             changed: [vec![false; n], vec![false; n]],
             blocks: [vec![false; words * words], vec![false; words * words]],
         };
@@ -253,7 +264,17 @@ impl<'a> Rounds<'a> {
             // Positions with the cat on the hole cannot arise: that row of the cat's turn is never computed.
             rounds.dirty[CAT][hole] = false;
         }
+        rounds.dirty_cost = rounds.sum_dirty_cost();
         rounds
+    }
+
+    /// The word operations of recomputing the dirty rows.
+    fn sum_dirty_cost(&self) -> u64 {
+        let rows = self.dirty.iter().zip(&self.row_cost);
+        rows.flat_map(|(dirty, cost)| dirty.iter().zip(cost))
+            .filter(|(&dirty, _)| dirty)
+            .map(|(_, &cost)| cost)
+            .sum()
     }
 
     /// Computes the new bits of every dirty row into the mover orientation. Returns how many
@@ -263,7 +284,7 @@ impl<'a> Rounds<'a> {
         let n = layout.node_count;
         let words = layout.words;
         let moves = self.moves;
-        let cost = round_cost(layout, moves, |turn, node| self.dirty[turn][node]);
+        let cost = self.dirty_cost;
         let mut items = Vec::new();
         for (turn, ([mouse_wins, cat_wins], blocks)) in self
             .mover
@@ -429,6 +450,7 @@ impl<'a> Rounds<'a> {
         for changed in &mut self.changed {
             changed.fill(false);
         }
+        self.dirty_cost = self.sum_dirty_cost();
     }
 }
 

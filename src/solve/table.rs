@@ -14,6 +14,11 @@ pub(super) const CAT: usize = 1;
 /// single state word did. This value says the counter has not been set up.
 pub(super) const UNSET: u16 = u16::MAX;
 
+/// The depth word of the positions with the cat on the hole and the cat to move, which cannot
+/// arise: a decided word without a winner bit, so the queue skips them as predecessors
+/// without testing for the hole, as the old queue's state word did.
+pub(super) const BLOCKED: u16 = 0;
+
 /// Where each position lives.
 ///
 /// Positions are grouped by turn (mouse to move first), then by the node of the player who is
@@ -92,6 +97,16 @@ impl Table {
             wins: vec![[0; 2]; bits],
             spill: HashMap::new(),
             spilled: 0xfffd - most_moves,
+        }
+    }
+
+    /// Gives the positions with the cat on `hole` and the cat to move the [`BLOCKED`] word.
+    pub(super) fn block_cat_on_hole(&mut self, hole: Option<usize>) {
+        if let Some(hole) = hole {
+            let n = self.layout.node_count;
+            for mouse in 0..n {
+                self.depth[self.layout.index(CAT, mouse, hole)] = BLOCKED;
+            }
         }
     }
 
