@@ -1,5 +1,7 @@
 //! The syntax tree of a `.cmg` file: statements with the byte range of every part.
 
+use smallvec::SmallVec;
+
 use super::TextRange;
 
 /// The largest node id the language accepts.
@@ -48,71 +50,11 @@ pub struct Group {
 
 /// The node ids of a group. Most groups are a single id (`a -- b`); those keep it
 /// inline, which spares a file of 75 000 edge lines 150 000 allocations.
-pub type Members = SmallList<NodeRef, 1>;
+pub type Members = SmallVec<[NodeRef; 1]>;
 
 /// The groups of an edge chain. Most chains are two groups (`a -- b`); those keep them
 /// inline, one allocation less per edge line.
-pub type Groups = SmallList<Group, 2>;
-
-/// A list read as a slice that keeps exactly `N` items inline and any other count on
-/// the heap. How it is stored never shows: it compares and prints as its slice.
-#[derive(Clone)]
-pub struct SmallList<T, const N: usize>(SmallListRepr<T, N>);
-
-#[derive(Clone)]
-enum SmallListRepr<T, const N: usize> {
-    Inline([T; N]),
-    Heap(Vec<T>),
-}
-
-impl<T, const N: usize> From<[T; N]> for SmallList<T, N> {
-    fn from(items: [T; N]) -> SmallList<T, N> {
-        SmallList(SmallListRepr::Inline(items))
-    }
-}
-
-impl<T, const N: usize> From<Vec<T>> for SmallList<T, N> {
-    fn from(items: Vec<T>) -> SmallList<T, N> {
-        match <[T; N]>::try_from(items) {
-            Ok(inline) => SmallList(SmallListRepr::Inline(inline)),
-            Err(items) => SmallList(SmallListRepr::Heap(items)),
-        }
-    }
-}
-
-impl<T, const N: usize> std::ops::Deref for SmallList<T, N> {
-    type Target = [T];
-
-    fn deref(&self) -> &[T] {
-        match &self.0 {
-            SmallListRepr::Inline(items) => items,
-            SmallListRepr::Heap(items) => items,
-        }
-    }
-}
-
-impl<'a, T, const N: usize> IntoIterator for &'a SmallList<T, N> {
-    type Item = &'a T;
-    type IntoIter = std::slice::Iter<'a, T>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl<T: PartialEq, const N: usize> PartialEq for SmallList<T, N> {
-    fn eq(&self, other: &SmallList<T, N>) -> bool {
-        **self == **other
-    }
-}
-
-impl<T: Eq, const N: usize> Eq for SmallList<T, N> {}
-
-impl<T: std::fmt::Debug, const N: usize> std::fmt::Debug for SmallList<T, N> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
+pub type Groups = SmallVec<[Group; 2]>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeDecl {
@@ -163,40 +105,4 @@ impl ExpectedOutcome {
 pub struct AdjacencyList {
     pub range: TextRange,
     pub neighbours: Vec<NodeRef>,
-}
-
-impl Statement {}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Items inline and the same items on the heap are the same list, read and printed
-    /// alike; a list of `N` items from a `Vec` is stored inline.
-    #[test]
-    fn small_lists_read_the_same_however_stored() {
-        let node = |id| NodeRef {
-            id: Some(id),
-            range: TextRange::new(id, id + 1),
-        };
-        let inline = Members::from([node(3)]);
-        let listed: Members = SmallList(SmallListRepr::Heap(vec![node(3)]));
-        assert!(matches!(
-            Members::from(vec![node(3)]).0,
-            SmallListRepr::Inline(_)
-        ));
-        assert_eq!(inline, listed);
-        assert_eq!(&*inline, &[node(3)]);
-        assert_eq!(format!("{inline:?}"), format!("{listed:?}"));
-        assert_eq!(
-            format!("{inline:?}"),
-            "[NodeRef { id: Some(3), range: 3..4 }]"
-        );
-        let pair = Members::from(vec![node(3), node(5)]);
-        assert_ne!(inline, pair);
-        assert_eq!(
-            (&pair).into_iter().map(|n| n.id).collect::<Vec<_>>(),
-            [Some(3), Some(5)]
-        );
-    }
 }

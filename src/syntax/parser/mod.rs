@@ -297,12 +297,12 @@ fn edge_chain(text: &str, tokens: &[Token]) -> Option<StatementKind> {
         Group {
             range: node.range,
             braced: false,
-            members: Members::from([node]),
+            members: Members::from_buf([node]),
         }
     };
     let groups = match tokens {
-        [a, _, b] => Groups::from([group(a), group(b)]),
-        _ => Groups::from(tokens.iter().step_by(2).map(group).collect::<Vec<_>>()),
+        [a, _, b] => Groups::from_buf([group(a), group(b)]),
+        _ => tokens.iter().step_by(2).map(group).collect(),
     };
     Some(StatementKind::Edges(groups))
 }
@@ -364,7 +364,7 @@ where
     let single = node.map(|node: NodeRef| Group {
         range: node.range,
         braced: false,
-        members: Members::from([node]),
+        members: Members::from_buf([node]),
     });
     let braced = node
         .then(
@@ -377,12 +377,10 @@ where
         .delimited_by(just(SyntaxKind::LBrace), just(SyntaxKind::RBrace))
         .map_with(|(first, rest), e| {
             let span: SimpleSpan = e.span();
-            let mut members = vec![first];
-            members.extend(rest);
             Group {
                 range: TextRange::from(span.into_range()),
                 braced: true,
-                members: Members::from(members),
+                members: std::iter::once(first).chain(rest).collect(),
             }
         });
     let group = single.or(braced);
@@ -394,11 +392,7 @@ where
                 .at_least(1)
                 .collect::<Vec<_>>(),
         )
-        .map(|(first, rest)| {
-            let mut groups = vec![first];
-            groups.extend(rest);
-            StatementKind::Edges(Groups::from(groups))
-        });
+        .map(|(first, rest)| StatementKind::Edges(std::iter::once(first).chain(rest).collect()));
 
     let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
         let range = TextRange::from(span.into_range());
