@@ -7,4 +7,6 @@ pub mod lsp;
 pub mod model;
 pub mod solve;
 pub mod syntax;
+#[cfg(test)]
+mod test_rng;
 pub mod view;

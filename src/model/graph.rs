@@ -221,13 +221,8 @@ mod tests {
     /// ones) against sets, on products from one pair to dense squares.
     #[test]
     fn products_give_each_edge_once_without_self_loops() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: u32| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % u64::from(bound)) as u32
-        };
+        let mut rng = crate::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: u32| rng.below(bound);
         for nodes in [2u32, 5, 40, 300] {
             let mut products: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
             for _ in 0..20 {

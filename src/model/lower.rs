@@ -331,13 +331,8 @@ mod tests {
     /// plain sort and search, on id sets from compact to very sparse.
     #[test]
     fn dense_indices_number_ids_in_ascending_order() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |bound: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % bound
-        };
+        let mut rng = crate::test_rng::XorShift(0x9E37_79B9_7F4A_7C15);
+        let mut next = |bound: u64| rng.next() % bound;
         for spread in [1u64, 3, 50, 10_000, u64::from(u32::MAX)] {
             for count in [0u64, 1, 7, 300, 3000] {
                 let mentions: Vec<Mention> = (0..count)

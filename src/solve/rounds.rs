@@ -548,14 +548,8 @@ mod tests {
 
     #[test]
     fn transpose_moves_every_bit_across_the_diagonal() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut square = [0u64; 64];
-        for word in &mut square {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            *word = seed;
-        }
+        let mut rng = crate::test_rng::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut square: [u64; 64] = std::array::from_fn(|_| rng.next());
         let original = square;
         transpose(&mut square);
         for (row, &word) in square.iter().enumerate() {

@@ -3,18 +3,7 @@
 use std::collections::HashSet;
 
 use super::*;
-
-/// A small deterministic generator: the tests need variety, not good randomness.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, bound: u32) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % u64::from(bound)) as u32
-    }
-}
+use crate::test_rng::XorShift;
 
 /// A graph on ids `0..nodes` (or without some of the ids 0, 1, 2) with random edges,
 /// repeats and self-loops included, and those edges.
