@@ -1,6 +1,6 @@
 //! Editor features as plain functions over a file's analysis and solution; no protocol types.
 //!
-//! Every feature takes the [`Analysis`](crate::analysis::Analysis) of one document
+//! Every feature takes the [`Analysis`] of one document
 //! version and, where it needs one, the `Solution` solved for that same version
 //! (`None` while solving is under way or not possible). Positions are byte offsets;
 //! the `lsp` layer converts.

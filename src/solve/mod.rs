@@ -1,8 +1,9 @@
 //! The Cat and Mouse solver: a [`Game`] goes in, a [`Solution`] with every position's outcome, moves to the end and optimal line comes out.
 //!
 //! Everything here works on dense node indices; the solver knows nothing about `.cmg` text.
-//! Two engines fill one [`table::Table`]: bit-parallel rounds ([`rounds`]) while many positions
-//! are decided per move, and the counter queue ([`queue`]) for the long thin tail of a game.
+//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`) while many
+//! positions are decided per move, and the counter queue (`queue.rs`) for the long thin tail
+//! of a game.
 //! This module holds the public types, picks the engines, and answers the queries from the table.
 
 #[cfg(test)]
