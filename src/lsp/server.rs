@@ -80,6 +80,15 @@ fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
     })
 }
 
+/// How work on the blocking pool ended ([`Server::run_blocking`]).
+enum Blocking<T> {
+    Done(T),
+    /// It panicked; the panic is logged.
+    Panicked,
+    /// The runtime dropped it unfinished (it is shutting down).
+    Dropped,
+}
+
 /// The text of a panic's payload, for the log.
 fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
     payload
@@ -145,6 +154,24 @@ impl Server {
 
     async fn log(&self, message: String) {
         self.client.log_message(MessageType::ERROR, message).await;
+    }
+
+    /// Runs `work` on the blocking pool. A panic there is logged, in the words
+    /// `describe` gives the panic's text, and settles nothing else: the caller decides
+    /// what a failed analysis or solve leaves behind.
+    async fn run_blocking<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+        describe: impl FnOnce(&str) -> String,
+    ) -> Blocking<T> {
+        match tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(work))).await {
+            Ok(Ok(value)) => Blocking::Done(value),
+            Ok(Err(payload)) => {
+                self.log(describe(&panic_text(payload.as_ref()))).await;
+                Blocking::Panicked
+            }
+            Err(_) => Blocking::Dropped,
+        }
     }
 
     /// The snapshot a request about `uri` works on: the analysis of exactly the text the
@@ -294,23 +321,18 @@ impl Server {
             let mut job = job;
             loop {
                 let generation = job.generation;
-                let ran = tokio::task::spawn_blocking(move || {
-                    catch_unwind(AssertUnwindSafe(|| job.run()))
-                })
-                .await;
+                let ran = server
+                    .run_blocking(
+                        move || job.run(),
+                        |panic| format!(
+                            "cmg: the analysis of {} failed ({panic}); its features answer nothing until the next edit",
+                            uri.as_str()
+                        ),
+                    )
+                    .await;
                 let analysed = match ran {
-                    Ok(Ok(analysed)) => Some(analysed),
-                    Ok(Err(payload)) => {
-                        server
-                            .log(format!(
-                                "cmg: the analysis of {} failed ({}); its features answer nothing until the next edit",
-                                uri.as_str(),
-                                panic_text(payload.as_ref())
-                            ))
-                            .await;
-                        None
-                    }
-                    Err(_) => None,
+                    Blocking::Done(analysed) => Some(analysed),
+                    Blocking::Panicked | Blocking::Dropped => None,
                 };
                 let finished = {
                     let mut state = server.state();
@@ -397,23 +419,21 @@ impl Server {
         tokio::spawn(async move {
             let game = job.game.clone();
             let cancel = job.cancel.clone();
-            let solved = tokio::task::spawn_blocking(move || {
-                catch_unwind(AssertUnwindSafe(|| solve_cancellable(&game, &cancel)))
-            })
-            .await;
+            let solved = server
+                .run_blocking(
+                    move || solve_cancellable(&game, &cancel),
+                    |panic| {
+                        format!(
+                            "cmg: the solver failed on {} ({panic}); the outcome is not shown",
+                            uri.as_str()
+                        )
+                    },
+                )
+                .await;
             let solution = match solved {
-                Ok(Ok(Some(solution))) => Some(solution),
-                Ok(Ok(None)) | Err(_) => return,
-                Ok(Err(payload)) => {
-                    server
-                        .log(format!(
-                            "cmg: the solver failed on {} ({}); the outcome is not shown",
-                            uri.as_str(),
-                            panic_text(payload.as_ref())
-                        ))
-                        .await;
-                    None
-                }
+                Blocking::Done(Some(solution)) => Some(solution),
+                Blocking::Done(None) | Blocking::Dropped => return,
+                Blocking::Panicked => None,
             };
             if let Some(document) = server.state().documents.get_mut(&uri) {
                 document.accept_solution(&job, solution);
