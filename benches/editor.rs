@@ -109,19 +109,11 @@ fn bench_features(c: &mut Criterion) {
     group.finish();
 }
 
-/// The runtime the in-memory server and its client run on in these benchmarks.
-fn server_runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 /// Time from sending a `didChange` (a full-text change that edits a comment, so the
 /// graph and its solution stay) to receiving the `publishDiagnostics` of that version,
 /// through an in-memory pipe with real framing.
 fn bench_lsp_latency(c: &mut Criterion) {
-    let runtime = server_runtime();
+    let runtime = common::server_runtime();
     let mut group = c.benchmark_group("lsp_did_change_to_diagnostics");
     group.sample_size(20);
     for (nodes, edges) in SIZES {
@@ -182,7 +174,7 @@ fn large_files() -> [(&'static str, String); 2] {
 /// keystroke (an incremental one-character insertion) to the publication of its
 /// version, and of a hover sent right after the keystroke, while its analysis runs.
 fn bench_lsp_large(c: &mut Criterion) {
-    let runtime = server_runtime();
+    let runtime = common::server_runtime();
     let mut group = c.benchmark_group("lsp_large_file");
     group.sample_size(10);
     for (name, text) in large_files() {

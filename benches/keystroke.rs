@@ -96,10 +96,7 @@ async fn send_editor_requests(
 /// after the publication of the last, and times each to its publication.
 fn run(text: &str, keystrokes: usize, with_requests: bool) -> Timings {
     let lines = text.lines().count();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = common::server_runtime();
     let uri = "file:///keystroke.cmg";
     let mut timings = Timings::default();
     runtime.block_on(async {

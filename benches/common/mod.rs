@@ -41,3 +41,11 @@ pub fn random_cmg(node_count: usize, edge_count: usize, seed: u64) -> String {
         .map(|(a, b)| format!("{a} -- {b}\n"))
         .collect()
 }
+
+/// The runtime the in-memory server and its client run on in the server benchmarks.
+pub fn server_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
