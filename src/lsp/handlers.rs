@@ -42,6 +42,10 @@ impl Snapshot {
         convert::offset(&self.rope, self.encoding, position)
     }
 
+    fn position(&self, offset: u32) -> Position {
+        convert::position_in(&self.analysis.line_index, self.encoding, offset)
+    }
+
     fn range(&self, range: TextRange) -> Range {
         convert::range_in(&self.analysis.line_index, self.encoding, range)
     }
@@ -99,7 +103,7 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
         .filter(|hint| wanted.touches(hint.offset))
         .take(MAX_INLAY_HINTS)
         .map(|hint| InlayHint {
-            position: convert::position(&snapshot.rope, snapshot.encoding, hint.offset),
+            position: snapshot.position(hint.offset),
             label: InlayHintLabel::String(hint.label),
             kind: None,
             text_edits: None,
