@@ -6,11 +6,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use serde_json::json;
 
-use cmg::analysis::Analysis;
-use cmg::ide::{self, format};
-use cmg::lsp::test_client;
-use cmg::model::Model;
-use cmg::syntax::{parse, LineIndex, TextRange};
+use cmg_core::analysis::Analysis;
+use cmg_core::model::Model;
+use cmg_ide::{self as ide, format};
+use cmg_lsp::test_client;
+use cmg_syntax::{parse, LineIndex, TextRange};
 
 mod common;
 
@@ -64,7 +64,7 @@ fn bench_analysis(c: &mut Criterion) {
     group.bench_with_input(BenchmarkId::from_parameter(nodes), &text, |b, text| {
         b.iter(|| {
             let analysis = Analysis::new(text);
-            let solution = analysis.game().map(|game| cmg::solve::solve(&game));
+            let solution = analysis.game().map(|game| cmg_solve::solve(&game));
             (analysis, solution)
         })
     });
@@ -76,7 +76,7 @@ fn bench_features(c: &mut Criterion) {
     let mut group = c.benchmark_group("features_2000_nodes");
     let text = common::random_cmg(2000, 10000, 7);
     let analysis = Analysis::new(&text);
-    let solution = analysis.game().map(|game| cmg::solve::solve(&game));
+    let solution = analysis.game().map(|game| cmg_solve::solve(&game));
     let solution = solution.as_ref();
     let offset = text.len() as u32 / 2;
     group.bench_function("inlay_hints", |b| {

@@ -7,12 +7,12 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 
-use cmg::analysis::Analysis;
-use cmg::ide::completion::completions;
-use cmg::syntax::ColumnUnit;
+use cmg_core::analysis::Analysis;
+use cmg_ide::completion::completions;
+use cmg_syntax::ColumnUnit;
 
 mod common;
-#[path = "../tests/common/hostile.rs"]
+#[path = "../tests/it/common/hostile.rs"]
 mod hostile;
 
 /// Few samples: each input takes up to half a second, and the machine is shared.

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use cmg::analysis::Analysis;
-use cmg::lsp::test_client;
+use cmg_core::analysis::Analysis;
+use cmg_lsp::test_client;
 
 mod common;
 

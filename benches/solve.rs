@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 use std::sync::atomic::AtomicBool;
 
-use cmg::solve::{solve, solve_with, Config, Engine, Game};
+use cmg_solve::{solve, solve_with, Config, Engine, Game};
 
 mod common;
 
@@ -73,13 +73,13 @@ fn path_off_core(node_count: usize) -> Game {
     Game::new(&adjacency, Some(0))
 }
 
-/// The queue solver this project had before the hybrid (`f02b8a2`, `src/solve/retrograde.rs`),
+/// The queue solver this project had before the hybrid (`f02b8a2`, `crates/cmg-solve/src/retrograde.rs`),
 /// kept here only as the baseline the engines are measured against, in the same process.
 ///
 /// One `u32` state word per position (decided flag, winner and moves, or the move counter) and
 /// a FIFO of every decided position; symmetric graphs only, which every bench graph is.
 mod old_queue {
-    use cmg::solve::{Game, Outcome, Player, Position};
+    use cmg_solve::{Game, Outcome, Player, Position};
 
     const DECIDED: u32 = 1 << 31;
     const CAT_WINS: u32 = 1 << 30;
@@ -165,7 +165,7 @@ mod old_queue {
     pub fn check(game: &Game) {
         let n = game.node_count();
         let state = solve(game);
-        let solution = cmg::solve::solve(game);
+        let solution = cmg_solve::solve(game);
         for (index, &word) in state.iter().enumerate() {
             let (turn, major, minor) = (index / (n * n), index % (n * n) / n, index % n);
             let (mouse, cat, turn) = match turn {

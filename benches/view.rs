@@ -2,9 +2,9 @@
 
 mod common;
 
-use cmg::analysis::Analysis;
-use cmg::solve::solve;
-use cmg::view::{position_table, scene, Positions, MAX_VIEW_NODES};
+use cmg_core::analysis::Analysis;
+use cmg_ide::view::{position_table, scene, Positions, MAX_VIEW_NODES};
+use cmg_solve::solve;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 fn bench_scene(c: &mut Criterion) {

@@ -1,12 +1,4 @@
-//! cmg: the `.cmg` language, the Cat and Mouse solver, and the tools built on them.
+//! cmg: the `cmg` command line, built on the workspace's crates (`cmg-syntax`,
+//! `cmg-solve`, `cmg-core`, `cmg-ide`, `cmg-lsp`; see ARCHITECTURE.md).
 
-pub mod analysis;
 pub mod cli;
-pub mod ide;
-pub mod lsp;
-pub mod model;
-pub mod solve;
-pub mod syntax;
-#[cfg(test)]
-mod test_rng;
-pub mod view;

@@ -5,9 +5,9 @@ use std::io::Write;
 use super::input::{expand_paths, read_source};
 use super::render::{self, SourceView};
 use super::{CliResult, Outcome};
-use crate::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
-use crate::model::{Diagnostic, Severity};
-use crate::solve::solve;
+use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
+use cmg_core::model::{Diagnostic, Severity};
+use cmg_solve::solve;
 
 /// Checks every file it can read; an unreadable one is reported and the others still
 /// run, and only then does the exit code say 2.
@@ -34,7 +34,7 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
         checked += 1;
         let analysis = Analysis::new(source.text.as_str());
         let diagnostics = all_diagnostics(&analysis);
-        outcome.failed |= crate::model::has_errors(&diagnostics);
+        outcome.failed |= cmg_core::model::has_errors(&diagnostics);
         let view = SourceView::new(&source, &analysis);
         if let Some(array) = &mut json {
             for diagnostic in &diagnostics {

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{CliError, CliResult};
-use crate::analysis::Analysis;
-use crate::model::Severity;
+use cmg_core::analysis::Analysis;
+use cmg_core::model::Severity;
 
 pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
     let (name, input) = match (file, text) {
@@ -93,7 +93,7 @@ pub fn export(path: &str) -> CliResult {
     let syntax_broken = errors.iter().any(|d| {
         matches!(
             d.code,
-            crate::model::Code::Syntax | crate::model::Code::NumberTooLarge
+            cmg_core::model::Code::Syntax | cmg_core::model::Code::NumberTooLarge
         )
     });
     if syntax_broken {

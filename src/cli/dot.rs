@@ -6,9 +6,9 @@ use std::process::ExitCode;
 use super::input::{read_source, Source};
 use super::render::{self, SourceView};
 use super::CliResult;
-use crate::analysis::{mouse_starts_at, Analysis};
-use crate::model::{Code, Graph, NodeRole};
-use crate::solve::{Outcome, Solution};
+use cmg_core::analysis::{mouse_starts_at, Analysis};
+use cmg_core::model::{Code, Graph, NodeRole};
+use cmg_solve::{Outcome, Solution};
 
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use super::{render, CliError, CliResult};
-use crate::model::Code;
+use cmg_core::model::Code;
 
 const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
 

@@ -5,8 +5,8 @@ use std::io::Write;
 use super::dot::refuse_syntax_errors;
 use super::input::{expand_paths, read_source};
 use super::{CliResult, Outcome};
-use crate::analysis::Analysis;
-use crate::ide::format;
+use cmg_core::analysis::Analysis;
+use cmg_ide::format;
 
 /// Formats every file it can; a file with syntax errors is reported and left alone, an
 /// unreadable or unwritable one is reported, and the others are still formatted.

@@ -182,7 +182,7 @@ pub fn run() -> ExitCode {
         Command::Export { file } => convert::export(&file),
         Command::Dot { file } => dot::run(&file),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
-        Command::Lsp { stdio: _ } => return crate::lsp::run(),
+        Command::Lsp { stdio: _ } => return cmg_lsp::run(),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut std::io::stdout());
             Ok(ExitCode::SUCCESS)

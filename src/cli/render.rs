@@ -12,9 +12,9 @@ use termcolor::{Color, ColorChoice, ColorSpec, StandardStream, WriteColor};
 
 use super::input::Source;
 use super::ColorWhen;
-use crate::analysis::Analysis;
-use crate::model::{Diagnostic, Severity};
-use crate::syntax::{ColumnUnit, LineIndex, TextRange};
+use cmg_core::analysis::Analysis;
+use cmg_core::model::{Diagnostic, Severity};
+use cmg_syntax::{ColumnUnit, LineIndex, TextRange};
 
 /// A source file with its line index, as the renderers need it.
 pub struct SourceView<'a> {

@@ -8,10 +8,12 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
-use crate::analysis::{describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan};
-use crate::ide::code_lens::{line_ids, repeats};
-use crate::model::Severity;
-use crate::solve::{peak_memory_bytes, solve, Player, Solution};
+use cmg_core::analysis::{
+    describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
+};
+use cmg_core::model::Severity;
+use cmg_ide::code_lens::{line_ids, repeats};
+use cmg_solve::{peak_memory_bytes, solve, Player, Solution};
 
 pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> CliResult {
     let source = match read_source(path) {
@@ -33,7 +35,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
         .into_iter()
         .filter(|d| d.severity() <= Severity::Warning)
         .collect();
-    let has_errors = crate::model::has_errors(&diagnostics);
+    let has_errors = cmg_core::model::has_errors(&diagnostics);
     let view = SourceView::new(&source, &analysis);
     render::emit(
         &mut render::stream(true),
@@ -71,7 +73,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let line = solution.line(start);
     if json {
         print_json(&json!({
-            "outcome": crate::analysis::outcome_keyword(outcome),
+            "outcome": cmg_core::analysis::outcome_keyword(outcome),
             "result": outcome.code(),
             "moves": moves,
             "nodes": graph.node_count(),

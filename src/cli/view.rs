@@ -13,9 +13,9 @@ use tiny_http::{Header, Request, Response, Server};
 
 use super::input::read_source;
 use super::{CliError, CliResult};
-use crate::analysis::Analysis;
-use crate::solve::solve;
-use crate::view::{scene, svg, Positions, Scene, MAX_VIEW_NODES};
+use cmg_core::analysis::Analysis;
+use cmg_ide::view::{scene, svg, Positions, Scene, MAX_VIEW_NODES};
+use cmg_solve::solve;
 
 /// The page and its bundle, built from `web/` (see `web/ci.sh`, which checks that these
 /// committed files match a fresh build).

@@ -1,12 +1,12 @@
 // Draws a scene as SVG: the same elements and data attributes as `cmg view --export`
-// (src/view/svg.rs), updated in place by node id so that edits do not flicker and the
+// (crates/cmg-ide/src/view/svg.rs), updated in place by node id so that edits do not flicker and the
 // user's zoom and pan survive.
 
 import type { Scene, SceneNode } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Radius of a node's shape (NODE_RADIUS in src/view/svg.rs). */
+/** Radius of a node's shape (NODE_RADIUS in crates/cmg-ide/src/view/svg.rs). */
 export const NODE_RADIUS = 18;
 
 function element<K extends keyof SVGElementTagNameMap>(

@@ -1,4 +1,4 @@
-// The scene JSON produced by the Rust side (src/view/mod.rs), and the game logic the
+// The scene JSON produced by the Rust side (crates/cmg-ide/src/view/mod.rs), and the game logic the
 // page needs on it: captions for the optimal line, and play mode against the position
 // table. Pure functions, no DOM: tested under node's test runner.
 
@@ -59,7 +59,7 @@ export interface Scene {
   bounds: [number, number, number, number];
 }
 
-/** The scene format this page understands (SCENE_VERSION in src/view/mod.rs). */
+/** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */
 export const SCENE_VERSION = 1;
 
 /** A game state by node ids, as the line and play mode speak of it. */

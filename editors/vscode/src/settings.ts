@@ -1,4 +1,4 @@
-// The settings the server reads, in the shape `src/lsp/config.rs` expects. Kept apart
+// The settings the server reads, in the shape `crates/cmg-lsp/src/config.rs` expects. Kept apart
 // from `vscode` so that tests can check the shape without an editor.
 
 /** The `cmg.*` settings the server understands, as the editor's settings name them. */

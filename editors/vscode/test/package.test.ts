@@ -1,6 +1,6 @@
 // Checks the packaged `.vsix` and keeps the extension's data in step with the rest of
 // the repository: the grammar (one copy, same scope), the lexer's keywords, and the
-// settings the server reads in `src/lsp/config.rs`.
+// settings the server reads in `crates/cmg-lsp/src/config.rs`.
 
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -107,7 +107,7 @@ test("the language and grammar contributions agree with the grammar", () => {
   assert.equal(grammar.scopeName, "source.cmg");
 });
 
-test("settings match what src/lsp/config.rs reads, with the same defaults", () => {
+test("settings match what crates/cmg-lsp/src/config.rs reads, with the same defaults", () => {
   const config = readRust("lsp/config.rs");
   // `update` reads each setting through `lookup(&["group", "name"])` or one of its
   // typed helpers (`size(&[...])`).
@@ -122,7 +122,7 @@ test("settings match what src/lsp/config.rs reads, with the same defaults", () =
   );
   // The defaults as `Config::default()` writes them, field by field.
   const body = /fn default\(\) -> Config \{([\s\S]*?)\n {4}\}/.exec(config);
-  assert.ok(body, "Config::default() not found in src/lsp/config.rs");
+  assert.ok(body, "Config::default() not found in crates/cmg-lsp/src/config.rs");
   const fields = body[1] ?? "";
   const field = (name: string): string => {
     const match = new RegExp(`${name}:\\s*([^,]+),`).exec(fields);
@@ -207,7 +207,7 @@ test("the grammar's keywords are the lexer's keywords", () => {
     assert.ok(words, `grammar rule ${rule} does not start with a word list`);
     return words[1]!.split("|");
   });
-  assert.ok(lexerWords.length > 0, "no keyword tokens found in src/syntax/lexer.rs");
+  assert.ok(lexerWords.length > 0, "no keyword tokens found in crates/cmg-syntax/src/lexer.rs");
   assert.deepEqual(grammarWords.sort(), lexerWords.sort());
 });
 

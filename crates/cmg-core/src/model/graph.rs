@@ -1,0 +1,264 @@
+//! The graph a file declares, on dense indices `0..n` ordered by node id, and the roles
+//! the rules give node ids.
+
+/// The role the rules give a node id: 0 is the hole, 1 the mouse's start, 2 the cat's.
+/// The one table of these facts; hover, symbols, completion, semantic tokens and `cmg
+/// dot` read it from here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NodeRole {
+    Hole,
+    MouseStart,
+    CatStart,
+}
+
+impl NodeRole {
+    pub const ALL: [NodeRole; 3] = [NodeRole::Hole, NodeRole::MouseStart, NodeRole::CatStart];
+
+    /// The role of node `id`, if it has one.
+    pub fn of(id: u32) -> Option<NodeRole> {
+        NodeRole::ALL.into_iter().find(|role| role.id() == id)
+    }
+
+    pub fn id(self) -> u32 {
+        match self {
+            NodeRole::Hole => 0,
+            NodeRole::MouseStart => 1,
+            NodeRole::CatStart => 2,
+        }
+    }
+
+    /// "hole", "mouse start", "cat start".
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeRole::Hole => "hole",
+            NodeRole::MouseStart => "mouse start",
+            NodeRole::CatStart => "cat start",
+        }
+    }
+}
+
+/// An undirected graph without self-loops or duplicate edges. Node ids (as written)
+/// map to dense indices in ascending order, so "smallest id" and "smallest index" agree.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Graph {
+    ids: Vec<u32>,
+    adjacency: Vec<Vec<u32>>,
+    labels: Vec<Option<String>>,
+}
+
+impl Graph {
+    /// Builds the graph from its node ids (sorted, without repeats), its edges as
+    /// products of dense indices (`(left, right)` joins every node of `left` to every
+    /// node of `right`; self-loops and duplicates are dropped) and the labels of some
+    /// nodes. A product is added a slice at a time, with no lookup per pair.
+    ///
+    /// Also says, for each node, whether the products join it to itself or to some
+    /// node more than once: a node without repeats takes part in no self-loop and no
+    /// duplicate edge, which lets the check for those skip the declarations of such
+    /// nodes.
+    pub(crate) fn from_products<'a>(
+        ids: Vec<u32>,
+        products: impl IntoIterator<Item = (&'a [u32], &'a [u32])> + Clone,
+        labels: impl IntoIterator<Item = (u32, String)>,
+    ) -> (Graph, Vec<bool>) {
+        debug_assert!(ids.windows(2).all(|pair| pair[0] < pair[1]));
+        let nodes = ids.len();
+        // Every node's neighbours, repeats included, in one flat array: one pass counts
+        // them and a second writes them, so no list grows by copies, and each final list
+        // is allocated once at its exact size, in node order (close together in memory,
+        // which the solver and the checks that walk the graph feel).
+        let mut starts = vec![0usize; nodes + 1];
+        for (left, right) in products.clone() {
+            for &a in left {
+                starts[a as usize + 1] += right.len();
+            }
+            for &b in right {
+                starts[b as usize + 1] += left.len();
+            }
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut flat = vec![0u32; starts[nodes]];
+        for (left, right) in products {
+            for &a in left {
+                let at = next[a as usize];
+                flat[at..at + right.len()].copy_from_slice(right);
+                next[a as usize] += right.len();
+            }
+            for &b in right {
+                let at = next[b as usize];
+                flat[at..at + left.len()].copy_from_slice(left);
+                next[b as usize] += left.len();
+            }
+        }
+        // Sorting is most of the work on a dense product (each of 2000 nodes lists
+        // 4000 neighbours, with repeats). A list at least an eighth as long as the graph
+        // is cheaper to sort by marking its entries and reading the marks in order; the
+        // marks cost a pass over all nodes, which such a list pays for eight times.
+        let mut marked = vec![false; nodes];
+        let mut adjacency = Vec::with_capacity(nodes);
+        let mut has_repeats = Vec::with_capacity(nodes);
+        for index in 0..nodes {
+            let listed = &mut flat[starts[index]..starts[index + 1]];
+            let neighbours = if listed.len() * 8 >= nodes {
+                for &next in listed.iter() {
+                    marked[next as usize] = true;
+                }
+                marked[index] = false;
+                let count = marked.iter().filter(|&&mark| mark).count();
+                let mut neighbours = Vec::with_capacity(count);
+                for (next, mark) in marked.iter_mut().enumerate() {
+                    if std::mem::take(mark) {
+                        neighbours.push(next as u32);
+                    }
+                }
+                neighbours
+            } else {
+                listed.sort_unstable();
+                let distinct = |&(k, &next): &(usize, &u32)| {
+                    next as usize != index && (k == 0 || listed[k - 1] != next)
+                };
+                let count = listed.iter().enumerate().filter(distinct).count();
+                let mut neighbours = Vec::with_capacity(count);
+                neighbours.extend(
+                    listed
+                        .iter()
+                        .enumerate()
+                        .filter(distinct)
+                        .map(|(_, &next)| next),
+                );
+                neighbours
+            };
+            has_repeats.push(neighbours.len() != listed.len());
+            adjacency.push(neighbours);
+        }
+        let mut graph = Graph {
+            adjacency,
+            labels: vec![None; nodes],
+            ids,
+        };
+        for (id, label) in labels {
+            if let Some(index) = graph.index_of(id) {
+                graph.labels[index as usize].get_or_insert(label);
+            }
+        }
+        (graph, has_repeats)
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.adjacency.iter().map(Vec::len).sum::<usize>() / 2
+    }
+
+    /// The node ids in ascending order; position `i` holds the id of index `i`.
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    pub fn id(&self, index: u32) -> u32 {
+        self.ids[index as usize]
+    }
+
+    pub fn index_of(&self, id: u32) -> Option<u32> {
+        self.ids.binary_search(&id).ok().map(|i| i as u32)
+    }
+
+    pub fn contains(&self, id: u32) -> bool {
+        self.index_of(id).is_some()
+    }
+
+    /// The neighbours of the node at `index`, as indices in ascending order.
+    pub fn neighbours(&self, index: u32) -> &[u32] {
+        &self.adjacency[index as usize]
+    }
+
+    /// Adjacency lists on dense indices, as the solver takes them.
+    pub fn adjacency(&self) -> &[Vec<u32>] {
+        &self.adjacency
+    }
+
+    pub fn label(&self, index: u32) -> Option<&str> {
+        self.labels[index as usize].as_deref()
+    }
+
+    /// The index of the node that plays `role`, if the graph has it.
+    pub(crate) fn role_index(&self, role: NodeRole) -> Option<u32> {
+        self.index_of(role.id())
+    }
+
+    pub fn hole(&self) -> Option<u32> {
+        self.role_index(NodeRole::Hole)
+    }
+
+    pub(crate) fn mouse_start(&self) -> Option<u32> {
+        self.role_index(NodeRole::MouseStart)
+    }
+
+    pub(crate) fn cat_start(&self) -> Option<u32> {
+        self.role_index(NodeRole::CatStart)
+    }
+
+    /// Whether ids are exactly `0..n`, as an adjacency list needs.
+    pub fn is_contiguous(&self) -> bool {
+        self.ids
+            .last()
+            .is_none_or(|&last| last as usize + 1 == self.ids.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Both ways of sorting a node's neighbours (marks for long lists, a sort for short
+    /// ones) against sets, on products from one pair to dense squares.
+    #[test]
+    fn products_give_each_edge_once_without_self_loops() {
+        let mut rng = cmg_solve::test_rng::XorShift(0x2545_f491_4f6c_dd1d);
+        let mut next = |bound: u32| rng.below(bound);
+        for nodes in [2u32, 5, 40, 300] {
+            let mut products: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
+            for _ in 0..20 {
+                let width = 1 + next(nodes.min(12));
+                let left = (0..width).map(|_| next(nodes)).collect();
+                let right = (0..1 + next(3)).map(|_| next(nodes)).collect();
+                products.push((left, right));
+            }
+            // A self-loop on a node with few neighbours and one on a node with many.
+            products.push((vec![nodes - 1, 0], vec![nodes - 1]));
+            let (graph, has_repeats) = Graph::from_products(
+                (0..nodes).map(|id| id * 10).collect(),
+                products.iter().map(|(l, r)| (&l[..], &r[..])),
+                [],
+            );
+            let mut expected = vec![BTreeSet::new(); nodes as usize];
+            let mut expected_repeats = vec![false; nodes as usize];
+            for (left, right) in &products {
+                for &a in left {
+                    for &b in right {
+                        let new = a != b && expected[a as usize].insert(b);
+                        if a != b {
+                            expected[b as usize].insert(a);
+                        }
+                        if !new {
+                            expected_repeats[a as usize] = true;
+                            expected_repeats[b as usize] = true;
+                        }
+                    }
+                }
+            }
+            for (index, set) in expected.iter().enumerate() {
+                let expected: Vec<u32> = set.iter().copied().collect();
+                assert_eq!(graph.neighbours(index as u32), expected, "{nodes} nodes");
+            }
+            assert_eq!(has_repeats, expected_repeats, "{nodes} nodes");
+        }
+    }
+}

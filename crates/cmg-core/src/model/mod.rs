@@ -1,0 +1,200 @@
+//! The meaning of a file: the graph it declares, and every diagnostic that needs no solving.
+
+mod diagnostic;
+mod graph;
+mod lower;
+mod validate;
+
+pub use diagnostic::has_errors;
+pub use diagnostic::{Code, Diagnostic, Related, Severity};
+pub use graph::{Graph, NodeRole};
+pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
+
+use cmg_syntax::{Expect, Label, Parse, TextRange};
+
+/// What a parsed file declares, with the places it declares it.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub graph: Graph,
+    /// Every mention of a node id, in source order.
+    pub mentions: Vec<Mention>,
+    /// Every edge declaration, self-loops and duplicates included, in source order; a
+    /// group product is one declaration (its pairs come from [`Model::pairs`]).
+    pub edges: Vec<EdgeDecl>,
+    pub expects: Vec<Expect>,
+    /// Every label given by a `node` statement, in source order.
+    pub labels: Vec<(u32, Label)>,
+    /// Whether a statement crossed [`MAX_EDGE_PAIRS`] (`too-many-edges`): the graph then
+    /// holds only the edges declared before it, and it is not solved.
+    pub edges_truncated: bool,
+    /// Syntax errors and every check of the model, in source order of their checks.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Indices into `mentions` grouped by node (dense index order), each group in
+    /// source order: node `i`'s are `by_node[node_starts[i]..node_starts[i + 1]]`.
+    by_node: Vec<u32>,
+    node_starts: Vec<u32>,
+    /// The dense node index of each mention.
+    mention_nodes: Vec<u32>,
+    /// For each mention, the first declaration in `edges` that includes it (the others
+    /// follow it directly), or [`NO_DECLARATION`].
+    first_declaration: Vec<u32>,
+    /// For each node (dense index), whether the declarations join it to itself or to
+    /// some node more than once; see [`Graph::from_products`].
+    has_repeats: Vec<bool>,
+}
+
+/// The mention is in no edge declaration (a `node` statement, an empty list).
+const NO_DECLARATION: u32 = u32::MAX;
+
+impl Model {
+    pub fn new(text: &str, parse: &Parse) -> Model {
+        Model::with_edge_limit(text, parse, MAX_EDGE_PAIRS)
+    }
+
+    /// [`Model::new`] with another limit on declared edge pairs, so that tests can cross
+    /// it with a small file.
+    pub(crate) fn with_edge_limit(text: &str, parse: &Parse, max_edge_pairs: u64) -> Model {
+        let mut model = lower::lower(parse, max_edge_pairs);
+        model.index_mentions();
+        model
+            .diagnostics
+            .extend(validate::validate(text, parse, &model));
+        model
+    }
+
+    /// Groups the mentions by node, so that per-node lookups cost no scan of the file.
+    fn index_mentions(&mut self) {
+        let mut starts = vec![0u32; self.graph.node_count() + 1];
+        for &node in &self.mention_nodes {
+            starts[node as usize + 1] += 1;
+        }
+        for i in 1..starts.len() {
+            starts[i] += starts[i - 1];
+        }
+        let mut next = starts.clone();
+        let mut by_node = vec![0u32; self.mentions.len()];
+        for (index, &node) in self.mention_nodes.iter().enumerate() {
+            by_node[next[node as usize] as usize] = index as u32;
+            next[node as usize] += 1;
+        }
+        self.by_node = by_node;
+        self.node_starts = starts;
+    }
+
+    /// Every mention of node `id`, in source order.
+    pub fn mentions_of(&self, id: u32) -> impl Iterator<Item = &Mention> + Clone {
+        let group = match self.graph.index_of(id) {
+            Some(node) => self.mention_indices(node),
+            None => &[],
+        };
+        group.iter().map(|&index| &self.mentions[index as usize])
+    }
+
+    /// The indices into `mentions` of the node at dense index `node`, in source order.
+    fn mention_indices(&self, node: u32) -> &[u32] {
+        let node = node as usize;
+        match (self.node_starts.get(node), self.node_starts.get(node + 1)) {
+            (Some(&start), Some(&end)) => &self.by_node[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
+    /// Where the edge between nodes `a` and `b` (ids, `a != b`) is first declared: the
+    /// range of its first pair in source order. Only the mentions of the node mentioned
+    /// less often are looked at, with the declarations that include each.
+    pub(super) fn first_declared(&self, a: u32, b: u32) -> Option<TextRange> {
+        let (ia, ib) = (self.graph.index_of(a)?, self.graph.index_of(b)?);
+        let rarer = if self.mention_indices(ia).len() <= self.mention_indices(ib).len() {
+            ia
+        } else {
+            ib
+        };
+        let mut best: Option<(u32, u64, TextRange)> = None;
+        for &mention in self.mention_indices(rarer) {
+            let mut declaration = self.first_declaration[mention as usize];
+            if declaration == NO_DECLARATION || best.is_some_and(|(found, ..)| declaration > found)
+            {
+                continue;
+            }
+            while let Some(edge) = self.edges.get(declaration as usize) {
+                if !edge.left.contains(&mention) && !edge.right.contains(&mention) {
+                    break;
+                }
+                if let Some((ordinal, range)) = self.first_pair_in(edge, a, b) {
+                    if best.is_none_or(|(d, o, _)| (declaration, ordinal) < (d, o)) {
+                        best = Some((declaration, ordinal, range));
+                    }
+                }
+                declaration += 1;
+            }
+        }
+        best.map(|(_, _, range)| range)
+    }
+
+    /// The first pair of `edge` joining `a` and `b`, with its place in [`Model::pairs`].
+    fn first_pair_in(&self, edge: &EdgeDecl, a: u32, b: u32) -> Option<(u64, TextRange)> {
+        let ends =
+            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
+        let (left, right) = (ends(&edge.left), ends(&edge.right));
+        let first_in_right = |id: u32| right.iter().position(|m| m.id == id);
+        let (a_right, b_right) = (first_in_right(a), first_in_right(b));
+        left.iter().enumerate().find_map(|(i, x)| {
+            let j = match x.id {
+                id if id == a => b_right?,
+                id if id == b => a_right?,
+                _ => return None,
+            };
+            let range = edge.origin.pair_range(x.range, right[j].range);
+            Some(((i * right.len() + j) as u64, range))
+        })
+    }
+
+    /// The pairs a declaration stands for, in source order: for `{a b} -- {c d}`,
+    /// a–c, a–d, b–c, b–d.
+    pub fn pairs<'a>(&'a self, edge: &'a EdgeDecl) -> impl Iterator<Item = EdgePair> + 'a {
+        let ends =
+            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
+        let (left, right) = (ends(&edge.left), ends(&edge.right));
+        left.iter().flat_map(move |a| {
+            right.iter().map(move |b| EdgePair {
+                a: a.id,
+                b: b.id,
+                range: edge.origin.pair_range(a.range, b.range),
+                statement: edge.statement,
+                origin: edge.origin,
+            })
+        })
+    }
+
+    /// The dense node indices of a range of mentions (one end of a declaration).
+    pub(super) fn mention_nodes(&self, mentions: &std::ops::Range<u32>) -> &[u32] {
+        &self.mention_nodes[mentions.start as usize..mentions.end as usize]
+    }
+
+    /// The pairs of a declaration with the dense indices of their ends.
+    pub(super) fn indexed_pairs<'a>(
+        &'a self,
+        edge: &'a EdgeDecl,
+    ) -> impl Iterator<Item = (EdgePair, u32, u32)> + 'a {
+        let (left, right) = (
+            self.mention_nodes(&edge.left),
+            self.mention_nodes(&edge.right),
+        );
+        let right_len = right.len();
+        self.pairs(edge)
+            .enumerate()
+            .map(move |(k, pair)| (pair, left[k / right_len], right[k % right_len]))
+    }
+
+    /// The mention that defines node `id`: its `node` declaration, else its first mention.
+    pub fn definition(&self, id: u32) -> Option<&Mention> {
+        self.mentions_of(id)
+            .find(|mention| mention.kind == MentionKind::Declaration)
+            .or_else(|| self.first_mention(id))
+    }
+
+    /// The first place node `id` is mentioned.
+    pub fn first_mention(&self, id: u32) -> Option<&Mention> {
+        self.mentions_of(id).next()
+    }
+}

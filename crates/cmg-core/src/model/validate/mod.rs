@@ -1,0 +1,511 @@
+//! The checks of a model that need no solving, one function per check.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+use cmg_syntax::{LineIndex, Parse, TextRange};
+
+use super::{Code, Diagnostic, EdgeOrigin, EdgePair, Graph, Model};
+
+pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let (self_loops, duplicates) = self_loops_and_duplicates(model);
+    diagnostics.extend(self_loops);
+    diagnostics.extend(duplicates);
+    if !model.edges_truncated {
+        // After a cut, the lists that would answer a one-sided entry may be missing.
+        diagnostics.extend(one_sided_edges(model));
+    }
+    diagnostics.extend(duplicate_labels(model));
+    diagnostics.extend(duplicate_expects(model));
+    let file_start = file_start(text, parse);
+    diagnostics.extend(missing_mouse(model, file_start));
+    diagnostics.extend(missing_cat(model, file_start));
+    diagnostics.extend(missing_hole(model, file_start));
+    // A graph cut short by `too-many-edges` lacks edges the file declares, so what it
+    // says about moves and reachability would be wrong: those checks wait for the fix.
+    if model.edges_truncated {
+        return diagnostics;
+    }
+    diagnostics.extend(mouse_stuck(model));
+    diagnostics.extend(cat_stuck(model));
+    let reach = Reach::new(&model.graph);
+    diagnostics.extend(hole_unreachable(model, &reach));
+    diagnostics.extend(unreachable_nodes(model, &reach));
+    diagnostics
+}
+
+/// Where to point when the whole file is at fault: its first statement, or its first
+/// line when it has none.
+fn file_start(text: &str, parse: &Parse) -> TextRange {
+    parse
+        .chunks
+        .first()
+        .map(|chunk| chunk.range)
+        .unwrap_or_else(|| LineIndex::new(text).line_content(0).unwrap_or_default())
+}
+
+/// Self-loops and duplicate edges, found in one pass over every pair with a map from
+/// each distinct pair to its first declaration. A declaration that repeats many pairs
+/// (`{1 2 3} -- {1 2 3}` has three self-loops and three repeated edges) gets one
+/// diagnostic per code, with the count and the first example, so a product of a
+/// thousand members costs two diagnostics, not a million. In an adjacency literal every
+/// edge is normally listed on both sides; that mirror listing is the same declaration,
+/// not a duplicate.
+fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    // Made when the first link that can repeat a pair comes: a file without repeats
+    // never zeroes its bits (8 MB at 8192 nodes).
+    let mut seen: Option<SeenPairs> = None;
+    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    // Where each repeated edge was first declared, looked up once per edge.
+    let mut first_declared: PairMap<TextRange> = PairMap::default();
+    let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
+    for edge in &model.edges {
+        // A chain link whose left ends have no repeats declares each of its pairs once
+        // in the whole file, and none of them is a self-loop: nothing to find or to
+        // remember. Listed edges are always looked at, for their mirror entries.
+        if edge.origin == EdgeOrigin::Chain
+            && model
+                .mention_nodes(&edge.left)
+                .iter()
+                .all(|&node| !model.has_repeats[node as usize])
+        {
+            continue;
+        }
+        let mut loops = Repeats::default();
+        let mut repeats = Repeats::default();
+        for (pair, a, b) in model.indexed_pairs(edge) {
+            if pair.is_self_loop() {
+                loops.add(pair);
+                continue;
+            }
+            let is_mirror = pair.origin == EdgeOrigin::Listed
+                && listed.contains(&(pair.statement, pair.b, pair.a))
+                && !listed.contains(&(pair.statement, pair.a, pair.b));
+            if pair.origin == EdgeOrigin::Listed {
+                listed.insert((pair.statement, pair.a, pair.b));
+            }
+            let seen = seen.get_or_insert_with(|| SeenPairs::new(&model.graph));
+            if !seen.insert(a.min(b), a.max(b)) && !is_mirror {
+                repeats.add(pair);
+            }
+        }
+        self_loops.extend(loops.first.map(|pair| match loops.count {
+            1 => Diagnostic::new(
+                Code::SelfLoop,
+                pair.range,
+                format!(
+                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
+                    pair.a
+                ),
+            ),
+            count => Diagnostic::new(
+                Code::SelfLoop,
+                edge.range,
+                format!(
+                    "this group product joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
+                    pair.a, pair.b
+                ),
+            ),
+        }));
+        duplicates.extend(repeats.first.map(|pair| {
+            let diagnostic = match repeats.count {
+                1 => Diagnostic::new(
+                    Code::DuplicateEdge,
+                    pair.range,
+                    format!(
+                        "the edge {} -- {} is declared again; it counts once, so this one can go",
+                        pair.a, pair.b
+                    ),
+                ),
+                count => Diagnostic::new(
+                    Code::DuplicateEdge,
+                    edge.range,
+                    format!(
+                        "this group product declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
+                        pair.a, pair.b
+                    ),
+                ),
+            };
+            let (low, high) = pair.key();
+            let first = *first_declared
+                .entry(u64::from(low) << 32 | u64::from(high))
+                .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
+            diagnostic.with_related(first, "first declared here")
+        }));
+    }
+    (self_loops, duplicates)
+}
+
+/// The pairs of one declaration that one check finds: how many, and the first.
+#[derive(Default)]
+struct Repeats {
+    count: u64,
+    first: Option<EdgePair>,
+}
+
+impl Repeats {
+    fn add(&mut self, pair: EdgePair) {
+        self.count += 1;
+        self.first.get_or_insert(pair);
+    }
+}
+
+/// The node pairs (dense indices, lower first) seen so far: a bit matrix while the graph
+/// is small enough for one (8192 nodes take 8 MB), else a bit per entry of the graph's
+/// adjacency lists, found by a binary search in the lower node's list (every pair
+/// declared is an edge of the graph, or a self-loop, which is never looked up).
+/// Products of thousands of members check millions of pairs, and the bits keep that to
+/// a few milliseconds; on a large sparse graph the lists are short and the search is
+/// cheaper than hashing the pair.
+enum SeenPairs<'a> {
+    Bits {
+        nodes: usize,
+        bits: Vec<u64>,
+    },
+    Entries {
+        adjacency: &'a [Vec<u32>],
+        /// Where each node's list starts among all the entries.
+        starts: Vec<usize>,
+        bits: Vec<u64>,
+    },
+}
+
+impl<'a> SeenPairs<'a> {
+    const MAX_BIT_NODES: usize = 8192;
+
+    fn new(graph: &'a Graph) -> SeenPairs<'a> {
+        if graph.node_count() <= SeenPairs::MAX_BIT_NODES {
+            SeenPairs::bits(graph.node_count())
+        } else {
+            SeenPairs::entries(graph)
+        }
+    }
+
+    fn bits(nodes: usize) -> SeenPairs<'a> {
+        SeenPairs::Bits {
+            nodes,
+            bits: vec![0; (nodes * nodes).div_ceil(64)],
+        }
+    }
+
+    fn entries(graph: &'a Graph) -> SeenPairs<'a> {
+        let nodes = graph.node_count();
+        let adjacency = graph.adjacency();
+        let mut starts = Vec::with_capacity(nodes + 1);
+        let mut total = 0;
+        starts.push(0);
+        for neighbours in adjacency {
+            total += neighbours.len();
+            starts.push(total);
+        }
+        SeenPairs::Entries {
+            adjacency,
+            starts,
+            bits: vec![0; total.div_ceil(64)],
+        }
+    }
+
+    /// Adds the pair; whether it was new.
+    fn insert(&mut self, low: u32, high: u32) -> bool {
+        let (bits, bit) = match self {
+            SeenPairs::Bits { nodes, bits } => (bits, low as usize * *nodes + high as usize),
+            SeenPairs::Entries {
+                adjacency,
+                starts,
+                bits,
+            } => match adjacency[low as usize].binary_search(&high) {
+                Ok(position) => (bits, starts[low as usize] + position),
+                // Not an edge of the graph: cannot happen, and is never a repeat.
+                Err(_) => return true,
+            },
+        };
+        let (word, mask) = (bit / 64, 1u64 << (bit % 64));
+        let new = bits[word] & mask == 0;
+        bits[word] |= mask;
+        new
+    }
+}
+
+/// A hash map keyed by an unordered node pair packed into a `u64`. The default SipHash
+/// guards against adversarial keys, which cost nothing here (the file's author only
+/// slows their own check down), and it is several times slower than a multiply on the
+/// millions of pairs a large group product declares.
+type PairMap<V> = HashMap<u64, V, BuildHasherDefault<PairHasher>>;
+
+#[derive(Default)]
+struct PairHasher(u64);
+
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.write_u64(u64::from(byte));
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        // Fibonacci hashing: the multiply spreads the low and high ids over all bits,
+        // and the rotation brings the well-mixed high bits to where hashbrown looks.
+        self.0 = (self.0 ^ value)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(26);
+    }
+}
+
+/// In an adjacency literal, `i` lists `j` but `j` does not list `i`.
+fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
+    // Most files have no adjacency literal; they need not pay for a scan of the mentions.
+    if !model
+        .edges
+        .iter()
+        .any(|edge| edge.origin == EdgeOrigin::Listed)
+    {
+        return Vec::new();
+    }
+    let listed_pairs = || {
+        model
+            .edges
+            .iter()
+            .filter(|edge| edge.origin == EdgeOrigin::Listed)
+            .flat_map(|edge| model.pairs(edge))
+    };
+    let listed: HashSet<(usize, u32, u32)> = listed_pairs()
+        .map(|edge| (edge.statement, edge.a, edge.b))
+        .collect();
+    let has_list: HashSet<(usize, u32)> = model
+        .mentions
+        .iter()
+        .filter(|mention| mention.kind == super::MentionKind::ListIndex)
+        .map(|mention| (mention.statement, mention.id))
+        .collect();
+    listed_pairs()
+        .filter(|edge| !edge.is_self_loop())
+        .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
+        .map(|edge| {
+            let (a, b) = (edge.a, edge.b);
+            let message = if has_list.contains(&(edge.statement, b)) {
+                format!("node {a} lists {b}, but list {b} does not list {a}; the edge counts both ways: add {a} to list {b}")
+            } else {
+                format!("node {a} lists {b}, but this literal has no list {b}; the edge counts both ways")
+            };
+            Diagnostic::new(Code::OneSidedEdge, edge.range, message)
+        })
+        .collect()
+}
+
+fn duplicate_labels(model: &Model) -> Vec<Diagnostic> {
+    let mut first: HashMap<u32, &cmg_syntax::Label> = HashMap::new();
+    let mut diagnostics = Vec::new();
+    for (id, label) in &model.labels {
+        match first.get(id) {
+            None => {
+                first.insert(*id, label);
+            }
+            Some(earlier) if earlier.value == label.value => {}
+            Some(earlier) => diagnostics.push(
+                Diagnostic::new(
+                    Code::DuplicateLabel,
+                    label.range,
+                    format!(
+                        "node {id} already has the label {:?}; the first label is kept, so remove or change one",
+                        earlier.value
+                    ),
+                )
+                .with_related(earlier.range, "first labelled here"),
+            ),
+        }
+    }
+    diagnostics
+}
+
+fn duplicate_expects(model: &Model) -> Vec<Diagnostic> {
+    let Some((first, rest)) = model.expects.split_first() else {
+        return Vec::new();
+    };
+    let first_range = first.range();
+    rest.iter()
+        .map(|expect| {
+            Diagnostic::new(
+                Code::DuplicateExpect,
+                expect.range(),
+                "`expect` is given more than once; each one is checked, so keep one",
+            )
+            .with_related(first_range, "first given here")
+        })
+        .collect()
+}
+
+fn missing_mouse(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
+    (!model.graph.contains(1)).then(|| {
+        Diagnostic::new(
+            Code::MissingMouse,
+            file_start,
+            "node 1, where the mouse starts, is not in the graph, so there is no game: add an edge to node 1",
+        )
+    })
+}
+
+fn missing_cat(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
+    (!model.graph.contains(2)).then(|| {
+        Diagnostic::new(
+            Code::MissingCat,
+            file_start,
+            "node 2, where the cat starts, is not in the graph, so there is no game: add an edge to node 2",
+        )
+    })
+}
+
+fn missing_hole(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
+    (!model.graph.contains(0)).then(|| {
+        Diagnostic::new(
+            Code::MissingHole,
+            file_start,
+            "node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0",
+        )
+    })
+}
+
+fn mouse_stuck(model: &Model) -> Option<Diagnostic> {
+    let mouse = model.graph.mouse_start()?;
+    model.graph.neighbours(mouse).is_empty().then(|| {
+        Diagnostic::new(
+            Code::MouseStuck,
+            first_mention_range(model, 1),
+            "node 1 has no neighbours, so the mouse cannot make its first move and the game is a draw: join node 1 to another node",
+        )
+    })
+}
+
+fn cat_stuck(model: &Model) -> Option<Diagnostic> {
+    let cat = model.graph.cat_start()?;
+    let hole = model.graph.hole();
+    let can_move = model
+        .graph
+        .neighbours(cat)
+        .iter()
+        .any(|&next| Some(next) != hole);
+    (!can_move).then(|| {
+        Diagnostic::new(
+            Code::CatStuck,
+            first_mention_range(model, 2),
+            "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0",
+        )
+    })
+}
+
+fn hole_unreachable(model: &Model, reach: &Reach) -> Option<Diagnostic> {
+    (!reach.hole_reached_by_mouse?).then(|| {
+        Diagnostic::new(
+            Code::HoleUnreachable,
+            first_mention_range(model, 0),
+            "no path leads from node 1 to the hole, so the mouse can never win",
+        )
+    })
+}
+
+/// Nodes neither player can ever stand on: the mouse walks from node 1 and stops at
+/// the hole, the cat walks from node 2 and never enters it.
+fn unreachable_nodes(model: &Model, reach: &Reach) -> Vec<Diagnostic> {
+    let graph = &model.graph;
+    let Some(by_either) = &reach.by_either else {
+        return Vec::new();
+    };
+    let hole = graph.hole();
+    (0..graph.node_count() as u32)
+        .filter(|&index| Some(index) != hole && !by_either[index as usize])
+        .map(|index| {
+            let id = graph.id(index);
+            Diagnostic::new(
+                Code::UnreachableNode,
+                first_mention_range(model, id),
+                format!("node {id} can be reached by neither the mouse nor the cat, so it takes no part in the game"),
+            )
+        })
+        .collect()
+}
+
+/// Where the players can go, found in one walk of the graph: first from node 1, then on
+/// from node 2 through what the mouse left unvisited, neither walking on from the hole.
+struct Reach {
+    /// Whether the mouse's walk reaches the hole; `None` without a hole or node 1. A walk
+    /// that stops at the hole reaches it exactly when one that walks on would.
+    hole_reached_by_mouse: Option<bool>,
+    /// The nodes the mouse or the cat can reach; `None` without node 1 or node 2.
+    by_either: Option<Vec<bool>>,
+}
+
+impl Reach {
+    fn new(graph: &Graph) -> Reach {
+        let Some(mouse) = graph.mouse_start() else {
+            return Reach {
+                hole_reached_by_mouse: None,
+                by_either: None,
+            };
+        };
+        let hole = graph.hole();
+        let mut walk = Walk::new(graph, hole);
+        walk.from(mouse);
+        let hole_reached_by_mouse = hole.map(|hole| walk.seen[hole as usize]);
+        let by_either = graph.cat_start().map(|cat| {
+            walk.from(cat);
+            walk.seen
+        });
+        Reach {
+            hole_reached_by_mouse,
+            by_either,
+        }
+    }
+}
+
+/// A depth-first walk that can be continued from another start, never walking on from
+/// `stop`.
+struct Walk<'a> {
+    graph: &'a Graph,
+    stop: Option<u32>,
+    seen: Vec<bool>,
+    stack: Vec<u32>,
+}
+
+impl<'a> Walk<'a> {
+    fn new(graph: &'a Graph, stop: Option<u32>) -> Walk<'a> {
+        Walk {
+            graph,
+            stop,
+            seen: vec![false; graph.node_count()],
+            stack: Vec::new(),
+        }
+    }
+
+    /// Marks every node reachable from `start` that is not marked yet.
+    fn from(&mut self, start: u32) {
+        if std::mem::replace(&mut self.seen[start as usize], true) {
+            return;
+        }
+        self.stack.push(start);
+        while let Some(node) = self.stack.pop() {
+            if Some(node) == self.stop {
+                continue;
+            }
+            for &next in self.graph.neighbours(node) {
+                if !self.seen[next as usize] {
+                    self.seen[next as usize] = true;
+                    self.stack.push(next);
+                }
+            }
+        }
+    }
+}
+
+fn first_mention_range(model: &Model, id: u32) -> TextRange {
+    model
+        .first_mention(id)
+        .map(|mention| mention.range)
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,338 @@
+//! Completion: node ids, statement keywords and outcomes, chosen from the tokens before the cursor.
+//!
+//! The text is often broken while the user types, so the context comes from the token
+//! list and the parser's statement breaks, never from the syntax tree.
+
+use cmg_core::analysis::Analysis;
+use cmg_core::model::NodeRole;
+use cmg_syntax::{Parse, SyntaxKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompletionKind {
+    Node,
+    Keyword,
+    Outcome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompletionItem {
+    pub label: String,
+    pub kind: CompletionKind,
+    pub detail: Option<String>,
+}
+
+/// What may be typed at the cursor.
+pub fn completions(analysis: &Analysis, offset: u32) -> Vec<CompletionItem> {
+    if offset as usize > analysis.text.len() {
+        return Vec::new();
+    }
+    match context(&analysis.parse, offset) {
+        Context::StatementStart => keywords(),
+        Context::NodeId => node_ids(analysis),
+        Context::Outcome => outcomes(),
+        Context::Nothing => Vec::new(),
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Context {
+    StatementStart,
+    NodeId,
+    Outcome,
+    Nothing,
+}
+
+fn context(parse: &Parse, offset: u32) -> Context {
+    let tokens = &parse.tokens[..];
+    // A token the cursor is inside of, or at the end of, is the word being typed: the
+    // context is what comes before it. Inside a comment or a string nothing is offered.
+    let typed = Some(tokens.partition_point(|t| t.range.end < offset))
+        .filter(|&index| index < tokens.len() && tokens[index].range.start < offset);
+    let before = match typed {
+        Some(index) => match tokens[index].kind {
+            SyntaxKind::Comment | SyntaxKind::UnterminatedString => return Context::Nothing,
+            SyntaxKind::String if offset < tokens[index].range.end => return Context::Nothing,
+            SyntaxKind::Number | SyntaxKind::Word => index,
+            kind if kind.is_keyword() => index,
+            _ => index + 1,
+        },
+        None => tokens.partition_point(|t| t.range.end <= offset),
+    };
+    // The statement the tokens before the cursor end in, cut as the parser cut them.
+    let statement = &tokens[parse.statement_start(before).min(before)..before];
+    let mut brackets = Vec::new();
+    for token in statement {
+        match token.kind {
+            kind if kind.is_opening_bracket() => brackets.push(kind),
+            kind if kind.is_closing_bracket() => {
+                brackets.pop();
+            }
+            _ => {}
+        }
+    }
+    let previous = statement
+        .iter()
+        .rev()
+        .map(|t| t.kind)
+        .find(|&kind| !matches!(kind, SyntaxKind::Comment | SyntaxKind::Newline));
+    // A line break inside an unclosed bracket does not end the statement, but a word
+    // typed at the start of the next line can only be the keyword of a new one.
+    let at_line_start = statement
+        .iter()
+        .rev()
+        .find(|t| t.kind != SyntaxKind::Comment)
+        .is_some_and(|t| t.kind == SyntaxKind::Newline);
+    let typing_word = typed.is_some_and(|index| {
+        let kind = tokens[index].kind;
+        kind == SyntaxKind::Word || kind.is_keyword()
+    });
+    match (previous, brackets.last()) {
+        (None, _) => Context::StatementStart,
+        _ if at_line_start && (typing_word || brackets.len() == 1) => Context::StatementStart,
+        (Some(SyntaxKind::ExpectKw), _) => Context::Outcome,
+        _ if typing_word => Context::Nothing,
+        (Some(SyntaxKind::DashDash | SyntaxKind::NodeKw), _) => Context::NodeId,
+        (_, Some(SyntaxKind::LBrace)) => Context::NodeId,
+        // Ids go inside one list of an adjacency literal, not between its lists.
+        (_, Some(SyntaxKind::LBracket)) if brackets.len() >= 2 => Context::NodeId,
+        _ => Context::Nothing,
+    }
+}
+
+fn keywords() -> Vec<CompletionItem> {
+    [
+        ("node", "declare a node, optionally with a label"),
+        ("expect", "state the outcome the graph should have"),
+    ]
+    .into_iter()
+    .map(|(label, detail)| CompletionItem {
+        label: label.to_owned(),
+        kind: CompletionKind::Keyword,
+        detail: Some(detail.to_owned()),
+    })
+    .collect()
+}
+
+fn outcomes() -> Vec<CompletionItem> {
+    [
+        ("mouse", "the mouse wins"),
+        ("cat", "the cat wins"),
+        ("draw", "neither player wins"),
+    ]
+    .into_iter()
+    .map(|(label, detail)| CompletionItem {
+        label: label.to_owned(),
+        kind: CompletionKind::Outcome,
+        detail: Some(detail.to_owned()),
+    })
+    .collect()
+}
+
+/// Every node of the graph, labelled with its label or else its role in the game.
+fn node_ids(analysis: &Analysis) -> Vec<CompletionItem> {
+    let graph = &analysis.model.graph;
+    graph
+        .ids()
+        .iter()
+        .enumerate()
+        .map(|(index, &id)| {
+            let role = NodeRole::of(id).map(NodeRole::name);
+            let detail = graph.label(index as u32).or(role);
+            CompletionItem {
+                label: id.to_string(),
+                kind: CompletionKind::Node,
+                detail: detail.map(str::to_owned),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use super::*;
+    use crate::test_utils::analyze;
+
+    /// One line per item: kind, label and detail.
+    fn check(fixture: &str, expect: Expect) {
+        let (analysis, _, offset) = analyze(fixture);
+        let items: Vec<String> = completions(&analysis, offset)
+            .into_iter()
+            .map(|item| {
+                format!(
+                    "{:?} {} {}\n",
+                    item.kind,
+                    item.label,
+                    item.detail.as_deref().unwrap_or("-")
+                )
+            })
+            .collect();
+        expect.assert_eq(&items.concat());
+    }
+
+    const GRAPH: &str = "0 -- {2 5}\n4 -- 3 -- 1\nnode 0 \"hole 😀\"\n";
+
+    #[test]
+    fn node_ids_after_dashes() {
+        check(
+            &format!("{GRAPH}3 -- $0"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+        check(
+            &format!("{GRAPH}3 --$0\n"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+    }
+
+    #[test]
+    fn node_ids_while_typing_one() {
+        check(
+            &format!("{GRAPH}3 -- 4$0"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+    }
+
+    #[test]
+    fn node_ids_inside_braces() {
+        check(
+            &format!("{GRAPH}3 -- {{$0"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+        check(
+            &format!("{GRAPH}3 -- {{1, $0}}"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+    }
+
+    #[test]
+    fn node_ids_inside_an_adjacency_list_only() {
+        check(
+            "[[1, 2], [0], [$0]]",
+            expect![[r#"
+            Node 0 hole
+            Node 1 mouse start
+            Node 2 cat start
+        "#]],
+        );
+        // The literal is broken while it is typed, so only the ids of the rest are known.
+        check(
+            "1 -- 2\n[[1, 2],\n  [0],\n  [3,$0",
+            expect![[r#"
+            Node 1 mouse start
+            Node 2 cat start
+        "#]],
+        );
+    }
+
+    /// The keywords, and nothing else, are offered at the cursor of `fixture`.
+    fn check_keywords(fixture: &str) {
+        check(
+            fixture,
+            expect![[r#"
+            Keyword node declare a node, optionally with a label
+            Keyword expect state the outcome the graph should have
+        "#]],
+        );
+    }
+
+    #[test]
+    fn keywords_at_the_start_of_a_statement() {
+        check_keywords(&format!("{GRAPH}$0"));
+        check_keywords(&format!("{GRAPH}3 -- 4; ex$0"));
+        check_keywords("# é 😀\n  $0\n1 -- 2");
+    }
+
+    #[test]
+    fn keywords_after_an_unclosed_bracket_on_an_earlier_line() {
+        check_keywords("[[1, 2], [0]\nexpe$0");
+        check_keywords("[[1, 2], [0]\n$0");
+        check_keywords("0 -- {1 2\nno$0");
+    }
+
+    #[test]
+    fn outcomes_after_expect() {
+        check(
+            &format!("{GRAPH}expect $0"),
+            expect![[r#"
+            Outcome mouse the mouse wins
+            Outcome cat the cat wins
+            Outcome draw neither player wins
+        "#]],
+        );
+        check(
+            &format!("{GRAPH}expect dr$0\n"),
+            expect![[r#"
+            Outcome mouse the mouse wins
+            Outcome cat the cat wins
+            Outcome draw neither player wins
+        "#]],
+        );
+    }
+
+    #[test]
+    fn node_ids_after_node() {
+        check(
+            &format!("{GRAPH}node $0"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+    }
+
+    #[test]
+    fn nothing_in_comments_strings_or_after_a_complete_statement() {
+        check(&format!("{GRAPH}# 3 -- $0"), expect![[""]]);
+        check(&format!("{GRAPH}node 3 \"a -- $0\""), expect![[""]]);
+        check(&format!("{GRAPH}node 3 \"a -- $0"), expect![[""]]);
+        check(&format!("{GRAPH}expect draw $0"), expect![[""]]);
+        check("[[1, 2], $0[0]]", expect![[""]]);
+    }
+
+    #[test]
+    fn out_of_range_offsets_complete_nothing() {
+        let (analysis, _, _) = analyze("1 -- 2");
+        assert!(completions(&analysis, 7).is_empty());
+        assert!(completions(&analysis, u32::MAX).is_empty());
+    }
+}

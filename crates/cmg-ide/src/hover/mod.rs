@@ -1,0 +1,170 @@
+//! Hover: what a node is and who wins from it, and whether an `expect` holds.
+//!
+//! A node hover shows the id, label, role and neighbours, then two outcomes: the mouse
+//! starting on the node (cat on node 2, mouse to move) with its best first move, and the
+//! cat starting on it (mouse on node 1, mouse to move). An `expect` hover shows the
+//! solved outcome and whether the expectation matches it.
+
+use std::fmt::Write;
+
+use cmg_core::analysis::{
+    self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, solution_for,
+    start_position, Analysis,
+};
+use cmg_core::model::{Graph, NodeRole};
+use cmg_solve::Solution;
+use cmg_syntax::{Expect, TextRange};
+
+use super::mention_at;
+
+/// Markdown to show for the text at `range`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hover {
+    pub range: TextRange,
+    pub markdown: String,
+}
+
+/// The hover at byte `offset`: on a node mention or on an `expect` statement; `None`
+/// elsewhere, including offsets past the end of the text.
+pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> Option<Hover> {
+    if offset as usize > analysis.text.len() {
+        return None;
+    }
+    let solution = solution_for(&analysis.model.graph, solution);
+    if let Some(mention) = mention_at(analysis, offset) {
+        let index = analysis.model.graph.index_of(mention.id)?;
+        return Some(Hover {
+            range: mention.range,
+            markdown: node_markdown(&analysis.model.graph, solution, index),
+        });
+    }
+    analysis.model.expects.iter().find_map(|expect| {
+        let range = [expect.keyword_range, expect.outcome_range]
+            .into_iter()
+            .find(|range| range.touches(offset))?;
+        Some(Hover {
+            range,
+            markdown: expect_markdown(analysis, solution, expect),
+        })
+    })
+}
+
+fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> String {
+    let id = graph.id(index);
+    let mut markdown = format!("**node {id}**");
+    if let Some(label) = graph.label(index) {
+        write!(markdown, " \"{}\"", escape_markdown(label)).unwrap();
+    }
+    if let Some(role) = NodeRole::of(id).map(NodeRole::name) {
+        write!(markdown, " · {role}").unwrap();
+    }
+    let neighbours = graph.neighbours(index);
+    if neighbours.is_empty() {
+        markdown.push_str("\n\nneighbours: none");
+    } else {
+        let ids: Vec<String> = neighbours
+            .iter()
+            .map(|&n| graph.id(n).to_string())
+            .collect();
+        write!(markdown, "\n\nneighbours: {}", ids.join(", ")).unwrap();
+    }
+    markdown.push_str("\n\n");
+    match solution {
+        Some(solution) => {
+            write!(
+                markdown,
+                "- mouse starts here: {}\n- cat starts here: {}",
+                mouse_start_outcome(graph, solution, index),
+                cat_start_outcome(graph, solution, index),
+            )
+            .unwrap();
+        }
+        None if start_position(graph).is_none() => {
+            markdown.push_str("outcome not computed: the game needs node 1 and node 2");
+        }
+        None => markdown.push_str("outcome not computed"),
+    }
+    markdown
+}
+
+/// `text` with the characters that markdown would read as markup escaped, so that a
+/// label such as `*start*` shows as written.
+fn escape_markdown(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '!'
+        ) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
+/// The outcome with the mouse on the node at `index` instead of node 1.
+fn mouse_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String {
+    let Some(position) = mouse_starts_at(graph, index) else {
+        return "no game".to_owned();
+    };
+    if solution.is_terminal(position) {
+        // The only terminal starts are the hole and the cat's own node; "wins in 0" would
+        // read like a bug, so say what happens instead.
+        return if Some(index) == graph.hole() {
+            "the mouse is already in the hole: mouse wins".to_owned()
+        } else {
+            "the cat is already there: cat wins".to_owned()
+        };
+    }
+    let outcome = format!("**{}**", describe_position(solution, position));
+    match solution.best_move(position) {
+        Some(next) => format!("{outcome}, best first move to node {}", graph.id(next)),
+        None => format!("{outcome}, the mouse has no move"),
+    }
+}
+
+/// The outcome with the cat on the node at `index` instead of node 2.
+fn cat_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String {
+    let Some(position) = cat_starts_at(graph, index) else {
+        return "no game".to_owned();
+    };
+    if Some(index) == graph.hole() {
+        return "not possible: the cat may never stand on the hole".to_owned();
+    }
+    if solution.is_terminal(position) {
+        return "the mouse is already there: cat wins".to_owned();
+    }
+    format!("**{}**", describe_position(solution, position))
+}
+
+fn expect_markdown(analysis: &Analysis, solution: Option<&Solution>, expect: &Expect) -> String {
+    let keyword = expect.outcome.keyword();
+    let mut markdown = format!("**expect {keyword}**\n\n");
+    let solved = solution.zip(start_position(&analysis.model.graph));
+    let Some((solution, start)) = solved else {
+        markdown.push_str("solved outcome: not computed");
+        return markdown;
+    };
+    let outcome = solution.outcome(start);
+    write!(
+        markdown,
+        "solved outcome: **{}**\n\n",
+        describe_position(solution, start)
+    )
+    .unwrap();
+    if expected_outcome(expect.outcome) == outcome {
+        markdown.push_str("✓ matches");
+    } else {
+        write!(
+            markdown,
+            "✗ does not match: the solved outcome is `expect {}`",
+            analysis::outcome_keyword(outcome)
+        )
+        .unwrap();
+    }
+    markdown
+}
+
+#[cfg(test)]
+mod tests;

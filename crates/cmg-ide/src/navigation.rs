@@ -1,0 +1,233 @@
+//! Navigation between the mentions of a node: go to definition, find references, highlight.
+
+use cmg_core::analysis::Analysis;
+use cmg_core::model::{Mention, MentionKind};
+use cmg_syntax::TextRange;
+
+use super::mention_at;
+
+/// Where to go: `full_range` is the whole declaring construct, `focus_range` the part
+/// to select (the id itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NavigationTarget {
+    pub full_range: TextRange,
+    pub focus_range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HighlightKind {
+    Read,
+    Write,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Highlight {
+    pub range: TextRange,
+    pub kind: HighlightKind,
+}
+
+/// The `node n` declaration of the node under the cursor if there is one, else its
+/// first mention.
+pub fn definition(analysis: &Analysis, offset: u32) -> Option<NavigationTarget> {
+    let id = node_at(analysis, offset)?;
+    definition_of(analysis, id)
+}
+
+/// Every mention of the node under the cursor as an id, in source order. The lists of
+/// an adjacency literal are left out: they are not the node's id.
+pub fn references(analysis: &Analysis, offset: u32, include_declaration: bool) -> Vec<TextRange> {
+    let Some(id) = node_at(analysis, offset) else {
+        return Vec::new();
+    };
+    let definition = definition_of(analysis, id).map(|target| target.focus_range);
+    id_mentions(analysis, id)
+        .map(|mention| mention.range)
+        .filter(|&range| include_declaration || Some(range) != definition)
+        .collect()
+}
+
+/// The references of the node under the cursor, with its definition site as a write.
+pub fn highlights(analysis: &Analysis, offset: u32) -> Vec<Highlight> {
+    let Some(id) = node_at(analysis, offset) else {
+        return Vec::new();
+    };
+    let definition = definition_of(analysis, id).map(|target| target.focus_range);
+    id_mentions(analysis, id)
+        .map(|mention| Highlight {
+            range: mention.range,
+            kind: if Some(mention.range) == definition {
+                HighlightKind::Write
+            } else {
+                HighlightKind::Read
+            },
+        })
+        .collect()
+}
+
+/// The node whose id is under the cursor. A cursor inside an adjacency list but not on
+/// one of its ids names no node: the list stands for its node only by its position.
+pub(crate) fn node_at(analysis: &Analysis, offset: u32) -> Option<u32> {
+    let mention = mention_at(analysis, offset)?;
+    (mention.kind != MentionKind::ListIndex).then_some(mention.id)
+}
+
+/// The mentions of `id` that write the id out, in source order.
+pub(crate) fn id_mentions(analysis: &Analysis, id: u32) -> impl Iterator<Item = &Mention> {
+    analysis
+        .model
+        .mentions_of(id)
+        .filter(|mention| mention.kind != MentionKind::ListIndex)
+}
+
+/// Where node `id` is defined: its `node` statement, else its first mention. Document
+/// symbols point at the same place.
+pub(crate) fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTarget> {
+    let mention = analysis.model.definition(id)?;
+    let full_range = match mention.kind {
+        // The whole `node n "label"` statement is what declares the node.
+        MentionKind::Declaration => analysis
+            .parse
+            .file
+            .statements
+            .get(mention.statement)
+            .map_or(mention.range, |statement| statement.range),
+        MentionKind::Edge | MentionKind::ListIndex => mention.range,
+    };
+    Some(NavigationTarget {
+        full_range,
+        focus_range: mention.range,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+
+    use super::*;
+    use crate::test_utils::analyze;
+
+    /// Shows a range as `line:column` (both from 1, columns in characters) and its text.
+    fn show(analysis: &Analysis, range: TextRange) -> String {
+        let line = analysis.line_index.line_col(range.start).line + 1;
+        let col = analysis.line_index.char_col(range.start) + 1;
+        format!("{line}:{col} {:?}", &analysis.text[range.to_usize()])
+    }
+
+    /// Definition, references without and with the declaration, and highlights.
+    fn check(fixture: &str, expect: Expect) {
+        let (analysis, _, offset) = analyze(fixture);
+        let mut out = String::new();
+        match definition(&analysis, offset) {
+            Some(target) => out.push_str(&format!(
+                "definition: {} in {}\n",
+                show(&analysis, target.focus_range),
+                show(&analysis, target.full_range)
+            )),
+            None => out.push_str("definition: none\n"),
+        }
+        for (include, name) in [(false, "references"), (true, "with declaration")] {
+            let ranges: Vec<String> = references(&analysis, offset, include)
+                .into_iter()
+                .map(|range| show(&analysis, range))
+                .collect();
+            out.push_str(&format!("{name}: [{}]\n", ranges.join(", ")));
+        }
+        for highlight in highlights(&analysis, offset) {
+            out.push_str(&format!(
+                "{:?} {}\n",
+                highlight.kind,
+                show(&analysis, highlight.range)
+            ));
+        }
+        expect.assert_eq(&out);
+    }
+
+    #[test]
+    fn node_declaration_is_the_definition() {
+        check(
+            r#"
+0 -- 3$0 -- 1
+3 -- 2
+node 3 "corner"
+"#,
+            expect![[r#"
+                definition: 4:6 "3" in 4:1 "node 3 \"corner\""
+                references: [2:6 "3", 3:1 "3"]
+                with declaration: [2:6 "3", 3:1 "3", 4:6 "3"]
+                Read 2:6 "3"
+                Read 3:1 "3"
+                Write 4:6 "3"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn without_declaration_the_first_mention_is_the_definition() {
+        check(
+            "1 -- 2 -- 0\n2$0 -- 0 # é😀\n",
+            expect![[r#"
+                definition: 1:6 "2" in 1:6 "2"
+                references: [2:1 "2"]
+                with declaration: [1:6 "2", 2:1 "2"]
+                Write 1:6 "2"
+                Read 2:1 "2"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn ids_after_wide_characters() {
+        check(
+            "node 0 \"trou 😀\"; 0 -- 1\n1 -- 2 -- 0$0\n",
+            expect![[r#"
+                definition: 1:6 "0" in 1:1 "node 0 \"trou 😀\""
+                references: [1:18 "0", 2:11 "0"]
+                with declaration: [1:6 "0", 1:18 "0", 2:11 "0"]
+                Write 1:6 "0"
+                Read 1:18 "0"
+                Read 2:11 "0"
+            "#]],
+        );
+    }
+
+    #[test]
+    fn ids_inside_an_adjacency_literal() {
+        check(
+            "[[1$0, 2], [0], [0]]\n",
+            expect![[r#"
+            definition: 1:3 "1" in 1:3 "1"
+            references: []
+            with declaration: [1:3 "1"]
+            Write 1:3 "1"
+        "#]],
+        );
+    }
+
+    #[test]
+    fn no_navigation_from_a_list_outside_its_ids() {
+        check(
+            "[[1, 2], $0[0], [0]]\n",
+            expect![[r#"
+            definition: none
+            references: []
+            with declaration: []
+        "#]],
+        );
+        check(
+            "[[1, 2], [0], [0]]\n$0expect cat",
+            expect![[r#"
+            definition: none
+            references: []
+            with declaration: []
+        "#]],
+        );
+    }
+
+    #[test]
+    fn out_of_range_offsets_find_nothing() {
+        let (analysis, _, _) = analyze("1 -- 2");
+        assert_eq!(definition(&analysis, 100), None);
+        assert!(references(&analysis, u32::MAX, true).is_empty());
+        assert!(highlights(&analysis, u32::MAX).is_empty());
+    }
+}

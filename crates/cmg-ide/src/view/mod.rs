@@ -1,0 +1,346 @@
+//! The game view's data: one versioned JSON scene (nodes with positions and outcomes, edges, the optimal line, diagnostics, and the position table play mode answers from), shared by `cmg view`, its SVG export and the server's `cmg/scene` request.
+//!
+//! Like `ide`, this knows no protocol: it turns an analysis and its solution into plain
+//! structs that serialize to the scene format documented in `docs/view.md`.
+
+mod layout;
+pub mod svg;
+
+use serde::Serialize;
+
+pub use layout::{layout, Positions, UNIT};
+
+use crate::code_lens::line_ids;
+use cmg_core::analysis::{
+    describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
+};
+use cmg_core::model::{Code, Diagnostic, NodeRole};
+use cmg_solve::{Outcome, Player, Position, Solution};
+use cmg_syntax::{ColumnUnit, TextRange};
+
+/// The scene format's version; it changes whenever a field changes meaning or goes away.
+pub const SCENE_VERSION: u32 = 1;
+
+/// The view draws at most this many nodes. Layout costs O(n²) per sweep and the position
+/// table holds 2·n² entries (about 1.5 MB of JSON at this size, see `BENCHMARKS.md`);
+/// a picture of more nodes would not be readable anyway.
+pub const MAX_VIEW_NODES: usize = 300;
+
+/// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
+pub const MAX_SCENE_DIAGNOSTICS: usize = 200;
+
+/// At most this many declared pairs are looked at for the edges one diagnostic marks.
+const MAX_MARKED_PAIRS: usize = 100_000;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Scene {
+    pub version: u32,
+    /// Who wins from the real start (mouse on 1, cat on 2, mouse to move); `None` when
+    /// there is no game or it is not solved here.
+    pub outcome: Option<&'static str>,
+    /// Moves (plies) to the end from the start; `None` for a draw.
+    pub moves: Option<u32>,
+    /// The outcome in words ("cat wins in 4"), or why there is none.
+    pub summary: String,
+    /// Set when the graph is beyond [`MAX_VIEW_NODES`]: then `nodes` and `edges` are empty.
+    pub too_large: Option<TooLarge>,
+    pub nodes: Vec<SceneNode>,
+    pub edges: Vec<SceneEdge>,
+    /// The optimal line from the start as `[mouse, cat]` node ids, the start included;
+    /// the mouse moves from entry 0 to 1, the cat from 1 to 2, and so on.
+    pub line: Vec<[u32; 2]>,
+    pub diagnostics: Vec<SceneDiagnostic>,
+    pub diagnostics_omitted: usize,
+    /// Every position's outcome, moves and best move, for play mode; `None` without a solution.
+    pub table: Option<PositionTable>,
+    /// The smallest box around every node centre, in pixels: `[min_x, min_y, max_x, max_y]`.
+    pub bounds: [f64; 4],
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct TooLarge {
+    pub nodes: usize,
+    pub limit: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneNode {
+    pub id: u32,
+    pub label: Option<String>,
+    /// `hole`, `mouse`, `cat` (the start nodes 0, 1 and 2) or `node`.
+    pub role: &'static str,
+    /// Who wins if the mouse starts here instead of on node 1 (the cat on node 2).
+    pub outcome: Option<&'static str>,
+    pub moves: Option<u32>,
+    pub x: f64,
+    pub y: f64,
+    /// The first mention of the node in the text, for "reveal in the text".
+    pub mention: Option<Span>,
+    /// Whether a diagnostic points at this node.
+    pub flagged: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneEdge {
+    /// The node ids of the two ends, `a < b`.
+    pub a: u32,
+    pub b: u32,
+    pub flagged: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneDiagnostic {
+    pub code: &'static str,
+    pub severity: &'static str,
+    pub message: String,
+    pub start: LineColumn,
+    pub end: LineColumn,
+    /// The nodes and edges (`[a, b]`, node ids) the diagnostic's range touches.
+    pub nodes: Vec<u32>,
+    pub edges: Vec<[u32; 2]>,
+}
+
+/// A place in the text: line and column from 1, the column in Unicode characters, as
+/// `cmg check --json` prints them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineColumn {
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Span {
+    pub start: LineColumn,
+    pub end: LineColumn,
+}
+
+/// Every position of the game, for play mode. Position `(mouse, cat, turn)`, with
+/// `mouse` and `cat` indices into `nodes` and `turn` 0 when the mouse moves, 1 when the
+/// cat does, is entry `(turn · n + mouse) · n + cat`.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionTable {
+    /// One character per position: `m` (mouse wins), `c` (cat wins) or `d` (draw).
+    pub outcome: String,
+    /// Moves to the end; -1 for a draw.
+    pub moves: Vec<i32>,
+    /// The index into `nodes` the player to move goes to on the optimal line; -1 when
+    /// the game is over or the mover has no move.
+    pub best: Vec<i32>,
+}
+
+impl Scene {
+    /// The node positions of this scene, to seed the next layout with.
+    pub fn positions(&self) -> Positions {
+        self.nodes.iter().map(|n| (n.id, [n.x, n.y])).collect()
+    }
+}
+
+/// The scene of `analysis`. `solution` is used only if it was solved for this graph;
+/// `previous` holds where nodes were drawn last time, so that they stay there.
+pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positions) -> Scene {
+    let graph = &analysis.model.graph;
+    let solution = solution_for(graph, solution);
+    let diagnostics = analysis.diagnostics(solution);
+    let diagnostics_omitted = diagnostics.len().saturating_sub(MAX_SCENE_DIAGNOSTICS);
+    let mut scene = Scene {
+        version: SCENE_VERSION,
+        outcome: None,
+        moves: None,
+        summary: String::new(),
+        too_large: None,
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        line: Vec::new(),
+        diagnostics: Vec::new(),
+        diagnostics_omitted,
+        table: None,
+        bounds: [0.0; 4],
+    };
+    if graph.node_count() > MAX_VIEW_NODES {
+        scene.too_large = Some(TooLarge {
+            nodes: graph.node_count(),
+            limit: MAX_VIEW_NODES,
+        });
+        scene.summary = format!(
+            "the graph has {} nodes; the view draws at most {MAX_VIEW_NODES}",
+            graph.node_count()
+        );
+        scene.diagnostics = scene_diagnostics(analysis, &diagnostics);
+        return scene;
+    }
+    let start = start_position(graph);
+    scene.summary = match (solution, start) {
+        (Some(solution), Some(start)) => {
+            let outcome = solution.outcome(start);
+            scene.outcome = Some(outcome_keyword(outcome));
+            scene.moves = solution.moves_to_end(start);
+            scene.line = line_ids(graph, &solution.line(start));
+            scene.table = Some(position_table(solution));
+            describe(outcome, scene.moves)
+        }
+        (None, Some(_)) => "not solved".to_owned(),
+        (_, None) => "no game: the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned(),
+    };
+
+    let diagnostics = scene_diagnostics(analysis, &diagnostics);
+    let positions = layout(graph, previous);
+    for (index, &[x, y]) in positions.iter().enumerate() {
+        let index = index as u32;
+        let id = graph.id(index);
+        let at_start = solution.zip(mouse_starts_at(graph, index));
+        scene.nodes.push(SceneNode {
+            id,
+            label: graph.label(index).map(str::to_owned),
+            role: role(id),
+            outcome: at_start.map(|(s, p)| outcome_keyword(s.outcome(p))),
+            moves: at_start.and_then(|(s, p)| s.moves_to_end(p)),
+            x,
+            y,
+            mention: analysis
+                .model
+                .first_mention(id)
+                .map(|m| span(analysis, m.range)),
+            flagged: diagnostics.iter().any(|d| d.nodes.contains(&id)),
+        });
+    }
+    for a in 0..graph.node_count() as u32 {
+        for &b in graph.neighbours(a).iter().filter(|&&b| b > a) {
+            let key = [graph.id(a), graph.id(b)];
+            scene.edges.push(SceneEdge {
+                a: key[0],
+                b: key[1],
+                flagged: diagnostics.iter().any(|d| d.edges.contains(&key)),
+            });
+        }
+    }
+    scene.bounds = bounds(&positions);
+    scene.diagnostics = diagnostics;
+    scene
+}
+
+/// The role of a node id, as the scene names it.
+pub fn role(id: u32) -> &'static str {
+    match NodeRole::of(id) {
+        Some(NodeRole::Hole) => "hole",
+        Some(NodeRole::MouseStart) => "mouse",
+        Some(NodeRole::CatStart) => "cat",
+        None => "node",
+    }
+}
+
+fn bounds(positions: &[[f64; 2]]) -> [f64; 4] {
+    if positions.is_empty() {
+        return [0.0; 4];
+    }
+    positions.iter().fold(
+        [f64::MAX, f64::MAX, f64::MIN, f64::MIN],
+        |[x0, y0, x1, y1], &[x, y]| [x0.min(x), y0.min(y), x1.max(x), y1.max(y)],
+    )
+}
+
+fn line_column(analysis: &Analysis, offset: u32) -> LineColumn {
+    let place = analysis.line_index.column(offset, ColumnUnit::Char);
+    LineColumn {
+        line: place.line + 1,
+        column: place.col + 1,
+    }
+}
+
+fn span(analysis: &Analysis, range: TextRange) -> Span {
+    Span {
+        start: line_column(analysis, range.start),
+        end: line_column(analysis, range.end),
+    }
+}
+
+/// Diagnostics with the nodes and edges they point at: those whose declaration overlaps
+/// the diagnostic's range. Whole-graph diagnostics (a missing node, an unreachable hole)
+/// point at the place they were found, not at a node, so they mark nothing.
+fn scene_diagnostics(analysis: &Analysis, diagnostics: &[Diagnostic]) -> Vec<SceneDiagnostic> {
+    let model = &analysis.model;
+    diagnostics
+        .iter()
+        .take(MAX_SCENE_DIAGNOSTICS)
+        .map(|diagnostic| {
+            let marks = !matches!(
+                diagnostic.code,
+                Code::MissingMouse
+                    | Code::MissingCat
+                    | Code::MissingHole
+                    | Code::HoleUnreachable
+                    | Code::TooLarge
+                    | Code::ExpectMismatch
+                    | Code::DuplicateExpect
+            );
+            let overlaps = |range: TextRange| {
+                marks && range.start < diagnostic.range.end && diagnostic.range.start < range.end
+            };
+            let mut nodes: Vec<u32> = model
+                .mentions
+                .iter()
+                .filter(|m| overlaps(m.range) && model.graph.contains(m.id))
+                .map(|m| m.id)
+                .collect();
+            nodes.sort_unstable();
+            nodes.dedup();
+            // Declarations first, then their pairs: a group product stands for many.
+            let mut edges: Vec<[u32; 2]> = model
+                .edges
+                .iter()
+                .filter(|decl| overlaps(decl.range))
+                .flat_map(|decl| model.pairs(decl))
+                .take(MAX_MARKED_PAIRS)
+                .filter(|e| !e.is_self_loop() && overlaps(e.range))
+                .map(|e| {
+                    let (a, b) = e.key();
+                    [a, b]
+                })
+                .filter(|&[a, b]| model.graph.contains(a) && model.graph.contains(b))
+                .collect();
+            edges.sort_unstable();
+            edges.dedup();
+            SceneDiagnostic {
+                code: diagnostic.code.as_str(),
+                severity: diagnostic.severity().as_str(),
+                message: diagnostic.message.clone(),
+                start: line_column(analysis, diagnostic.range.start),
+                end: line_column(analysis, diagnostic.range.end),
+                nodes,
+                edges,
+            }
+        })
+        .collect()
+}
+
+/// The whole position table of a solved game; see [`PositionTable`] for its layout.
+pub fn position_table(solution: &Solution) -> PositionTable {
+    let n = solution.game().node_count();
+    let size = 2 * n * n;
+    let mut table = PositionTable {
+        outcome: String::with_capacity(size),
+        moves: Vec::with_capacity(size),
+        best: Vec::with_capacity(size),
+    };
+    for turn in [Player::Mouse, Player::Cat] {
+        for mouse in 0..n as u32 {
+            for cat in 0..n as u32 {
+                let position = Position { mouse, cat, turn };
+                table.outcome.push(match solution.outcome(position) {
+                    Outcome::MouseWins => 'm',
+                    Outcome::CatWins => 'c',
+                    Outcome::Draw => 'd',
+                });
+                table
+                    .moves
+                    .push(solution.moves_to_end(position).map_or(-1, |m| m as i32));
+                table
+                    .best
+                    .push(solution.best_move(position).map_or(-1, |b| b as i32));
+            }
+        }
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests;

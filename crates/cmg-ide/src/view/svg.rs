@@ -1,0 +1,179 @@
+//! The scene as a standalone SVG picture (`cmg view --export`): the elements and data attributes the web UI draws, with its stylesheet inlined, and a legend.
+
+use std::fmt::Write as _;
+
+use super::{role, Scene, SceneNode};
+use cmg_core::analysis::outcome_keyword;
+use cmg_core::model::NodeRole;
+use cmg_solve::Outcome;
+
+/// The web UI's stylesheet for the picture: one home for colours and shapes, shared
+/// by the page and by exported pictures.
+pub const STYLESHEET: &str = include_str!("../../../../web/src/scene.css");
+
+/// Radius of a node's shape, in pixels. The web UI draws with its own copy
+/// (`web/src/render.ts`), which a test in `view/tests.rs` keeps equal to this one.
+pub const NODE_RADIUS: f64 = 18.0;
+
+/// Room around the nodes, and for the legend below them.
+const MARGIN: f64 = 40.0;
+const LEGEND_HEIGHT: f64 = 70.0;
+
+/// Outcomes with their legend text, in legend order; the class is the scene's word.
+const OUTCOMES: [(Outcome, &str); 3] = [
+    (Outcome::MouseWins, "mouse wins"),
+    (Outcome::CatWins, "cat wins"),
+    (Outcome::Draw, "draw"),
+];
+
+pub fn to_svg(scene: &Scene) -> String {
+    let [x0, y0, x1, y1] = scene.bounds;
+    let (left, top) = (x0 - MARGIN, y0 - MARGIN);
+    let width = (x1 - x0 + 2.0 * MARGIN).max(420.0);
+    let height = y1 - y0 + 2.0 * MARGIN + LEGEND_HEIGHT;
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="cmg-scene" viewBox="{left} {top} {width} {height}" width="{width}" height="{height}" role="img" aria-label="{}">"#,
+        escape(&format!("Cat and Mouse game: {}", scene.summary))
+    );
+    let _ = writeln!(svg, "<style>\n{STYLESHEET}</style>");
+    let _ = writeln!(
+        svg,
+        r#"<rect class="background" x="{left}" y="{top}" width="{width}" height="{height}"/>"#
+    );
+    svg.push_str("<g class=\"edges\">\n");
+    let position = |id: u32| scene.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
+    for edge in &scene.edges {
+        let (Some((xa, ya)), Some((xb, yb))) = (position(edge.a), position(edge.b)) else {
+            continue;
+        };
+        let _ = writeln!(
+            svg,
+            r#"<line class="edge" data-edge="{}-{}"{} x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}"/>"#,
+            edge.a,
+            edge.b,
+            flag(edge.flagged)
+        );
+    }
+    svg.push_str("</g>\n<g class=\"nodes\">\n");
+    for node in &scene.nodes {
+        write_node(&mut svg, node);
+    }
+    svg.push_str("</g>\n");
+    write_legend(&mut svg, left + 10.0, y1 + MARGIN + 10.0, scene);
+    svg.push_str("</svg>\n");
+    svg
+}
+
+fn flag(flagged: bool) -> &'static str {
+    if flagged {
+        r#" data-flagged="true""#
+    } else {
+        ""
+    }
+}
+
+/// One node: its shape by role, its id, and its label below.
+fn write_node(svg: &mut String, node: &SceneNode) {
+    let outcome = node
+        .outcome
+        .map(|o| format!(r#" data-outcome="{o}""#))
+        .unwrap_or_default();
+    let _ = writeln!(
+        svg,
+        r#"<g class="node" data-node="{}" data-role="{}"{outcome}{} transform="translate({} {})">"#,
+        node.id,
+        node.role,
+        flag(node.flagged),
+        node.x,
+        node.y
+    );
+    let _ = writeln!(svg, "{}", shape(node.role));
+    let _ = writeln!(svg, r#"<text class="id">{}</text>"#, node.id);
+    if let Some(label) = &node.label {
+        let _ = writeln!(
+            svg,
+            r#"<text class="label" y="{}">{}</text>"#,
+            NODE_RADIUS + 14.0,
+            escape(label)
+        );
+    }
+    svg.push_str("</g>\n");
+}
+
+/// The shape of a node by its role: a double circle for the hole, a square for the
+/// mouse's start, a diamond for the cat's, a circle for the others.
+pub fn shape(role: &str) -> String {
+    let r = NODE_RADIUS;
+    match role {
+        "hole" => format!(
+            r#"<circle class="shape" r="{r}"/><circle class="ring" r="{}"/>"#,
+            r - 5.0
+        ),
+        "mouse" => format!(
+            r#"<rect class="shape" x="{}" y="{}" width="{}" height="{}" rx="3"/>"#,
+            -r,
+            -r,
+            2.0 * r,
+            2.0 * r
+        ),
+        "cat" => {
+            let d = r * 1.3;
+            format!(
+                r#"<polygon class="shape" points="0,{} {d},0 0,{d} {},0"/>"#,
+                -d, -d
+            )
+        }
+        _ => format!(r#"<circle class="shape" r="{r}"/>"#),
+    }
+}
+
+fn write_legend(svg: &mut String, x: f64, y: f64, scene: &Scene) {
+    let _ = writeln!(
+        svg,
+        r#"<g class="legend" transform="translate({x} {y})"><text class="summary" x="0" y="0">{}</text>"#,
+        escape(&format!("outcome: {}", scene.summary))
+    );
+    for (i, &(outcome, text)) in OUTCOMES.iter().enumerate() {
+        let outcome = outcome_keyword(outcome);
+        let _ = writeln!(
+            svg,
+            r#"<g class="swatch" data-legend="{outcome}" data-outcome="{outcome}" transform="translate({} 24) scale(0.5)"><circle class="shape" r="{NODE_RADIUS}"/></g><text x="{}" y="28">{text}</text>"#,
+            i as f64 * 110.0 + 8.0,
+            i as f64 * 110.0 + 20.0
+        );
+    }
+    // The roles in the model's order, named as the scene names them.
+    for (i, node_role) in NodeRole::ALL.into_iter().enumerate() {
+        let (role, text) = (
+            role(node_role.id()),
+            format!("{} ({})", node_role.name(), node_role.id()),
+        );
+        let _ = writeln!(
+            svg,
+            r#"<g class="swatch" data-legend="{role}" data-role="{role}" transform="translate({} 50) scale(0.5)">{}</g><text x="{}" y="54">{text}</text>"#,
+            i as f64 * 150.0 + 8.0,
+            shape(role),
+            i as f64 * 150.0 + 24.0
+        );
+    }
+    svg.push_str("</g>\n");
+}
+
+/// Text for SVG content and attribute values.
+fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            // Control characters are not allowed in XML 1.0.
+            c if c.is_control() => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}

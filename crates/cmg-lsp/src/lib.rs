@@ -1,0 +1,50 @@
+//! The language server: the tower-lsp-server adapter over the `ide` features. The only
+//! layer that knows the protocol.
+
+mod capabilities;
+mod config;
+mod convert;
+mod documents;
+mod handlers;
+mod lifecycle;
+mod scene;
+mod server;
+#[cfg(feature = "test-support")]
+pub mod test_client;
+
+pub use server::Server;
+
+use std::process::ExitCode;
+
+/// The server with cmg's custom requests registered; it wakes `exit` when the process
+/// should end without waiting for the client (see [`Server::with_exit`]).
+fn service(
+    exit: std::sync::Arc<tokio::sync::Notify>,
+) -> (
+    tower_lsp_server::LspService<Server>,
+    tower_lsp_server::ClientSocket,
+) {
+    tower_lsp_server::LspService::build(move |client| Server::with_exit(client, exit.clone()))
+        .custom_method(scene::SCENE_METHOD, Server::scene)
+        .finish()
+}
+
+/// Serves the language server on stdin/stdout until `exit`, until stdin closes, or
+/// until the client's process (`processId`) is gone.
+pub fn run() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("cmg lsp: cannot start the async runtime: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(lifecycle::serve(tokio::io::stdin(), tokio::io::stdout()));
+    // A solve or analysis still running on the blocking pool must not hold the
+    // process up.
+    runtime.shutdown_background();
+    ExitCode::SUCCESS
+}

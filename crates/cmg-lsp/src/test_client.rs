@@ -1,0 +1,290 @@
+//! A small LSP client for the tests and benchmarks: real `Content-Length` framing over
+//! any byte stream, answers to the server's own requests, and waits with time limits so
+//! a broken server fails a test instead of hanging it. It panics on protocol errors,
+//! which is what a test wants.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{
+    AsyncBufReadExt, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream, ReadHalf,
+    WriteHalf,
+};
+
+pub const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A client talking to a server over an in-memory pipe, as a test or benchmark uses it.
+pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
+
+/// Starts a server on a tokio task, behind one end of an in-memory pipe with real
+/// framing, and returns a client on the other end. Needs a running tokio runtime.
+pub fn in_memory() -> InMemoryClient {
+    let (client_end, server_end) = tokio::io::duplex(1 << 22);
+    let (server_read, server_write) = tokio::io::split(server_end);
+    let (service, socket) = super::service(Default::default());
+    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+    let (client_read, client_write) = tokio::io::split(client_end);
+    LspClient::new(client_read, client_write)
+}
+
+pub struct LspClient<R, W> {
+    reader: BufReader<R>,
+    writer: W,
+    next_id: i64,
+    /// Notifications from the server, in order of arrival.
+    pub notifications: Vec<Value>,
+    /// Responses to requests sent with [`LspClient::send_request`] that arrived while
+    /// the client waited for something else.
+    responses: Vec<Value>,
+    /// What `workspace/configuration` answers for the `cmg` section.
+    pub settings: Value,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
+    pub fn new(reader: R, writer: W) -> Self {
+        LspClient {
+            reader: BufReader::new(reader),
+            writer,
+            next_id: 1,
+            notifications: Vec::new(),
+            responses: Vec::new(),
+            settings: json!({}),
+        }
+    }
+
+    pub async fn send(&mut self, message: Value) {
+        let body = serde_json::to_string(&message).unwrap();
+        let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// The next message, or `None` at end of stream.
+    pub async fn receive(&mut self) -> Option<Value> {
+        tokio::time::timeout(TIMEOUT, self.receive_inner())
+            .await
+            .expect("the server did not answer in time")
+    }
+
+    async fn receive_inner(&mut self) -> Option<Value> {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            if self.reader.read_line(&mut line).await.ok()? == 0 {
+                return None;
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = Some(value.parse::<usize>().unwrap());
+            }
+        }
+        let mut body = vec![0; length.expect("a frame without Content-Length")];
+        self.reader.read_exact(&mut body).await.ok()?;
+        Some(serde_json::from_slice(&body).unwrap())
+    }
+
+    /// Handles one incoming message: answers server requests, keeps notifications.
+    /// Returns responses to our own requests.
+    async fn dispatch(&mut self, message: Value) -> Option<Value> {
+        match (message.get("id"), message.get("method")) {
+            (Some(id), Some(method)) => {
+                let result = match method.as_str() {
+                    Some("workspace/configuration") => json!([self.settings.clone()]),
+                    _ => Value::Null,
+                };
+                let id = id.clone();
+                self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}))
+                    .await;
+                None
+            }
+            (None, Some(_)) => {
+                self.notifications.push(message);
+                None
+            }
+            _ => Some(message),
+        }
+    }
+
+    /// Sends a request and waits for its response (the whole response object).
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params).await;
+        self.response_to(id).await
+    }
+
+    /// Sends a request without waiting for its response; returns its id, for
+    /// [`LspClient::response_to`].
+    pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+        id
+    }
+
+    /// Waits for the response to request `id` (the whole response object).
+    pub async fn response_to(&mut self, id: i64) -> Value {
+        if let Some(at) = self.responses.iter().position(|r| r["id"] == json!(id)) {
+            return self.responses.remove(at);
+        }
+        loop {
+            let message = self.receive().await.expect("the server closed the stream");
+            if let Some(response) = self.dispatch(message).await {
+                if response["id"] == json!(id) {
+                    return response;
+                }
+                self.responses.push(response);
+            }
+        }
+    }
+
+    /// Sends a request and returns its `result`, failing on an error response.
+    pub async fn call(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request(method, params).await;
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    pub async fn initialize(&mut self, capabilities: Value, options: Value) -> Value {
+        let result = self
+            .call(
+                "initialize",
+                json!({"processId": null, "rootUri": null, "capabilities": capabilities, "initializationOptions": options}),
+            )
+            .await;
+        self.notify("initialized", json!({})).await;
+        result
+    }
+
+    pub async fn open(&mut self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "cmg", "version": version, "text": text}}),
+        )
+        .await;
+    }
+
+    pub async fn change(&mut self, uri: &str, version: i32, changes: Value) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": changes}),
+        )
+        .await;
+    }
+
+    /// Waits for a `publishDiagnostics` for `uri` that satisfies `accept`, and returns
+    /// its params. Earlier ones stay in `notifications`.
+    pub async fn diagnostics_where(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
+        let matches = |n: &Value| {
+            n["method"] == "textDocument/publishDiagnostics"
+                && n["params"]["uri"] == uri
+                && accept(&n["params"])
+        };
+        if let Some(found) = self.notifications.iter().find(|n| matches(n)) {
+            return found["params"].clone();
+        }
+        loop {
+            let message = self.receive().await.expect("the server closed the stream");
+            if let Some(response) = self.dispatch(message).await {
+                self.responses.push(response);
+            }
+            if let Some(last) = self.notifications.last() {
+                if matches(last) {
+                    return last["params"].clone();
+                }
+            }
+        }
+    }
+
+    /// Every `publishDiagnostics` for `uri` received so far.
+    pub fn published(&self, uri: &str) -> Vec<Value> {
+        self.notifications
+            .iter()
+            .filter(|n| {
+                n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri
+            })
+            .map(|n| n["params"].clone())
+            .collect()
+    }
+}
+
+/// The codes of a `publishDiagnostics` params object.
+pub fn codes(params: &Value) -> Vec<String> {
+    params["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The UTF-16 position of byte `offset` of `text`, as a client computes it (`\r`,
+/// `\r\n` and `\n` all end lines).
+pub fn utf16_position(text: &str, offset: usize) -> (u32, u32) {
+    let index = cmg_syntax::LineIndex::new(text);
+    let line = index.line_col(offset as u32).line;
+    let line_start = index.line_range(line).unwrap().start as usize;
+    (line, text[line_start..offset].encode_utf16().count() as u32)
+}
+
+/// A byte offset a client can address, at or before `offset`: on a character boundary,
+/// and not between the `\r` and `\n` of one line break (no position names that place).
+pub fn char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    if offset > 0 && text[..offset].ends_with('\r') && text[offset..].starts_with('\n') {
+        offset -= 1;
+    }
+    offset
+}
+
+/// What the server must publish for `text` under `settings` (UTF-16 positions): before
+/// its solve lands, and once it has. The analysis and the solve are done afresh here,
+/// as `cmg check --json` does them, with the server's limits.
+pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 2] {
+    use std::sync::Arc;
+
+    use super::config::Config;
+    use super::convert::{publishable, Encoding};
+    use super::documents::{diagnostics, solve_policy, AnalysisJob, SolveState};
+
+    let mut config = Config::default();
+    config.update(settings);
+    let max = config.max_diagnostics;
+    let analysed = AnalysisJob {
+        generation: 1,
+        version: 0,
+        rope: ropey::Rope::from_str(text),
+        config,
+    }
+    .run();
+    let (refused, game) = solve_policy(&analysed);
+    let solved = match &game {
+        Some(game) => SolveState::Solved(Arc::new(cmg_solve::solve(game))),
+        None => refused.clone(),
+    };
+    let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();
+    [refused, solved].map(|solve| {
+        let set = diagnostics(&analysed, &solve);
+        serde_json::to_value(publishable(
+            &uri,
+            &analysed.rope,
+            Encoding::Utf16,
+            &set,
+            max,
+        ))
+        .unwrap()
+    })
+}

@@ -1,0 +1,403 @@
+//! The Cat and Mouse solver: a [`Game`] goes in, a [`Solution`] with every position's outcome, moves to the end and optimal line comes out.
+//!
+//! Everything here works on dense node indices; the solver knows nothing about `.cmg` text.
+//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`) while many
+//! positions are decided per move, and the counter queue (`queue.rs`) for the long thin tail
+//! of a game.
+//! This module holds the public types, picks the engines, and answers the queries from the table.
+
+#[cfg(test)]
+mod cancel_tests;
+mod game;
+mod queue;
+mod rounds;
+mod table;
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub mod test_rng;
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use game::Game;
+
+use table::{Layout, Table, CAT, MOUSE};
+
+/// The largest node count the solver accepts.
+///
+/// The table would allow up to 32 767 nodes (queue entries hold a row in 16 bits and a column
+/// in 15), but at 2.6 bytes per position 23 170 nodes already take 2.8 GB, so the limit stays
+/// where it was and the memory budget (`peak_memory_bytes`) decides below it.
+pub const MAX_NODES: usize = 23_170;
+
+/// Which engine solves a game. Every engine gives the same [`Solution`]; [`Engine::Hybrid`] is
+/// the fastest and is what [`solve`] uses, the others are there to be compared and tested.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The counter queue alone: retrograde analysis one position at a time.
+    Queue,
+    /// Bit-parallel rounds to the end of the longest game.
+    Rounds,
+    /// Rounds while many positions are decided per move, then the queue.
+    Hybrid,
+    /// Rounds up to and including round `r` (none for 0), then the queue: a forced switch point.
+    SwitchAfter(u32),
+}
+
+/// How to solve: the engine and how many threads the rounds may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub engine: Engine,
+    /// `None`: every core on games large enough to gain from them; `Some(t)`: `t` threads on any game.
+    pub threads: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            engine: Engine::Hybrid,
+            threads: None,
+        }
+    }
+}
+
+/// Games with fewer nodes solve on one thread: a round's rows are then too cheap to pay for
+/// starting a second thread (about 20 µs) twice per round.
+const PARALLEL_MIN_NODES: usize = 400;
+
+/// One of the two players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    Mouse,
+    Cat,
+}
+
+impl Player {
+    /// The other player, who moves next.
+    pub fn opponent(self) -> Player {
+        match self {
+            Player::Mouse => Player::Cat,
+            Player::Cat => Player::Mouse,
+        }
+    }
+}
+
+/// The result of a position under optimal play, with the puzzle's result codes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Draw,
+    MouseWins,
+    CatWins,
+}
+
+impl Outcome {
+    /// The puzzle's code: 0 for a draw, 1 when the mouse wins, 2 when the cat wins.
+    pub fn code(self) -> u8 {
+        match self {
+            Outcome::Draw => 0,
+            Outcome::MouseWins => 1,
+            Outcome::CatWins => 2,
+        }
+    }
+}
+
+/// A game state: where the mouse and the cat stand (dense indices) and who moves next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub mouse: u32,
+    pub cat: u32,
+    pub turn: Player,
+}
+
+/// A solved game: every position's outcome and moves to the end.
+///
+/// The queries take positions on the game's nodes and panic on nodes outside `0..n`.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    game: Game,
+    table: Table,
+}
+
+/// Solves every position of `game`.
+///
+/// # Panics
+///
+/// Panics if the game has more than [`MAX_NODES`] nodes.
+pub fn solve(game: &Game) -> Solution {
+    solve_with(game, Config::default(), &AtomicBool::new(false))
+        .expect("a solve that is never cancelled always finishes")
+}
+
+/// Solves `game` like [`solve`], but gives up and returns `None` soon after `cancel` becomes true.
+///
+/// # Panics
+///
+/// Panics if the game has more than [`MAX_NODES`] nodes.
+pub fn solve_cancellable(game: &Game, cancel: &AtomicBool) -> Option<Solution> {
+    solve_with(game, Config::default(), cancel)
+}
+
+/// Solves `game` with the engine and threads of `config`, giving up soon after `cancel` becomes true.
+///
+/// # Panics
+///
+/// Panics if the game has more than [`MAX_NODES`] nodes.
+pub fn solve_with(game: &Game, config: Config, cancel: &AtomicBool) -> Option<Solution> {
+    // Relaxed is enough: the flag carries no data, and it is read again every round and every few thousand positions.
+    solve_until(game, config, &|| cancel.load(Ordering::Relaxed))
+}
+
+fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> Option<Solution> {
+    let node_count = game.node_count();
+    assert!(
+        node_count <= MAX_NODES,
+        "the solver handles at most {MAX_NODES} nodes, got {node_count}"
+    );
+    if should_stop() {
+        return None;
+    }
+    let layout = Layout::new(node_count);
+    // Predecessors undo a move, so they are read from the reversed lists; for the usual symmetric
+    // graph those are the lists themselves and nothing is copied.
+    let predecessors = if game.is_symmetric() {
+        Cow::Borrowed(game)
+    } else {
+        Cow::Owned(game.transposed())
+    };
+    let moves = queue::Moves {
+        game,
+        predecessors: &predecessors,
+        hole: game.hole().map(|hole| hole as usize),
+    };
+    let most_moves = (0..node_count)
+        .flat_map(|node| [MOUSE, CAT].map(|turn| moves.moves(turn, node).count()))
+        .max()
+        .unwrap_or(0);
+    let mut table = Table::new(layout, most_moves);
+    table.block_cat_on_hole(moves.hole);
+    let terminals: Vec<queue::Entry> = table::terminals(layout, moves.hole)
+        .map(|(index, winner)| {
+            table.decide(index, winner, 0);
+            queue::Entry::new(index / node_count, index % node_count, winner)
+        })
+        .collect();
+    let policy = match config.engine {
+        Engine::Queue => rounds::Policy::After(0),
+        Engine::Rounds => rounds::Policy::Never,
+        Engine::Hybrid => rounds::Policy::Auto,
+        Engine::SwitchAfter(round) => rounds::Policy::After(round),
+    };
+    let workers = config.threads.unwrap_or_else(|| {
+        if node_count < PARALLEL_MIN_NODES {
+            1
+        } else {
+            std::thread::available_parallelism().map_or(1, |cores| cores.get())
+        }
+    });
+    let finished = node_count == 0
+        || match rounds::run(&mut table, &moves, policy, workers, terminals, should_stop) {
+            rounds::Ending::Finished => true,
+            rounds::Ending::Cancelled => false,
+            rounds::Ending::Handover { level, frontier } => {
+                queue::run(&mut table, &moves, level, frontier, should_stop)
+            }
+        };
+    finished.then(|| Solution {
+        game: game.clone(),
+        table,
+    })
+}
+
+/// The most memory, in bytes, that solving a game of `node_count` nodes takes at its peak,
+/// estimated before anything is allocated: callers compare it with a budget and refuse
+/// a solve that would not fit. The graph's own adjacency lists are not counted, nor the moves
+/// of positions whose game lasts 65 535 moves or more (12 bytes each; no known graph has one).
+pub fn peak_memory_bytes(node_count: usize) -> u64 {
+    let layout = Layout::new(node_count);
+    let engines = rounds::extra_bytes(layout).max(queue::extra_bytes(layout));
+    // The terminal positions, listed once as queue entries: four per node at most.
+    let terminals = 4 * node_count as u64 * std::mem::size_of::<queue::Entry>() as u64;
+    Table::bytes(layout) + engines + terminals
+}
+
+impl Solution {
+    /// The game this is the solution of.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The outcome of `pos` under optimal play; a draw when play goes on forever, and for the
+    /// positions with the cat on the hole, which cannot arise.
+    pub fn outcome(&self, pos: Position) -> Outcome {
+        match self.decided(pos) {
+            None => Outcome::Draw,
+            Some((CAT, _)) => Outcome::CatWins,
+            Some(_) => Outcome::MouseWins,
+        }
+    }
+
+    /// The number of single moves (plies) left under optimal play: `Some(0)` for terminal
+    /// positions, `None` for draws.
+    pub fn moves_to_end(&self, pos: Position) -> Option<u32> {
+        self.decided(pos).map(|(_, moves)| moves)
+    }
+
+    /// Whether the game is over at `pos`: the mouse is on the hole, or the cat stands on the mouse.
+    ///
+    /// Positions with the cat on the hole cannot arise and are not terminal.
+    pub fn is_terminal(&self, pos: Position) -> bool {
+        !self.cat_on_hole(pos) && (Some(pos.mouse) == self.game.hole() || pos.mouse == pos.cat)
+    }
+
+    /// The node the player to move goes to on the optimal line from `pos`.
+    ///
+    /// The winner takes a fastest winning move, the loser a slowest losing move, and in a draw the
+    /// mover keeps the draw; ties go to the smallest index. `None` when `pos` is terminal, has the
+    /// cat on the hole, or leaves the mover no legal move.
+    pub fn best_move(&self, pos: Position) -> Option<u32> {
+        if self.is_terminal(pos) || self.cat_on_hole(pos) {
+            return None;
+        }
+        let mover_wins = match (self.outcome(pos), pos.turn) {
+            (Outcome::Draw, _) => {
+                return self
+                    .legal_moves(pos)
+                    .find(|&next| self.outcome(self.after(pos, next)) == Outcome::Draw);
+            }
+            (Outcome::MouseWins, Player::Mouse) | (Outcome::CatWins, Player::Cat) => true,
+            (Outcome::MouseWins, Player::Cat) | (Outcome::CatWins, Player::Mouse) => false,
+        };
+        let outcome = self.outcome(pos);
+        let mut best: Option<(u32, u32)> = None;
+        for next in self.legal_moves(pos) {
+            let child = self.after(pos, next);
+            if self.outcome(child) != outcome {
+                continue;
+            }
+            let Some(moves) = self.moves_to_end(child) else {
+                continue;
+            };
+            // Strict comparisons keep the first, that is the smallest, node among equally good moves.
+            let better = match best {
+                None => true,
+                Some((_, best_moves)) if mover_wins => moves < best_moves,
+                Some((_, best_moves)) => moves > best_moves,
+            };
+            if better {
+                best = Some((next, moves));
+            }
+        }
+        best.map(|(next, _)| next)
+    }
+
+    /// The optimal line from `start`, `start` included.
+    ///
+    /// It ends at a terminal position, at a position whose mover has no legal move, or, in a draw,
+    /// at the first position that repeats (included once more as the last entry).
+    pub fn line(&self, start: Position) -> Vec<Position> {
+        let mut line = vec![start];
+        // Decided lines strictly shorten the moves to the end, so only draws can come back to a position.
+        let mut seen = HashSet::new();
+        let mut pos = start;
+        while let Some(next) = self.best_move(pos) {
+            if self.outcome(pos) == Outcome::Draw {
+                seen.insert(pos);
+            }
+            pos = self.after(pos, next);
+            line.push(pos);
+            if seen.contains(&pos) {
+                break;
+            }
+        }
+        line
+    }
+
+    /// The legal moves of the player to move at `pos`, ascending; the cat never steps onto the hole.
+    fn legal_moves(&self, pos: Position) -> impl Iterator<Item = u32> + '_ {
+        let (from, is_cat) = match pos.turn {
+            Player::Mouse => (pos.mouse, false),
+            Player::Cat => (pos.cat, true),
+        };
+        let hole = self.game.hole();
+        self.game
+            .neighbours(from)
+            .iter()
+            .copied()
+            .filter(move |&next| !(is_cat && Some(next) == hole))
+    }
+
+    /// The position after the player to move at `pos` goes to `next`.
+    fn after(&self, pos: Position, next: u32) -> Position {
+        match pos.turn {
+            Player::Mouse => Position {
+                mouse: next,
+                cat: pos.cat,
+                turn: Player::Cat,
+            },
+            Player::Cat => Position {
+                mouse: pos.mouse,
+                cat: next,
+                turn: Player::Mouse,
+            },
+        }
+    }
+
+    fn cat_on_hole(&self, pos: Position) -> bool {
+        Some(pos.cat) == self.game.hole()
+    }
+
+    /// The winner and moves to the end of `pos` if it is decided; positions with the cat on the hole never are.
+    fn decided(&self, pos: Position) -> Option<(usize, u32)> {
+        let layout = self.table.layout;
+        let node_count = layout.node_count;
+        assert!(
+            (pos.mouse as usize) < node_count && (pos.cat as usize) < node_count,
+            "position {pos:?} is outside a game of {node_count} nodes"
+        );
+        let turn = match pos.turn {
+            Player::Mouse => MOUSE,
+            Player::Cat => CAT,
+        };
+        let index = layout.position(turn, pos.mouse as usize, pos.cat as usize);
+        let winner = self.table.winner(index)?;
+        Some((winner, self.table.moves(index)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::{solve_until, Config, Engine, Game};
+
+    /// A stop request made after the solve started reaches the round loop and the queue.
+    #[test]
+    fn every_engine_stops_when_asked_mid_solve() {
+        let adjacency: Vec<Vec<u32>> = (0..40u32)
+            .map(|node| vec![(node + 1) % 40, (node + 39) % 40, (node * 7 + 3) % 40])
+            .collect();
+        let game = Game::new(&adjacency, Some(0));
+        for engine in [Engine::Queue, Engine::Rounds, Engine::Hybrid] {
+            let config = Config {
+                engine,
+                threads: Some(1),
+            };
+            // The first look is before any work; every later one says stop.
+            let looks = Cell::new(0);
+            let stop_after_first = || {
+                looks.set(looks.get() + 1);
+                looks.get() > 1
+            };
+            assert!(
+                solve_until(&game, config, &stop_after_first).is_none(),
+                "{engine:?}"
+            );
+            assert!(looks.get() > 1, "{engine:?}");
+            assert!(
+                solve_until(&game, config, &|| false).is_some(),
+                "{engine:?}"
+            );
+        }
+    }
+}

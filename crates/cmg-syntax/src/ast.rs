@@ -1,0 +1,108 @@
+//! The syntax tree of a `.cmg` file: statements with the byte range of every part.
+
+use smallvec::SmallVec;
+
+use super::TextRange;
+
+/// The largest node id the language accepts.
+pub const MAX_NODE_ID: u32 = 4_294_967_294;
+
+/// The statements of a file that parsed; broken ones are left out (they are in
+/// [`super::Parse::errors`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceFile {
+    pub statements: Vec<Statement>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub range: TextRange,
+    pub kind: StatementKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatementKind {
+    /// `a -- {b c} -- d`: at least two groups.
+    Edges(Groups),
+    /// `node 3 "label"`.
+    Node(NodeDecl),
+    /// `expect mouse`.
+    Expect(Expect),
+    /// `[[1,3],[0],[3],[0,2]]`.
+    Adjacency(Vec<AdjacencyList>),
+}
+
+/// One mention of a node id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NodeRef {
+    /// `None` when the number is above [`MAX_NODE_ID`].
+    pub id: Option<u32>,
+    pub range: TextRange,
+}
+
+/// A single node id, or `{ ... }` standing for each of its members.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub range: TextRange,
+    pub braced: bool,
+    pub members: Members,
+}
+
+/// The node ids of a group. Most groups are a single id (`a -- b`); those keep it
+/// inline, which spares a file of 75 000 edge lines 150 000 allocations.
+pub type Members = SmallVec<[NodeRef; 1]>;
+
+/// The groups of an edge chain. Most chains are two groups (`a -- b`); those keep them
+/// inline, one allocation less per edge line.
+pub type Groups = SmallVec<[Group; 2]>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeDecl {
+    pub node: NodeRef,
+    pub label: Option<Label>,
+}
+
+/// A string with its escapes resolved; `range` includes the quotes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub value: String,
+    pub range: TextRange,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Expect {
+    pub keyword_range: TextRange,
+    pub outcome: ExpectedOutcome,
+    pub outcome_range: TextRange,
+}
+
+impl Expect {
+    /// The whole statement, `expect` to the outcome word.
+    pub fn range(&self) -> TextRange {
+        self.keyword_range.cover(self.outcome_range)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ExpectedOutcome {
+    Mouse,
+    Cat,
+    Draw,
+}
+
+impl ExpectedOutcome {
+    pub fn keyword(self) -> &'static str {
+        match self {
+            ExpectedOutcome::Mouse => "mouse",
+            ExpectedOutcome::Cat => "cat",
+            ExpectedOutcome::Draw => "draw",
+        }
+    }
+}
+
+/// List `i` of an adjacency literal: the neighbours of node `i`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdjacencyList {
+    pub range: TextRange,
+    pub neighbours: Vec<NodeRef>,
+}

@@ -1,0 +1,14 @@
+//! Text to syntax: the lexer, the syntax tree, the parser and the line index.
+
+mod ast;
+mod lexer;
+mod line_index;
+mod parser;
+mod text_range;
+
+pub use ast::*;
+pub use lexer::{SyntaxKind, Token};
+pub use line_index::{ColumnUnit, LineCol, LineIndex};
+pub use parser::parse_node_id;
+pub use parser::{parse, Chunk, Parse, SyntaxError};
+pub use text_range::TextRange;

@@ -1,0 +1,129 @@
+//! `cmg view`: the SVG export, the served page and scene, and usage errors.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use assert_cmd::cargo::CommandCargoExt;
+
+// Shared with the command-line tests; this file uses only some of it.
+#[allow(dead_code)]
+use crate::common::examples;
+use examples::example;
+
+#[test]
+fn export_writes_one_element_per_node() {
+    let dir = std::env::temp_dir().join(format!("cmg-view-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("game.svg");
+    let status = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["view", &example("cat-wins.cmg"), "--export"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    for (id, role, outcome) in [
+        (0, "hole", "mouse"),
+        (1, "mouse", "cat"),
+        (2, "cat", "cat"),
+        (3, "node", "mouse"),
+    ] {
+        let element = format!(r#"data-node="{id}" data-role="{role}" data-outcome="{outcome}""#);
+        assert_eq!(svg.matches(&element).count(), 1, "{element}");
+    }
+    assert!(svg.contains("outcome: cat wins in 2"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn following_standard_input_is_a_usage_error() {
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["view", "-", "--no-open"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("give a path"));
+}
+
+/// Kills the server when the test ends, however it ends.
+struct Served(Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn get(port: u16, path: &str) -> String {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    response
+}
+
+#[test]
+fn serves_the_page_the_scene_and_its_events_on_localhost() {
+    let child = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["view", &example("long-game.cmg"), "--no-open"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut served = Served(child);
+    let mut line = String::new();
+    BufReader::new(served.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .split_whitespace()
+        .find(|word| word.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let port: u16 = url
+        .trim_start_matches("http://127.0.0.1:")
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+
+    let page = get(port, "/");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("Content-Security-Policy"));
+    let scene = get(port, "/scene.json");
+    let body = scene.split("\r\n\r\n").nth(1).unwrap();
+    let json: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert_eq!(json["outcome"], "mouse");
+    assert_eq!(json["nodes"].as_array().unwrap().len(), 10);
+    assert!(get(port, "/nothing").starts_with("HTTP/1.1 404"));
+
+    // The event stream starts with the current scene at once.
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(stream, "GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut lines = Vec::new();
+    while !lines.iter().any(|l: &String| l.starts_with("data: ")) {
+        let mut line = String::new();
+        assert!(reader.read_line(&mut line).unwrap() > 0, "{lines:?}");
+        lines.push(line);
+    }
+    assert!(lines[0].starts_with("HTTP/1.1 200"));
+    assert!(lines.iter().any(|l| l.contains("text/event-stream")));
+    assert!(lines.iter().any(|l| l == "event: scene\n"));
+    assert!(lines.last().unwrap().contains(r#""outcome":"mouse""#));
+}

@@ -1,0 +1,109 @@
+//! The layering holds by the dependency graph: the crates below the server and the
+//! command line depend, even transitively, on no I/O stack. `cargo tree` reads it from
+//! the lock file, so a dependency added to the wrong crate fails here.
+
+use std::process::Command;
+
+/// Crates that bring I/O, a runtime or the protocol; none may sit under the core.
+const IO_CRATES: &[&str] = &[
+    "tokio",
+    "tower-lsp-server",
+    "tower-service",
+    "clap",
+    "notify",
+    "tiny_http",
+    "axum",
+    "hyper",
+    "ropey",
+    "ignore",
+    "open",
+];
+
+/// The names of every crate `package` depends on in a normal build (no dev- or
+/// build-dependencies), itself included.
+fn dependencies(package: &str) -> Vec<String> {
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "--edges",
+            "normal",
+            "--prefix",
+            "none",
+            "-p",
+            package,
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        output.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("cargo tree prints UTF-8")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_core_crates_depend_on_no_io_stack() {
+    for package in ["cmg-syntax", "cmg-solve", "cmg-core", "cmg-ide"] {
+        let found: Vec<String> = dependencies(package)
+            .into_iter()
+            .filter(|name| IO_CRATES.contains(&name.as_str()))
+            .collect();
+        assert!(found.is_empty(), "{package} depends on {found:?}");
+    }
+}
+
+#[test]
+fn the_solver_knows_no_text_and_the_syntax_no_solver() {
+    let solve = dependencies("cmg-solve");
+    assert!(
+        !solve
+            .iter()
+            .any(|name| name.starts_with("cmg-") && name != "cmg-solve"),
+        "cmg-solve depends on {solve:?}"
+    );
+    let syntax = dependencies("cmg-syntax");
+    assert!(
+        !syntax
+            .iter()
+            .any(|name| name.starts_with("cmg-") && name != "cmg-syntax"),
+        "cmg-syntax depends on {syntax:?}"
+    );
+}
+
+#[test]
+fn the_test_client_ships_only_with_test_support() {
+    // The binary's build must not turn on `test-support`: `cargo tree -e features` on
+    // the `cmg` package in a normal build lists the features each crate is built with.
+    let output = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "--edges",
+            "normal,features",
+            "-p",
+            "cmg",
+            "-i",
+            "cmg-lsp",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    let tree = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        !tree.contains("test-support"),
+        "the binary builds cmg-lsp with test-support:\n{tree}"
+    );
+}

@@ -1,0 +1,230 @@
+//! No input makes any entry point panic: random bytes, random token soup, and every
+//! prefix of a real file (what an editor sees while someone types). And the hostile
+//! inputs of issue 7 give their exact outcome with work proportional to the input
+//! (their timings are in `benches/hostile.rs`).
+
+use cmg_core::analysis::{check_expectations, start_position, Analysis, SolveLimits, SolvePlan};
+use cmg_core::model::Code;
+use cmg_ide::format;
+use cmg_solve::solve;
+use proptest::prelude::*;
+
+use crate::common::hostile;
+// Shared with the command-line tests; this file uses only some of it.
+#[allow(dead_code)]
+use crate::common::examples;
+
+/// Runs everything the CLI and the server run on a text.
+fn run_everything(text: &str) {
+    let analysis = Analysis::new(text);
+    let _ = format(text, &analysis.parse);
+    let limits = SolveLimits {
+        max_nodes: Some(3),
+        ..SolveLimits::default()
+    };
+    if let SolvePlan::TooLarge(too_large) = analysis.solve_plan(limits) {
+        let _ = analysis.diagnostics_with(None, Some(&too_large));
+    }
+    for d in &analysis.model.diagnostics {
+        assert!(d.range.end as usize <= text.len(), "range past the end");
+        assert!(text.is_char_boundary(d.range.start as usize));
+        assert!(text.is_char_boundary(d.range.end as usize));
+        let _ = analysis.line_index.char_col(d.range.start);
+    }
+    if let Some(game) = analysis.game() {
+        if game.node_count() <= 40 {
+            let solution = solve(&game);
+            let _ = check_expectations(&analysis.model, &solution);
+            let start = start_position(&analysis.model.graph).unwrap();
+            assert!(!solution.line(start).is_empty());
+        }
+    }
+}
+
+fn cases() -> u32 {
+    if crate::common::slow_tests() {
+        8192
+    } else {
+        1024
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+        run_everything(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,120}") {
+        run_everything(&text);
+    }
+
+    #[test]
+    fn token_soup_never_panics(tokens in proptest::collection::vec(
+        prop_oneof![
+            Just("0"), Just("1"), Just("2"), Just("3"), Just("99999999999"), Just("--"), Just("{"),
+            Just("}"), Just("["), Just("]"), Just(","), Just(";"), Just("\n"), Just("\r\n"), Just("\r"),
+            Just(" "), Just("node"), Just("expect"), Just("mouse"), Just("cat"), Just("draw"),
+            Just("\"l\""), Just("\""), Just("\\"), Just("# c"), Just("é"), Just("😀"), Just("-"),
+        ],
+        0..60,
+    )) {
+        run_everything(&tokens.concat());
+    }
+}
+
+#[test]
+fn every_prefix_of_the_examples_is_handled() {
+    for path in examples::all_examples() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (end, _) in text.char_indices() {
+            run_everything(&text[..end]);
+        }
+    }
+}
+
+/// The codes of `analysis`'s diagnostics with how many of each, in code order.
+fn code_counts(analysis: &Analysis) -> Vec<(Code, usize)> {
+    let mut counts = std::collections::BTreeMap::new();
+    for d in &analysis.model.diagnostics {
+        *counts.entry(d.code).or_insert(0) += 1;
+    }
+    counts.into_iter().collect()
+}
+
+/// Issue 7, measurement 1: a group product is one declaration, and the pairs it repeats
+/// within itself make one diagnostic per code, whatever its size.
+#[test]
+fn a_large_group_product_is_one_declaration_with_one_diagnostic_per_code() {
+    for n in [50, 300] {
+        let analysis = Analysis::new(hostile::group_product(n));
+        assert_eq!(
+            analysis.model.edges.len(),
+            1,
+            "one declaration for {n} × {n} pairs"
+        );
+        assert_eq!(
+            code_counts(&analysis),
+            [
+                (Code::SelfLoop, 1),
+                (Code::MissingMouse, 1),
+                (Code::MissingCat, 1),
+                (Code::MissingHole, 1),
+                (Code::DuplicateEdge, 1),
+            ]
+        );
+        let message = |code| {
+            let d = analysis.model.diagnostics.iter().find(|d| d.code == code);
+            d.unwrap().message.clone()
+        };
+        assert_eq!(
+            message(Code::SelfLoop),
+            format!("this group product joins {n} pairs of a node to itself, the first being 3 -- 3; a move must go to another node, so these edges are ignored: remove them")
+        );
+        assert_eq!(
+            message(Code::DuplicateEdge),
+            format!("this group product declares {} edges again, the first being 4 -- 3; each edge counts once, so the repeats can go", n * (n - 1) / 2)
+        );
+        assert_eq!(analysis.model.graph.edge_count() as u32, n * (n - 1) / 2);
+    }
+}
+
+/// Issue 7, measurement 2: on one long line every link of the chain is its own
+/// declaration, so each repeated edge is its own warning (the front ends bound what
+/// they show); the count is exact and the ranges convert to columns on the one line.
+#[test]
+fn a_long_chain_on_one_line_warns_once_per_repeated_link() {
+    let (len, modulo) = (20_000, 500);
+    let text = hostile::long_chain(len, modulo);
+    let analysis = Analysis::new(text.as_str());
+    let ids = hostile::long_chain_ids(len, modulo);
+    let mut seen = std::collections::HashSet::new();
+    let repeated = ids
+        .windows(2)
+        .filter(|pair| pair[0] != pair[1])
+        .filter(|pair| !seen.insert((pair[0].min(pair[1]), pair[0].max(pair[1]))))
+        .count();
+    assert_eq!(analysis.model.edges.len(), len as usize);
+    assert_eq!(
+        code_counts(&analysis),
+        [(Code::SelfLoop, 1), (Code::DuplicateEdge, repeated)]
+    );
+    // Besides the self-loop, 19 999 links over 500 distinct edges (the cycle closes with
+    // 499 -- 0).
+    assert_eq!(repeated, 19_499);
+    let last = analysis.model.diagnostics.iter().map(|d| d.range.end).max();
+    let column = analysis.line_index.char_col(last.unwrap());
+    assert_eq!(
+        column as usize,
+        text.trim_end().len(),
+        "the last link ends the line"
+    );
+}
+
+/// Issue 7, measurement 3: thousands of comment lines inside brackets are plain
+/// whitespace; the literal is one statement, and completion inside it works from the
+/// parse.
+#[test]
+fn comment_lines_inside_brackets_are_one_statement() {
+    let text = hostile::comments_in_brackets(20_000);
+    let analysis = Analysis::new(text.as_str());
+    assert!(analysis.parse.errors.is_empty());
+    assert_eq!(analysis.parse.chunks.len(), 1);
+    assert_eq!(analysis.model.graph.edge_count(), 1);
+    // At the start of the last line, inside the outer bracket only, a new statement may
+    // start; in the middle of the comments nothing is offered.
+    let last_line = text.rfind("[0]]").unwrap() as u32;
+    let labels = |offset| -> Vec<String> {
+        cmg_ide::completion::completions(&analysis, offset)
+            .into_iter()
+            .map(|item| item.label)
+            .collect()
+    };
+    assert_eq!(labels(last_line), ["node", "expect"]);
+    assert_eq!(labels(last_line - 1), Vec::<String>::new());
+}
+
+/// The edge limit: a product of 2001 × 2001 members (18 KB, just over the four million
+/// pairs a file may declare) is refused at its statement before a pair is made, so the
+/// graph has no edge, nothing is solved, and every feature stays proportional to the
+/// text. Without the limit this is the product that took 76 MB at 3000 members and
+/// would take ~10^10 pairs at 100 000.
+#[test]
+fn a_product_over_the_edge_limit_is_refused_before_any_pair_is_made() {
+    let text = hostile::group_product(2001);
+    let analysis = Analysis::new(text.as_str());
+    assert_eq!(
+        code_counts(&analysis),
+        [
+            (Code::MissingMouse, 1),
+            (Code::MissingCat, 1),
+            (Code::TooManyEdges, 1),
+            (Code::MissingHole, 1),
+        ]
+    );
+    let error = analysis
+        .model
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::TooManyEdges)
+        .unwrap();
+    assert_eq!(&text[error.range.to_usize()], text.trim_end());
+    assert!(analysis.model.edges_truncated);
+    assert!(analysis.model.edges.is_empty());
+    assert_eq!(analysis.model.graph.edge_count(), 0);
+    assert_eq!(analysis.model.graph.node_count(), 2001);
+    assert!(analysis.game().is_none());
+
+    // The editor features and the view on the same file.
+    let symbols = cmg_ide::symbols::document_symbols(&analysis);
+    assert!(symbols.len() <= text.len());
+    assert!(cmg_ide::semantic_tokens::semantic_tokens(&analysis).len() <= text.len());
+    let hover = cmg_ide::hover::hover(&analysis, None, 1).expect("a hover on node 3");
+    assert!(hover.markdown.len() < 2000, "{}", hover.markdown);
+    let scene = cmg_ide::view::scene(&analysis, None, &Default::default());
+    assert!(scene.too_large.is_some());
+    assert!(format(&text, &analysis.parse).len() <= text.len());
+}
