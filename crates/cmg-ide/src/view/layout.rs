@@ -11,6 +11,8 @@ use std::collections::{HashMap, VecDeque};
 
 use cmg_core::model::Graph;
 
+use super::clearance;
+
 /// Pixels per edge of graph distance.
 pub const UNIT: f64 = 90.0;
 
@@ -54,9 +56,14 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
         positions = classical_scaling(&distances, n);
         majorize(&mut positions, &distances, n);
     }
-    positions
+    let mut pixels: Vec<[f64; 2]> = positions
         .into_iter()
-        .map(|[x, y]| [round(x * UNIT), round(y * UNIT)])
+        .map(|[x, y]| [x * UNIT, y * UNIT])
+        .collect();
+    clearance::clear(graph, &mut pixels);
+    pixels
+        .into_iter()
+        .map(|[x, y]| [round(x), round(y)])
         .collect()
 }
 

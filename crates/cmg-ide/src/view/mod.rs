@@ -3,6 +3,7 @@
 //! Like `ide`, this knows no protocol: it turns an analysis and its solution into plain
 //! structs that serialize to the scene format documented in `docs/view.md`.
 
+pub mod clearance;
 mod layout;
 pub mod svg;
 
