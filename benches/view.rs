@@ -1,10 +1,10 @@
-//! Benchmarks of the game view's scene: layout, position table and JSON, at the sizes the view draws.
+//! Benchmarks of the game view's scene: layout, a slice of the position table and JSON, at the sizes the view draws.
 
 mod common;
 
 use cmg_core::analysis::Analysis;
-use cmg_ide::view::{position_table, scene, Positions, MAX_VIEW_NODES};
-use cmg_solve::solve;
+use cmg_ide::view::{scene, slice, Positions, MAX_VIEW_NODES};
+use cmg_solve::{solve, Player};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 fn bench_scene(c: &mut Criterion) {
@@ -16,12 +16,14 @@ fn bench_scene(c: &mut Criterion) {
         let solution = solve(&game);
         let first = scene(&analysis, Some(&solution), &Positions::new());
         let json = serde_json::to_string(&first).expect("JSON");
-        let table = serde_json::to_string(&position_table(&solution)).expect("JSON");
+        let graph = &analysis.model.graph;
+        let one = slice(graph, Some(&solution), 2, Player::Cat).expect("a slice");
+        let one = serde_json::to_string(&one).expect("JSON");
         // Sizes are not timings, but this is where they are measured: BENCHMARKS.md.
         println!(
-            "view/{nodes} nodes: scene {} bytes, of which the position table {} bytes",
+            "view/{nodes} nodes: scene {} bytes, one slice {} bytes",
             json.len(),
-            table.len()
+            one.len()
         );
         group.bench_with_input(BenchmarkId::new("first scene", nodes), &nodes, |b, _| {
             b.iter(|| scene(&analysis, Some(&solution), &Positions::new()))
@@ -32,8 +34,8 @@ fn bench_scene(c: &mut Criterion) {
             &nodes,
             |b, _| b.iter(|| scene(&analysis, Some(&solution), &previous)),
         );
-        group.bench_with_input(BenchmarkId::new("position table", nodes), &nodes, |b, _| {
-            b.iter(|| position_table(&solution))
+        group.bench_with_input(BenchmarkId::new("one slice", nodes), &nodes, |b, _| {
+            b.iter(|| slice(graph, Some(&solution), 2, Player::Cat))
         });
         group.bench_with_input(BenchmarkId::new("scene to JSON", nodes), &nodes, |b, _| {
             b.iter(|| serde_json::to_string(&first).expect("JSON"))

@@ -1,7 +1,9 @@
 // The game view in a real browser: `cmg view` on 127.0.0.1, opened in headless Chromium
 // (Debian's package, never a downloaded one) through playwright-core. Checks the page,
-// the colours against the solver (`cmg dot`), the stepper, play mode, live edits and the
-// SVG export; screenshots go to target/artifacts/.
+// the colours against the solver (`cmg dot`, and `/slice`, which the Rust tests check
+// against the solver), the stepper, the tokens on their nodes, play mode (move list,
+// undo, restart, keyboard, the announced reply), the table explorer and its replay, live
+// edits and the SVG export; screenshots go to target/artifacts/.
 //
 // Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
@@ -80,6 +82,46 @@ async function drawnNodes(page) {
 
 const text = async (page, selector) => (await page.textContent(selector))?.trim() ?? "";
 
+/** Whether each drawn token's centre lies inside its node's shape, and nearer it than any other node. */
+async function tokensOnTheirNodes(page) {
+  return page.evaluate(() => {
+    const centre = (element) => {
+      const box = element.getBoundingClientRect();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2, box };
+    };
+    const tokens = [...document.querySelectorAll("[data-token]")];
+    return tokens.length > 0 && tokens.every((token) => {
+      const at = token.getAttribute("data-at");
+      const t = centre(token);
+      const own = centre(document.querySelector(`[data-node="${at}"] .shape`));
+      const inside = t.x > own.box.left && t.x < own.box.right && t.y > own.box.top && t.y < own.box.bottom;
+      const nearest = [...document.querySelectorAll("[data-node]")]
+        .map((node) => ({ id: node.getAttribute("data-node"), c: centre(node.querySelector(".shape")) }))
+        .sort((a, b) => Math.hypot(a.c.x - t.x, a.c.y - t.y) - Math.hypot(b.c.x - t.x, b.c.y - t.y))[0];
+      return inside && nearest.id === at;
+    });
+  });
+}
+
+/** The slice `cmg view` serves for the cat on `cat` with `turn` to move. */
+async function servedSlice(url, cat, turn) {
+  return (await fetch(new URL(`slice?cat=${cat}&turn=${turn}`, url))).json();
+}
+
+/** Whether every drawn node shows the outcome `slice` gives it, and the picture names the slice. */
+async function showsSlice(page, slice) {
+  return page.evaluate((slice) => {
+    const letters = { m: "mouse", c: "cat", d: "draw" };
+    const svg = document.querySelector("svg.cmg-scene");
+    return (
+      svg.getAttribute("data-slice") === `${slice.cat}/${slice.turn}` &&
+      slice.ids.every(
+        (id, i) => document.querySelector(`[data-node="${id}"]`)?.getAttribute("data-outcome") === letters[slice.outcome[i]],
+      )
+    );
+  }, slice);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "cmg-view-"));
 const file = join(dir, "game.cmg");
 copyFileSync(join(root, "examples/long-game.cmg"), file);
@@ -123,6 +165,21 @@ try {
   check(mouseAt === String(scene.line[1][0]), `the mouse token moved to node ${scene.line[1][0]}`);
   await caption("cat to move, mouse wins in 20", "caption after one move");
   await page.waitForTimeout(400); // the tokens glide for 250 ms
+  check(await tokensOnTheirNodes(page), "the M and C tokens sit on their nodes");
+  // The colours follow the line: the cat on its node, the cat to move.
+  const stepSlice = await servedSlice(url, scene.line[1][1], "cat");
+  await page.waitForFunction((key) => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === key, `${stepSlice.cat}/cat`);
+  check(await showsSlice(page, stepSlice), "at step 1 every node is coloured by the slice of that position");
+  check((await text(page, "#colours")).includes(`the cat on ${stepSlice.cat}, cat to move`), "the page says which slice the colours are");
+  check(
+    (await page.$$eval('.edge[data-last="true"]', (all) => all.map((e) => e.getAttribute("data-edge")))).join() ===
+      [Math.min(1, scene.line[1][0]), Math.max(1, scene.line[1][0])].join("-"),
+    "the last move's edge is marked",
+  );
+  await page.keyboard.press("ArrowRight");
+  check((await text(page, "#step")) === "2/21", "→ steps the line");
+  await page.keyboard.press("ArrowLeft");
+  check((await text(page, "#step")) === "1/21", "← steps back");
   await page.screenshot({ path: join(artifacts, "view-step.png") });
 
   // Play runs the line on its own, and pauses.
@@ -145,8 +202,7 @@ try {
   const neighbours = scene.edges.flatMap((e) => (e.a === 1 ? [e.b] : e.b === 1 ? [e.a] : [])).sort((a, b) => a - b);
   check(JSON.stringify(choices) === JSON.stringify(neighbours), `the mouse's moves are offered (${choices})`);
   const move = choices[choices.length - 1];
-  const entry = (1 * n + index.get(move)) * n + index.get(2);
-  const reply = scene.nodes[scene.table.best[entry]].id;
+  const reply = (await servedSlice(url, 2, "cat")).best[index.get(move)];
   await page.click(`[data-node="${move}"]`);
   await page.waitForFunction(() => document.querySelector("#step")?.textContent === "2", null, { timeout: 5000 });
   const catAt = await page.getAttribute('[data-token="cat"]', "data-at");
@@ -155,8 +211,51 @@ try {
     `the solver answered mouse ${move} with cat ${reply} (page: ${catAt})`,
   );
   check(/^you play the mouse: you are (winning|losing|drawing)/.test(await text(page, "#caption")), "play status");
+  check((await text(page, "#announce")) === `the solver moves cat 2 → ${reply}`, `the reply is announced: "${await text(page, "#announce")}"`);
+  check((await page.getAttribute("#announce", "aria-live")) === "assertive", "the announcement is live for screen readers");
+  const listed = await page.$$eval("#moves li", (all) => all.map((li) => li.textContent));
+  check(JSON.stringify(listed) === JSON.stringify([`mouse 1 → ${move}`, `cat 2 → ${reply}`]), `the move list (${listed})`);
+  check((await page.getAttribute("#moves li:last-child", "class")) === "last", "the last move is marked in the list");
+  const playSlice = await servedSlice(url, reply, "mouse");
+  await page.waitForFunction((key) => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === key, `${reply}/mouse`);
+  check(await showsSlice(page, playSlice), "in play the colours follow the position (the cat where it is, the mouse to move)");
+  check(await tokensOnTheirNodes(page), "the tokens sit on their nodes in play");
   await page.waitForTimeout(400);
   await page.screenshot({ path: join(artifacts, "view-play.png") });
+  // Undo with the keyboard takes back the move and the reply; restart starts again.
+  await page.keyboard.press("u");
+  check((await text(page, "#step")) === "0" && (await page.$$("#moves li")).length === 0, "u undoes the move and the reply");
+  // A move by the keyboard: Tab to an offered node, Enter.
+  await page.focus(`[data-node="${move}"]`);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("#step")?.textContent === "2", null, { timeout: 5000 });
+  check(true, "Enter on a focused node moves there");
+  await page.click("#restart");
+  check((await text(page, "#step")) === "0", "restart goes back to the start");
+
+  // The explorer: the cat on 5, the cat to move; every node coloured by that slice.
+  await page.selectOption("#mode", "explore");
+  await page.selectOption("#cat", "5");
+  await page.selectOption("#turn", "cat");
+  const explored = await servedSlice(url, 5, "cat");
+  await page.waitForFunction(() => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === "5/cat", null, {
+    timeout: 5000,
+  });
+  check(await showsSlice(page, explored), "the explorer colours every node by the chosen slice");
+  check(/^the cat on 5, cat to move: \d+ mouse wins, \d+ cat wins, \d+ draws$/.test(await text(page, "#caption")), "explorer caption");
+  await page.screenshot({ path: join(artifacts, "view-explore.png") });
+  // The replay at level k: only positions settled within k moves of the end are coloured.
+  for (const level of [0, 2]) {
+    await page.$eval("#replay", (input, level) => {
+      input.value = String(level);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }, level);
+    const undecided = await page.$$eval("[data-node][data-undecided]", (all) => all.map((g) => Number(g.getAttribute("data-node"))).sort((a, b) => a - b));
+    const expected = explored.ids.filter((_, i) => explored.moves[i] < 0 || explored.moves[i] > level).sort((a, b) => a - b);
+    check(JSON.stringify(undecided) === JSON.stringify(expected), `replay level ${level}: unsettled nodes ${undecided}`);
+  }
+  await page.screenshot({ path: join(artifacts, "view-replay.png") });
+  await page.selectOption("#mode", "play-mouse");
 
   // An edit reaches the page: joining node 1 to the hole lets the mouse win at once.
   const before = await page.getAttribute('[data-node="8"]', "transform");
@@ -204,6 +303,13 @@ try {
     "an update moves the node's element instead of redrawing it",
   );
   check((await webview.getAttribute("g.viewport", "transform")) === zoomBefore, `an update keeps the zoom (${zoomBefore})`);
+  // The page asks the extension for slices; an answer colours the picture by it.
+  await webview.waitForFunction(() => window.sent.some((m) => m.type === "slice"));
+  const asked = await webview.evaluate(() => window.sent.find((m) => m.type === "slice"));
+  const answer = await servedSlice(url, asked.cat, asked.turn);
+  await webview.evaluate(([request, slice]) => window.postMessage({ type: "slice", request, slice }, "*"), [asked.request, answer]);
+  await webview.waitForFunction((key) => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === key, `${answer.cat}/${answer.turn}`);
+  check(true, `a slice asked of VS Code (${asked.cat}/${asked.turn}) and answered is drawn`);
   await webview.click('[data-node="3"]');
   const reveal = await webview.evaluate(() => window.sent.find((m) => m.type === "reveal"));
   check(

@@ -117,6 +117,11 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]]) {
     }
 }
 
+/// Whether `positions` (pixels) already clear every edge and node as [`clear`] leaves them.
+pub fn is_clear(graph: &Graph, positions: &[[f64; 2]]) -> bool {
+    clashes(&edge_list(graph), positions).is_empty()
+}
+
 fn edge_list(graph: &Graph) -> Vec<[usize; 2]> {
     (0..graph.node_count() as u32)
         .flat_map(|a| {

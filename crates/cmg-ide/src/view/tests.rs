@@ -2,7 +2,7 @@
 
 use super::*;
 use cmg_core::analysis::{mouse_starts_at, start_position};
-use cmg_solve::solve;
+use cmg_solve::{solve, Player, Position};
 
 fn examples() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
@@ -64,40 +64,140 @@ fn every_node_of_every_example_has_the_solvers_outcome() {
                     .map(|p| [graph.id(p.mouse), graph.id(p.cat)])
                     .collect();
                 assert_eq!(scene.line, line, "{name}");
-                check_table(scene.table.as_ref().expect("a table"), solution);
+                check_slices(graph, solution);
             }
             _ => {
                 assert_eq!(scene.outcome, None, "{name}");
-                assert!(scene.table.is_none(), "{name}");
+                assert_eq!(
+                    slice(graph, None, 2, Player::Mouse),
+                    Err(SliceError::NotSolved)
+                );
             }
         }
     }
 }
 
-/// Every position's entry in the table says what the solver says.
-fn check_table(table: &PositionTable, solution: &Solution) {
-    let n = solution.game().node_count();
-    assert_eq!(table.outcome.len(), 2 * n * n);
-    let outcomes: Vec<char> = table.outcome.chars().collect();
-    for (t, turn) in [Player::Mouse, Player::Cat].into_iter().enumerate() {
-        for mouse in 0..n {
-            for cat in 0..n {
-                let entry = (t * n + mouse) * n + cat;
+/// Every slice (each cat node, each turn) says what the solver says, position by position.
+fn check_slices(graph: &cmg_core::model::Graph, solution: &Solution) {
+    let n = graph.node_count();
+    for turn in [Player::Mouse, Player::Cat] {
+        for cat in 0..n as u32 {
+            let slice = slice(graph, Some(solution), graph.id(cat), turn).expect("a slice");
+            assert_eq!(slice.ids, graph.ids());
+            assert_eq!(slice.turn, turn_keyword(turn));
+            let outcomes: Vec<char> = slice.outcome.chars().collect();
+            assert_eq!(outcomes.len(), n);
+            for (mouse, &shown) in outcomes.iter().enumerate() {
                 let position = Position {
                     mouse: mouse as u32,
-                    cat: cat as u32,
+                    cat,
                     turn,
                 };
                 let letter = outcome_keyword(solution.outcome(position)).chars().next();
-                assert_eq!(Some(outcomes[entry]), letter, "{position:?}");
+                assert_eq!(Some(shown), letter, "{position:?}");
                 assert_eq!(
-                    table.moves[entry],
+                    slice.moves[mouse],
                     solution.moves_to_end(position).map_or(-1, |m| m as i32)
                 );
                 assert_eq!(
-                    table.best[entry],
-                    solution.best_move(position).map_or(-1, |m| m as i32)
+                    slice.best[mouse],
+                    solution
+                        .best_move(position)
+                        .map_or(-1, |m| i64::from(graph.id(m)))
                 );
+            }
+        }
+    }
+    assert_eq!(
+        slice(graph, Some(solution), u32::MAX, Player::Mouse),
+        Err(SliceError::UnknownNode(u32::MAX))
+    );
+}
+
+/// The replay's levels are the slice's moves: a position is settled in the round of its
+/// moves to the end. Checked against a retrograde analysis written out here, round by
+/// round, on every example: the positions settled after k rounds are exactly those with
+/// at most k moves.
+#[test]
+fn the_replay_levels_are_the_rounds_of_a_retrograde_analysis() {
+    for (name, text) in examples() {
+        let analysis = Analysis::new(text);
+        let Some(game) = analysis.game() else {
+            continue;
+        };
+        let solution = solve(&game);
+        let graph = &analysis.model.graph;
+        let n = graph.node_count();
+        let hole = graph.index_of(0);
+        // settled[t][m][c]: the round a position was settled at.
+        let index = |t: usize, m: usize, c: usize| (t * n + m) * n + c;
+        let mut settled: Vec<Option<(char, usize)>> = vec![None; 2 * n * n];
+        for t in 0..2 {
+            for m in 0..n {
+                for c in 0..n {
+                    if m == c {
+                        settled[index(t, m, c)] = Some(('c', 0));
+                    } else if Some(m as u32) == hole {
+                        settled[index(t, m, c)] = Some(('m', 0));
+                    }
+                }
+            }
+        }
+        let mut round = 0;
+        loop {
+            round += 1;
+            let mut next = settled.clone();
+            for t in 0..2 {
+                for m in 0..n {
+                    for c in 0..n {
+                        if settled[index(t, m, c)].is_some() || Some(c as u32) == hole {
+                            continue;
+                        }
+                        let (me, from) = if t == 0 { ('m', m) } else { ('c', c) };
+                        let moves: Vec<usize> = graph
+                            .neighbours(from as u32)
+                            .iter()
+                            .map(|&k| k as usize)
+                            .filter(|&k| t == 0 || Some(k as u32) != hole)
+                            .collect();
+                        let child = |k: usize| {
+                            if t == 0 {
+                                settled[index(1, k, c)]
+                            } else {
+                                settled[index(0, m, k)]
+                            }
+                        };
+                        if moves
+                            .iter()
+                            .any(|&k| child(k).is_some_and(|(w, _)| w == me))
+                        {
+                            next[index(t, m, c)] = Some((me, round));
+                        } else if !moves.is_empty()
+                            && moves
+                                .iter()
+                                .all(|&k| child(k).is_some_and(|(w, _)| w != me))
+                        {
+                            next[index(t, m, c)] = Some((if me == 'm' { 'c' } else { 'm' }, round));
+                        }
+                    }
+                }
+            }
+            if next == settled {
+                break;
+            }
+            settled = next;
+        }
+        for (t, turn) in [Player::Mouse, Player::Cat].into_iter().enumerate() {
+            for c in 0..n {
+                if Some(c as u32) == hole {
+                    continue;
+                }
+                let slice =
+                    slice(graph, Some(&solution), graph.id(c as u32), turn).expect("a slice");
+                for m in 0..n {
+                    let expected = settled[index(t, m, c)].map_or(-1, |(_, r)| r as i32);
+                    assert_eq!(slice.moves[m], expected, "{name}: {t} {m} {c}");
+                }
             }
         }
     }
@@ -142,7 +242,10 @@ fn a_stale_solution_is_not_used() {
     let scene = scene(&new, solution.as_ref(), &Positions::new());
     assert_eq!(scene.outcome, None);
     assert!(scene.nodes.iter().all(|n| n.outcome.is_none()));
-    assert!(scene.table.is_none());
+    assert_eq!(
+        slice(&new.model.graph, solution.as_ref(), 2, Player::Mouse),
+        Err(SliceError::NotSolved)
+    );
 }
 
 #[test]
@@ -186,17 +289,34 @@ fn the_web_test_fixtures_are_current() {
         let analysis = Analysis::new(std::fs::read_to_string(path).expect("an example"));
         let solution = analysis.game().map(|game| solve(&game));
         let scene = scene(&analysis, solution.as_ref(), &Positions::new());
-        let json = serde_json::to_string_pretty(&scene).expect("JSON") + "\n";
-        let fixture = format!("{dir}/{name}.json");
-        if std::env::var_os("UPDATE_EXPECT").is_some() {
-            std::fs::create_dir_all(dir).expect("the fixtures folder");
-            std::fs::write(&fixture, &json).expect("a fixture");
+        // Every slice, as the page would ask for them one by one.
+        let graph = &analysis.model.graph;
+        let slices: Vec<Slice> = [Player::Mouse, Player::Cat]
+            .into_iter()
+            .flat_map(|turn| graph.ids().iter().map(move |&cat| (cat, turn)))
+            .filter_map(|(cat, turn)| slice(graph, solution.as_ref(), cat, turn).ok())
+            .collect();
+        for (file, json) in [
+            (
+                format!("{dir}/{name}.json"),
+                serde_json::to_string_pretty(&scene),
+            ),
+            (
+                format!("{dir}/{name}.slices.json"),
+                serde_json::to_string(&slices),
+            ),
+        ] {
+            let json = json.expect("JSON") + "\n";
+            if std::env::var_os("UPDATE_EXPECT").is_some() {
+                std::fs::create_dir_all(dir).expect("the fixtures folder");
+                std::fs::write(&file, &json).expect("a fixture");
+            }
+            let current = std::fs::read_to_string(&file).unwrap_or_default();
+            assert!(
+                current == json,
+                "{file} is out of date: run UPDATE_EXPECT=1 cargo test --lib view"
+            );
         }
-        let current = std::fs::read_to_string(&fixture).unwrap_or_default();
-        assert!(
-            current == json,
-            "{fixture} is out of date: run UPDATE_EXPECT=1 cargo test --lib view"
-        );
     }
 }
 
