@@ -8,7 +8,7 @@
 // Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
 import { spawn, execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
@@ -45,7 +45,23 @@ function solverOutcomes(file) {
   return outcomes;
 }
 
-function startView(file) {
+/** A connected graph of `n` nodes: a path and n/2 chords from a fixed pseudo-random sequence. */
+function bigGraph(n) {
+  let state = 12345;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return state % n;
+  };
+  const lines = [];
+  for (let i = 1; i < n; i++) lines.push(`${i - 1} -- ${i}`);
+  for (let i = 0; i < n / 2; i++) {
+    const [a, b] = [next(), next()];
+    if (a !== b) lines.push(`${a} -- ${b}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+function startView(file, timeoutMs = 10000) {
   const child = spawn(cmg, ["view", file, "--no-open"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = new Promise((resolveUrl, reject) => {
     let seen = "";
@@ -55,7 +71,7 @@ function startView(file) {
       if (found) resolveUrl(found[0]);
     });
     child.on("exit", (code) => reject(new Error(`cmg view exited with ${code}`)));
-    setTimeout(() => reject(new Error("cmg view printed no URL")), 10000);
+    setTimeout(() => reject(new Error("cmg view printed no URL")), timeoutMs);
   });
   return { child, url };
 }
@@ -318,6 +334,45 @@ try {
   );
   await webview.screenshot({ path: join(artifacts, "webview-dark.png") });
   check(errors.length === 0, `no errors in the webview ${errors.join("; ")}`);
+
+  // The first draw at scale: a scene of 300 and of 2000 nodes (the view's limit) posted
+  // to a fresh page, timed from the message to the second frame after every node is in
+  // the document. A measurement for BENCHMARKS.md, not a pass/fail bound.
+  for (const size of [300, 2000]) {
+    const big = join(dir, `big-${size}.cmg`);
+    writeFileSync(big, bigGraph(size));
+    // A debug build lays out and solves 2000 nodes before it serves: give it time.
+    const served = startView(big, 300000);
+    try {
+      const bigUrl = await served.url;
+      const bigScene = await (await fetch(new URL("scene.json", bigUrl))).json();
+      check(bigScene.nodes.length === size && bigScene.too_large === null, `the ${size}-node graph is drawn (not too large)`);
+      const fresh = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      fresh.on("pageerror", (error) => errors.push(String(error)));
+      await fresh.addInitScript(() => {
+        window.acquireVsCodeApi = () => ({ postMessage: () => undefined });
+      });
+      await fresh.goto(bigUrl);
+      const ms = await fresh.evaluate(async (scene) => {
+        const start = performance.now();
+        window.postMessage({ type: "scene", scene }, "*");
+        await new Promise((done) => {
+          const wait = () =>
+            document.querySelectorAll("[data-node]").length === scene.nodes.length
+              ? requestAnimationFrame(() => requestAnimationFrame(done))
+              : setTimeout(wait, 1);
+          wait();
+        });
+        return performance.now() - start;
+      }, bigScene);
+      console.log(`# first draw of ${size} nodes and ${bigScene.edges.length} edges (SVG): ${ms.toFixed(0)} ms`);
+      await fresh.screenshot({ path: join(artifacts, `view-${size}.png`) });
+      await fresh.close();
+    } finally {
+      served.child.kill();
+    }
+  }
+  check(errors.length === 0, `no errors at scale ${errors.join("; ")}`);
 
   // The export has the page's elements and attributes, and renders for the README.
   // leetcode-draw has nodes of all three outcomes: it is the README's picture (docs/view.png).

@@ -22,18 +22,18 @@ pub const EDGE_CLEARANCE: f64 = NODE_RADIUS + 6.0;
 pub const NODE_SPACING: f64 = 2.0 * NODE_RADIUS + 12.0;
 
 /// Nudging passes before the picture grows by [`GROW`].
-const NUDGE_PASSES: usize = 8;
+const NUDGE_PASSES: usize = 6;
 
 /// Rounds of nudging and growing before the last resort, one spread by the factor the
 /// worst remaining clash needs.
-const GROW_ROUNDS: usize = 20;
-const GROW: f64 = 1.25;
+const GROW_ROUNDS: usize = 50;
+const GROW: f64 = 1.1;
 
 /// Spreading never multiplies the picture by more than this (a bound on coordinates).
 const MAX_SPREAD: f64 = 1e4;
 
-/// Above this many node-edge tests per pass, skip nudging and only spread: the pass is
-/// O(n · edges), and spreading alone is one more such pass.
+/// Above this many node-edge pairs, skip nudging and only spread: a pass looks at the
+/// nodes in each edge's box, at worst every node for every edge.
 const MAX_NUDGE_WORK: usize = 20_000_000;
 
 /// One thing too close: a node near an edge it does not join, or two nodes.
@@ -81,7 +81,15 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]]) {
         // in a larger picture the same pushes are smaller relative to the distances, so
         // this finds a picture not much larger than it must be.
         for round in 0..GROW_ROUNDS {
-            for _ in 0..NUDGE_PASSES {
+            // The first round nudges longer: a picture seeded from the previous one has
+            // a few local clashes (around an edit), which nudging settles without
+            // growing, and so moving, the whole picture.
+            let passes = if round == 0 {
+                5 * NUDGE_PASSES
+            } else {
+                NUDGE_PASSES
+            };
+            for _ in 0..passes {
                 let clashes = clashes(&edges, positions);
                 if clashes.is_empty() {
                     return;
@@ -118,9 +126,18 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]]) {
 }
 
 /// Whether `positions` (pixels) already clear every edge and node as [`clear`] leaves them.
+/// Positions rounded to hundredths of a pixel after the pass still count as clear.
 pub fn is_clear(graph: &Graph, positions: &[[f64; 2]]) -> bool {
-    clashes(&edge_list(graph), positions).is_empty()
+    clashes(&edge_list(graph), positions)
+        .iter()
+        .all(|clash| match *clash {
+            Clash::Edge { distance, .. } => distance >= EDGE_CLEARANCE - ROUNDING,
+            Clash::Nodes { distance, .. } => distance >= NODE_SPACING - ROUNDING,
+        })
 }
+
+/// Slack for positions rounded to hundredths of a pixel.
+const ROUNDING: f64 = 0.05;
 
 fn edge_list(graph: &Graph) -> Vec<[usize; 2]> {
     (0..graph.node_count() as u32)
@@ -138,6 +155,11 @@ fn edge_list(graph: &Graph) -> Vec<[usize; 2]> {
 /// deterministic.
 fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
     let mut found = Vec::new();
+    // Nodes sorted by x: an edge only needs the nodes within its box's x range, and a
+    // node only those less than the spacing to its right.
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by(|&i, &j| positions[i][0].total_cmp(&positions[j][0]).then(i.cmp(&j)));
+    let xs: Vec<f64> = order.iter().map(|&i| positions[i][0]).collect();
     for &[a, b] in edges {
         let (p, q) = (positions[a], positions[b]);
         let (x0, x1) = (
@@ -148,8 +170,13 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
             p[1].min(q[1]) - EDGE_CLEARANCE,
             p[1].max(q[1]) + EDGE_CLEARANCE,
         );
-        for (node, &c) in positions.iter().enumerate() {
-            if node == a || node == b || c[0] < x0 || c[0] > x1 || c[1] < y0 || c[1] > y1 {
+        let first = xs.partition_point(|&x| x < x0);
+        for &node in &order[first..] {
+            let c = positions[node];
+            if c[0] > x1 {
+                break;
+            }
+            if node == a || node == b || c[1] < y0 || c[1] > y1 {
                 continue;
             }
             let near = nearest_on_segment(c, p, q);
@@ -163,9 +190,6 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
             }
         }
     }
-    // Sorted by x, a node only needs comparing with those less than the spacing to its right.
-    let mut order: Vec<usize> = (0..positions.len()).collect();
-    order.sort_by(|&i, &j| positions[i][0].total_cmp(&positions[j][0]).then(i.cmp(&j)));
     for (k, &i) in order.iter().enumerate() {
         for &j in &order[k + 1..] {
             let (p, q) = (positions[i], positions[j]);
@@ -225,8 +249,14 @@ fn nudge(positions: &mut [[f64; 2]], clash: Clash) {
             } else {
                 fallback_direction(node)
             };
+            // The node goes most of the way, the edge the rest: in a crowded picture
+            // moving only the node pushes it into the next line.
             let push = EDGE_CLEARANCE - now + 2.0;
-            positions[node] = [c[0] + away[0] * push, c[1] + away[1] * push];
+            positions[node] = [c[0] + away[0] * push * 0.6, c[1] + away[1] * push * 0.6];
+            for end in [a, b] {
+                let e = positions[end];
+                positions[end] = [e[0] - away[0] * push * 0.4, e[1] - away[1] * push * 0.4];
+            }
         }
         Clash::Nodes { a, b, .. } => {
             let (p, q) = (positions[a], positions[b]);

@@ -27,7 +27,7 @@ pub const SCENE_VERSION: u32 = 2;
 /// The view draws at most this many nodes. Layout costs O(n²) per sweep (see
 /// `BENCHMARKS.md`); a picture of more nodes would not be readable anyway. The scene is
 /// O(nodes + edges): slices of the position table come on demand ([`slice`]).
-pub const MAX_VIEW_NODES: usize = 300;
+pub const MAX_VIEW_NODES: usize = 2000;
 
 /// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
 pub const MAX_SCENE_DIAGNOSTICS: usize = 200;
