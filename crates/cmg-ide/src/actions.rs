@@ -543,15 +543,9 @@ fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Plan> {
         .filter(|t| t.kind == SyntaxKind::Comment)
         .map(|t| analysis.text[t.range.to_usize()].trim_end().to_owned())
         .collect();
-    for (&node, adjacent) in &neighbours {
-        let above: Vec<String> = adjacent.range(node + 1..).map(u32::to_string).collect();
-        match above.as_slice() {
-            [] if adjacent.is_empty() => lines.push(format!("node {node}")),
-            [] => {}
-            [one] => lines.push(format!("{node} -- {one}")),
-            many => lines.push(format!("{node} -- {{{}}}", many.join(" "))),
-        }
-    }
+    lines.extend(crate::edge_statements(
+        neighbours.iter().map(|(&node, adjacent)| (node, adjacent)),
+    ));
     let edit = TextEdit {
         range: statement.range,
         new_text: lines.join(analysis.parse.line_ending(&analysis.text)),
@@ -585,7 +579,7 @@ fn first_verified(
 }
 
 fn keeps_meaning(analysis: &Analysis, edits: &[TextEdit], fixed: Option<Code>) -> bool {
-    let Some(text) = apply(&analysis.text, edits) else {
+    let Some(text) = crate::apply_edits(&analysis.text, edits) else {
         return false;
     };
     let after = Analysis::new(&text);
@@ -608,26 +602,6 @@ fn keeps_meaning(analysis: &Analysis, edits: &[TextEdit], fixed: Option<Code>) -
         && after.parse.errors.len() <= analysis.parse.errors.len()
         && no_growth
         && fixes
-}
-
-/// `text` with non-overlapping `edits` applied, or `None` if one does not fit the text.
-fn apply(text: &str, edits: &[TextEdit]) -> Option<String> {
-    let mut edits = edits.to_vec();
-    edits.sort_by_key(|edit| std::cmp::Reverse((edit.range.start, edit.range.end)));
-    let mut text = text.to_owned();
-    let mut limit = text.len();
-    for edit in edits {
-        let range = edit.range.to_usize();
-        if range.end > limit
-            || !text.is_char_boundary(range.start)
-            || !text.is_char_boundary(range.end)
-        {
-            return None;
-        }
-        text.replace_range(range.clone(), &edit.new_text);
-        limit = range.start;
-    }
-    Some(text)
 }
 
 #[cfg(test)]
