@@ -2,7 +2,7 @@
 
 use super::*;
 use cmg_core::analysis::{mouse_starts_at, start_position};
-use cmg_solve::{solve, Player, Position};
+use cmg_solve::{solve, Outcome, Player, Position};
 
 fn examples() -> Vec<(String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples");
@@ -476,4 +476,23 @@ fn no_edge_of_a_random_graph_passes_over_a_node_it_does_not_join() {
         let scene = scene(&Analysis::new(text.clone()), None, &Positions::new());
         assert_eq!(geometry_offence(&scene), None, "{text}");
     }
+}
+
+#[test]
+fn the_palette_gives_every_outcome_a_colour_of_the_stylesheet() {
+    let colours: Vec<&str> = [Outcome::MouseWins, Outcome::CatWins, Outcome::Draw]
+        .into_iter()
+        .map(svg::outcome_colour)
+        .collect();
+    for colour in &colours {
+        assert!(
+            colour.len() == 7
+                && colour.starts_with('#')
+                && colour[1..].chars().all(|c| c.is_ascii_hexdigit()),
+            "{colour}"
+        );
+        assert!(svg::STYLESHEET.contains(colour));
+    }
+    assert_ne!(colours[0], colours[1]);
+    assert_eq!(svg::palette("--cmg-no-such-colour"), None);
 }
