@@ -26,15 +26,16 @@ const NUDGE_PASSES: usize = 6;
 
 /// Rounds of nudging and growing before the last resort, one spread by the factor the
 /// worst remaining clash needs.
-const GROW_ROUNDS: usize = 50;
-const GROW: f64 = 1.1;
+const GROW_ROUNDS: usize = 30;
+const GROW: f64 = 1.2;
 
 /// Spreading never multiplies the picture by more than this (a bound on coordinates).
 const MAX_SPREAD: f64 = 1e4;
 
-/// Above this many node-edge pairs, skip nudging and only spread: a pass looks at the
-/// nodes in each edge's box, at worst every node for every edge.
-const MAX_NUDGE_WORK: usize = 20_000_000;
+/// Nudging stops once its passes have measured this many node-edge pairs in all (each
+/// pass looks at the nodes in each edge's box): then one spread by the factor the worst
+/// clash needs clears the rest. This bounds the pass on large, dense pictures.
+const NUDGE_BUDGET: usize = 30_000_000;
 
 /// One thing too close: a node near an edge it does not join, or two nodes.
 #[derive(Clone, Copy, Debug)]
@@ -71,41 +72,42 @@ impl Clash {
 /// Moves nodes (pixels, dense index order) until every edge clears every node it does not
 /// join by [`EDGE_CLEARANCE`] and every two nodes are [`NODE_SPACING`] apart. Positions
 /// that already clear are given back untouched.
-pub fn clear(graph: &Graph, positions: &mut [[f64; 2]]) {
+///
+/// `seeded`: the positions come from the previous picture, so the clashes are few and
+/// local (around an edit): the first round nudges longer before growing, and so moving,
+/// the whole picture.
+pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
     let edges = edge_list(graph);
-    let work = positions
-        .len()
-        .saturating_mul(edges.len() + positions.len());
-    if work <= MAX_NUDGE_WORK {
-        // Nudge; where that does not settle, grow the picture a little and nudge again:
-        // in a larger picture the same pushes are smaller relative to the distances, so
-        // this finds a picture not much larger than it must be.
-        for round in 0..GROW_ROUNDS {
-            // The first round nudges longer: a picture seeded from the previous one has
-            // a few local clashes (around an edit), which nudging settles without
-            // growing, and so moving, the whole picture.
-            let passes = if round == 0 {
-                5 * NUDGE_PASSES
-            } else {
-                NUDGE_PASSES
-            };
-            for _ in 0..passes {
-                let clashes = clashes(&edges, positions);
-                if clashes.is_empty() {
-                    return;
-                }
-                for clash in clashes {
-                    nudge(positions, clash);
-                }
+    let mut work = 0usize;
+    // Nudge; where that does not settle, grow the picture a little and nudge again: in a
+    // larger picture the same pushes are smaller relative to the distances, so this
+    // finds a picture not much larger than it must be.
+    'rounds: for round in 0..GROW_ROUNDS {
+        let passes = if round == 0 && seeded {
+            5 * NUDGE_PASSES
+        } else {
+            NUDGE_PASSES
+        };
+        for _ in 0..passes {
+            let (clashes, measured) = clashes(&edges, positions);
+            if clashes.is_empty() {
+                return;
             }
-            if round + 1 < GROW_ROUNDS {
-                spread(positions, GROW);
+            work += measured;
+            if work > NUDGE_BUDGET {
+                break 'rounds;
             }
+            for clash in clashes {
+                nudge(positions, clash);
+            }
+        }
+        if round + 1 < GROW_ROUNDS {
+            spread(positions, GROW);
         }
     }
     // What is left: make every distance positive, then spread out by one factor.
     for _ in 0..4 {
-        let clashes = clashes(&edges, positions);
+        let (clashes, _) = clashes(&edges, positions);
         if clashes.is_empty() {
             return;
         }
@@ -129,6 +131,7 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]]) {
 /// Positions rounded to hundredths of a pixel after the pass still count as clear.
 pub fn is_clear(graph: &Graph, positions: &[[f64; 2]]) -> bool {
     clashes(&edge_list(graph), positions)
+        .0
         .iter()
         .all(|clash| match *clash {
             Clash::Edge { distance, .. } => distance >= EDGE_CLEARANCE - ROUNDING,
@@ -152,9 +155,10 @@ fn edge_list(graph: &Graph) -> Vec<[usize; 2]> {
 }
 
 /// Every clash, in a fixed order (edges by index, then node pairs), so the pass is
-/// deterministic.
-fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
+/// deterministic, and how many node-edge pairs were measured.
+fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> (Vec<Clash>, usize) {
     let mut found = Vec::new();
+    let mut measured = 0;
     // Nodes sorted by x: an edge only needs the nodes within its box's x range, and a
     // node only those less than the spacing to its right.
     let mut order: Vec<usize> = (0..positions.len()).collect();
@@ -176,6 +180,7 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
             if c[0] > x1 {
                 break;
             }
+            measured += 1;
             if node == a || node == b || c[1] < y0 || c[1] > y1 {
                 continue;
             }
@@ -206,7 +211,7 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
             }
         }
     }
-    found
+    (found, measured)
 }
 
 /// The point of segment `p`–`q` nearest to `c`.

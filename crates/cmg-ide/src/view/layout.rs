@@ -37,7 +37,7 @@ const MAX_COORDINATE: f64 = 1e7;
 
 /// The number of pivots. Up to this many nodes, every node is one (full stress); above,
 /// each sweep costs `n · (PIVOTS + degree)` instead of `n²` (see `BENCHMARKS.md`).
-const PIVOTS: usize = 100;
+const PIVOTS: usize = 60;
 
 /// How firmly a seeded layout holds each node to where it was, against its terms' weight.
 const ANCHOR: f64 = 1.0;
@@ -99,7 +99,7 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
         model.majorize(&mut positions, None);
     }
     let mut pixels = to_pixels(&positions);
-    clearance::clear(graph, &mut pixels);
+    clearance::clear(graph, &mut pixels, seeded > 0);
     if seeded > 0 {
         // The post-pass may have grown the picture about its own centre: put the nodes
         // that were drawn before back about where they were on average (a translation,
