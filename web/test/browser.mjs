@@ -37,7 +37,13 @@ function check(condition, what) {
 /** Who wins if the mouse starts on each node, as `cmg dot` colours it from the solver. */
 function solverOutcomes(file) {
   const dot = execFileSync(cmg, ["dot", file], { encoding: "utf8" });
-  const colours = { "#a8dba8": "mouse", "#f4a6a6": "cat", "#d9d9d9": "draw" };
+  // cmg dot fills with the page's own palette (web/src/scene.css), read from there.
+  const css = readFileSync(join(root, "web/src/scene.css"), "utf8");
+  const colours = {};
+  for (const outcome of ["mouse", "cat", "draw"]) {
+    const found = css.match(new RegExp(`--cmg-${outcome}:\\s*(#[0-9a-fA-F]{6})`));
+    if (found) colours[found[1].toLowerCase()] = outcome;
+  }
   const outcomes = new Map();
   for (const match of dot.matchAll(/^\s*(\d+) \[.*fillcolor="(#[0-9a-f]{6})"/gm)) {
     outcomes.set(match[1], colours[match[2]]);
@@ -235,6 +241,7 @@ try {
   const playSlice = await servedSlice(url, reply, "mouse");
   await page.waitForFunction((key) => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === key, `${reply}/mouse`);
   check(await showsSlice(page, playSlice), "in play the colours follow the position (the cat where it is, the mouse to move)");
+  await page.waitForTimeout(400); // the tokens glide for 250 ms
   check(await tokensOnTheirNodes(page), "the tokens sit on their nodes in play");
   await page.waitForTimeout(400);
   await page.screenshot({ path: join(artifacts, "view-play.png") });

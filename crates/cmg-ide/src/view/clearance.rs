@@ -35,7 +35,7 @@ const MAX_SPREAD: f64 = 1e4;
 /// Nudging stops once its passes have measured this many node-edge pairs in all (each
 /// pass looks at the nodes in each edge's box): then one spread by the factor the worst
 /// clash needs clears the rest. This bounds the pass on large, dense pictures.
-const NUDGE_BUDGET: usize = 30_000_000;
+const NUDGE_BUDGET: usize = 120_000_000;
 
 /// One thing too close: a node near an edge it does not join, or two nodes.
 #[derive(Clone, Copy, Debug)]
@@ -105,27 +105,36 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
             spread(positions, GROW);
         }
     }
-    // What is left: make every distance positive, then spread out by one factor.
-    for _ in 0..4 {
+    // What is left: nudge the worst clashes (those a spread would have to blow the
+    // picture up for) a few passes, then spread out by the one factor the rest needs.
+    for attempt in 0..LAST_PASSES {
         let (clashes, _) = clashes(&edges, positions);
         if clashes.is_empty() {
             return;
         }
-        if clashes.iter().all(|c| c.distance() > 1e-3) {
-            let factor = clashes
-                .iter()
-                .map(Clash::spread_needed)
-                .fold(1.0, f64::max)
-                // Some room for rounding to hundredths of a pixel afterwards.
-                * 1.01;
-            spread(positions, factor.min(MAX_SPREAD));
+        let needed = clashes.iter().map(Clash::spread_needed).fold(1.0, f64::max);
+        let positive = clashes.iter().all(|c| c.distance() > 1e-3);
+        if positive && (needed <= WORST_SPREAD || attempt + 1 == LAST_PASSES) {
+            // Some room for rounding to hundredths of a pixel afterwards.
+            spread(positions, (needed * 1.01).min(MAX_SPREAD));
             return;
         }
-        for clash in clashes.into_iter().filter(|c| c.distance() <= 1e-3) {
+        for clash in clashes
+            .into_iter()
+            .filter(|c| c.distance() <= 1e-3 || c.spread_needed() > WORST_SPREAD)
+        {
             nudge(positions, clash);
         }
+        spread(positions, GROW);
     }
 }
+
+/// Passes after the nudging budget: the worst clashes are nudged and the picture grows
+/// by [`GROW`], until one spread clears the rest.
+const LAST_PASSES: usize = 16;
+
+/// A clash that would need the picture spread more than this is nudged, not spread for.
+const WORST_SPREAD: f64 = 2.0;
 
 /// Whether `positions` (pixels) already clear every edge and node as [`clear`] leaves them.
 /// Positions rounded to hundredths of a pixel after the pass still count as clear.
