@@ -9,6 +9,7 @@ mod common;
 
 mod cli;
 mod cli_view;
+mod view_server;
 mod diagnostics;
 mod docs;
 mod format;

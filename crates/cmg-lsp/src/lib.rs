@@ -12,6 +12,7 @@ mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
 
+pub use config::Config;
 pub use server::Server;
 
 use std::process::ExitCode;
