@@ -1,6 +1,7 @@
 // The game view page: gets scenes from its host (`cmg view` over HTTP, or the VS Code
 // extension through messages), draws them, and runs the line stepper and play mode.
 
+import { follow } from "./follow";
 import { createPicture, draw, drawTokens, type Picture } from "./render";
 import {
   Game,
@@ -32,8 +33,15 @@ declare function acquireVsCodeApi(): VsCodeApi;
 function browserHost(): Host {
   return {
     start(onScene) {
-      const events = new EventSource("events");
-      events.addEventListener("scene", (event) => onScene(JSON.parse((event as MessageEvent<string>).data)));
+      const connection = byId("connection");
+      follow(
+        "events",
+        (data) => onScene(JSON.parse(data)),
+        (text) => {
+          connection.textContent = text ?? "";
+          connection.hidden = text === null;
+        },
+      );
     },
     reveal(node) {
       const at = node.mention?.start;
