@@ -46,7 +46,7 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
                 let _ = writeln!(
                     out,
                     "{}: {}",
-                    source.name,
+                    render::visible(&source.name),
                     render::counts(diagnostics.iter().map(Diagnostic::severity))
                 );
             }

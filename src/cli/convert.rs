@@ -106,7 +106,7 @@ pub fn export(path: &str) -> CliResult {
         );
         eprintln!(
             "cmg: {}: not exported, since part of the file could not be read",
-            source.name
+            render::visible(&source.name)
         );
         return Ok(ExitCode::FAILURE);
     }
@@ -130,7 +130,7 @@ pub fn export(path: &str) -> CliResult {
         };
         eprintln!(
             "cmg: {}: an adjacency list needs node ids 0 to n-1 without gaps, but {missing} missing",
-            source.name,
+            render::visible(&source.name),
         );
         return Ok(ExitCode::FAILURE);
     }

@@ -22,7 +22,7 @@ pub fn run(path: &str) -> CliResult {
         Ok(solution) => Some(solution),
         Err(reason) => {
             // Say why the nodes are not coloured rather than dropping the colours quietly.
-            eprintln!("cmg: {}: nodes not coloured: {reason}", source.name);
+            eprintln!("cmg: {}: nodes not coloured: {reason}", super::render::visible(&source.name));
             None
         }
     };
@@ -74,7 +74,7 @@ fn refuse(source: &Source, analysis: &Analysis, codes: &[Code], why: &str) -> bo
         &errors,
         render::DEFAULT_MAX_DIAGNOSTICS,
     );
-    eprintln!("cmg: {}: {why}", source.name);
+    eprintln!("cmg: {}: {why}", super::render::visible(&source.name));
     true
 }
 

@@ -31,7 +31,7 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
         if check {
             if changed {
                 outcome.failed = true;
-                eprintln!("would reformat {}", source.name);
+                eprintln!("would reformat {}", super::render::visible(&source.name));
                 print_diff(&source.name, &source.text, &formatted);
             }
         } else if path == "-" {
@@ -54,5 +54,6 @@ fn print_diff(name: &str, old: &str, new: &str) {
         .context_radius(2)
         .header(name, &format!("{name} (formatted)"))
         .to_string();
-    super::render::print(&text);
+    // The diff quotes the file: its control characters must not reach the terminal.
+    super::render::print(&super::render::visible(&text));
 }

@@ -235,8 +235,9 @@ fn parse_size(text: &str) -> Result<u64, String> {
 pub struct CliError(String);
 
 impl std::fmt::Display for CliError {
+    /// Shown on a terminal: a path from a walked folder is text an attacker may choose.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&render::visible(&self.0))
     }
 }
 

@@ -8,6 +8,7 @@
 mod common;
 
 mod cli;
+mod cli_hostile;
 mod cli_view;
 mod view_server;
 mod diagnostics;
