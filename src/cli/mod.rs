@@ -75,6 +75,11 @@ enum Command {
         /// Print the diagnostics only: no summary lines.
         #[arg(long, short)]
         quiet: bool,
+        /// Check an `expect` on any graph: lift the limits the editor solves under (the
+        /// defaults of `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`), which apply
+        /// by default; `cmg solve`'s memory budget still holds.
+        #[arg(long)]
+        no_limits: bool,
         #[command(flatten)]
         report: ReportOptions,
     },
@@ -164,8 +169,9 @@ pub fn run() -> ExitCode {
             files,
             json,
             quiet,
+            no_limits,
             report,
-        } => check::run(&files, json, quiet, report.max_diagnostics),
+        } => check::run(&files, json, quiet, report.max_diagnostics, no_limits),
         Command::Solve {
             file,
             json,

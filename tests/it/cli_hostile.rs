@@ -209,3 +209,41 @@ fn a_folder_without_cmg_files_is_said() {
     assert_eq!(code, 0);
     assert!(String::from_utf8_lossy(&stderr).contains("no .cmg file found"));
 }
+
+/// A chain 0 - 1 - 3 - ... - 2 of `nodes` nodes, with `expect cat` (the mouse wins).
+fn chain_expecting_the_cat(nodes: u32) -> String {
+    let middle: Vec<String> = (3..nodes).map(|id| id.to_string()).collect();
+    format!("expect cat\n0 -- 1 -- {} -- 2\n", middle.join(" -- "))
+}
+
+#[test]
+fn check_solves_an_expect_under_the_editors_limits_unless_lifted() {
+    // Above the live-solve limit: not solved, and the note says how to lift it.
+    let (code, stdout, _) = run(&["check", "--json", "-"], chain_expecting_the_cat(5003).as_bytes());
+    let stdout = String::from_utf8(stdout).unwrap();
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("\"too-large\""), "{stdout}");
+    assert!(stdout.contains("cmg check --no-limits"), "{stdout}");
+    assert!(!stdout.contains("expect-mismatch"), "{stdout}");
+    // Under it, the expectation is checked, with or without the flag.
+    for args in [vec!["check", "--json", "-"], vec!["check", "--no-limits", "--json", "-"]] {
+        let (code, stdout, _) = run(&args, chain_expecting_the_cat(50).as_bytes());
+        assert_eq!(code, 1, "{args:?}");
+        assert!(String::from_utf8(stdout).unwrap().contains("expect-mismatch"));
+    }
+    // Lifted, the large one is solved (a few seconds of a debug build: slow tests only).
+    if crate::common::slow_tests() {
+        let text = chain_expecting_the_cat(5003);
+        let (code, stdout, _) = run(&["check", "--no-limits", "--json", "-"], text.as_bytes());
+        let stdout = String::from_utf8(stdout).unwrap();
+        assert_eq!(code, 1, "{stdout}");
+        assert!(stdout.contains("expect-mismatch"), "{stdout}");
+    }
+}
+
+#[test]
+fn a_memory_budget_under_a_mebibyte_is_named_in_bytes() {
+    let (_, _, stderr) = run(&["solve", "--max-memory", "1", "-"], b"0 -- 1 -- 2\n");
+    let stderr = String::from_utf8(stderr).unwrap();
+    assert!(stderr.contains("memory budget of 1 byte,"), "{stderr}");
+}
