@@ -28,6 +28,18 @@ pub fn long_chain(len: u32, modulo: u32) -> String {
     ids.join(" -- ") + "\n"
 }
 
+/// The links of [`long_chain`] as statements of their own on one line, `0 -- 0; 0 -- 1;
+/// 1 -- 2; …`: every repeated link is then its own diagnostic (a chain that repeats
+/// edges within itself gets one per code), all on one long line.
+pub fn long_line_of_statements(len: u32, modulo: u32) -> String {
+    let ids = long_chain_ids(len, modulo);
+    let links: Vec<String> = ids
+        .windows(2)
+        .map(|pair| format!("{} -- {}", pair[0], pair[1]))
+        .collect();
+    links.join("; ") + "\n"
+}
+
 /// An adjacency literal with `lines` comment lines between its two lists: every line
 /// break inside the brackets asks whether the next line starts a statement.
 pub fn comments_in_brackets(lines: usize) -> String {
