@@ -83,13 +83,17 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
 
 pub fn export(path: &str) -> CliResult {
     let source = read_source(path)?;
-    let analysis = Analysis::new(source.text.as_str());
-    // Exporting needs no outcome, so nothing is solved: `expect` is not checked.
-    let errors: Vec<_> = analysis
-        .diagnostics(None)
-        .into_iter()
+    // Exporting needs no outcome, so nothing is solved (`expect` is not checked), and
+    // only the errors of reading the file stop it: the checks are not built.
+    let analysis = Analysis::without_checks(source.text.as_str());
+    let mut errors: Vec<_> = analysis
+        .model
+        .diagnostics
+        .iter()
         .filter(|d| d.severity() == Severity::Error)
+        .cloned()
         .collect();
+    errors.sort_by_key(|d| d.range.start);
     let syntax_broken = errors.iter().any(|d| {
         matches!(
             d.code,

@@ -21,7 +21,8 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
                 continue;
             }
         };
-        let analysis = Analysis::new(source.text.as_str());
+        // Formatting stops only at syntax errors: the checks are not built.
+        let analysis = Analysis::without_checks(source.text.as_str());
         if refuse_syntax_errors(&source, &analysis, "formatted") {
             outcome.failed = true;
             continue;

@@ -282,3 +282,20 @@ fn a_product_over_the_edge_limit_is_refused_before_any_pair_is_made() {
     assert!(scene.too_large.is_some());
     assert!(format(&text, &analysis.parse).len() <= text.len());
 }
+
+/// Issue 19 item 8: `[[1,1,1,…]]`, a list that names one missing neighbour a great many
+/// times, is one `one-sided-edge` (and one `duplicate-edge` with the count), not one per
+/// entry.
+#[test]
+fn a_list_naming_a_missing_neighbour_many_times_is_one_diagnostic() {
+    let text = format!("[[{}]]\n", vec!["1"; 20_000].join(","));
+    let analysis = Analysis::new(text.as_str());
+    assert_eq!(
+        code_counts(&analysis),
+        [
+            (Code::MissingCat, 1),
+            (Code::DuplicateEdge, 1),
+            (Code::OneSidedEdge, 1)
+        ]
+    );
+}

@@ -28,6 +28,20 @@ impl Analysis {
         }
     }
 
+    /// [`Analysis::new`] whose model has only the diagnostics of reading the file (see
+    /// [`Model::without_checks`]), for commands that need the graph and not the checks.
+    pub fn without_checks(text: impl Into<String>) -> Analysis {
+        let text = text.into();
+        let parse = parse(&text);
+        let model = Model::without_checks(&parse);
+        Analysis {
+            line_index: LineIndex::new(&text),
+            text,
+            parse,
+            model,
+        }
+    }
+
     /// Every diagnostic of the file but `too-large`, sorted by position: see
     /// [`Analysis::diagnostics_with`].
     pub fn diagnostics(&self, solution: Option<&Solution>) -> Vec<Diagnostic> {

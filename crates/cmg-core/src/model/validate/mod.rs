@@ -327,9 +327,13 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
         .map(|mention| (mention.statement, mention.id))
         .collect();
+    // A list that names the same one-sided neighbour many times (`[[1,1,1,…]]`) gets
+    // one diagnostic for it: the repeats are `duplicate-edge`'s, counted there.
+    let mut reported: HashSet<(usize, u32, u32)> = HashSet::new();
     listed_pairs()
         .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
+        .filter(|edge| reported.insert((edge.statement, edge.a, edge.b)))
         .map(|edge| {
             let (a, b) = (edge.a, edge.b);
             let message = if has_list.contains(&(edge.statement, b)) {
@@ -356,8 +360,8 @@ fn duplicate_labels(model: &Model) -> Vec<Diagnostic> {
                     Code::DuplicateLabel,
                     label.range,
                     format!(
-                        "node {id} already has the label {:?}; the first label is kept, so remove or change one",
-                        earlier.value
+                        "node {id} already has the label \"{}\"; the first label is kept, so remove or change one",
+                        cmg_syntax::quote(&earlier.value)
                     ),
                 )
                 .with_related(earlier.range, "first labelled here"),
