@@ -381,7 +381,7 @@ async function machineSettingsScenario(browser) {
     await session.open("long-game.cmg");
     const rows = await until(async () => {
       const lines = (await session.lines("long-game.cmg")).map((line) => line.text.trim());
-      return lines.some((text) => text.startsWith("node 1: mouse in 21 ▸")) ? lines : undefined;
+      return lines.some((text) => text.startsWith("node 1: mouse wins in 21 ▸")) ? lines : undefined;
     });
     const rowOf = (id) => (rows ?? []).find((text) => text.startsWith(`node ${id}:`));
     check(
