@@ -23,7 +23,10 @@ pub fn run(path: &str) -> CliResult {
         Ok(solution) => Some(solution),
         Err(reason) => {
             // Say why the nodes are not coloured rather than dropping the colours quietly.
-            eprintln!("cmg: {}: nodes not coloured: {reason}", super::render::visible(&source.name));
+            eprintln!(
+                "cmg: {}: nodes not coloured: {reason}",
+                super::render::visible(&source.name)
+            );
             None
         }
     };

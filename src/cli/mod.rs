@@ -198,7 +198,11 @@ pub fn run() -> ExitCode {
             None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
         }
         .map(|()| ExitCode::SUCCESS)
-        .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
+        // `cmg man | head` closes the pipe early: that is the reader's choice, not an error.
+        .or_else(|error| match error.kind() {
+            std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            _ => Err(CliError(format!("cannot write the man page: {error}"))),
+        }),
         Command::View(args) => view::run(&args),
     };
     match result {

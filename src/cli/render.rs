@@ -276,8 +276,11 @@ impl Excerpt {
         let before = visible(&source.text[window.range.start as usize..start]).len();
         let inside = visible(&source.text[start..end]).len();
         let from = at + prefix + before;
-        self.annotations
-            .push((from..from + inside, mark.primary, visible(mark.message).into_owned()));
+        self.annotations.push((
+            from..from + inside,
+            mark.primary,
+            visible(mark.message).into_owned(),
+        ));
         true
     }
 }

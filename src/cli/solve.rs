@@ -51,7 +51,10 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let syntax_errors = analysis.parse.errors.len();
     let (Ok(solution), Some(start)) = (solved.as_ref(), start_position(graph)) else {
         let reason = solved.err().unwrap_or_default();
-        eprintln!("cmg: {}: no outcome: {reason}", super::render::visible(&source.name));
+        eprintln!(
+            "cmg: {}: no outcome: {reason}",
+            super::render::visible(&source.name)
+        );
         if json {
             let errors: Vec<_> = diagnostics
                 .iter()

@@ -61,7 +61,7 @@ pub struct Args {
     /// The port on 127.0.0.1 to serve on; a free one when absent.
     #[arg(long, default_value_t = 0)]
     port: u16,
-    /// Write the picture as SVG to this file instead of serving the page.
+    /// Write the picture as SVG to this file (`-`: standard output) instead of serving the page.
     #[arg(long, value_name = "OUT.svg")]
     export: Option<String>,
 }
@@ -69,8 +69,14 @@ pub struct Args {
 pub fn run(options: &Args) -> CliResult {
     if let Some(out) = &options.export {
         let scene = scene_of(&options.file, &Positions::new())?;
-        std::fs::write(out, svg::to_svg(&scene))
-            .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
+        let picture = svg::to_svg(&scene);
+        // `-` is standard output, as for every other file argument.
+        if out == "-" {
+            super::render::print(&picture);
+        } else {
+            std::fs::write(out, picture)
+                .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if options.file == "-" {
@@ -157,10 +163,22 @@ fn serve(options: &Args) -> CliResult {
 /// methods and foreign `Host`s before any route runs.
 fn router(shared: Shared) -> Router {
     Router::new()
-        .route("/", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
-        .route("/index.html", get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }))
-        .route("/view.js", get(|| async { asset(VIEW_JS, "text/javascript; charset=utf-8") }))
-        .route("/view.css", get(|| async { asset(VIEW_CSS, "text/css; charset=utf-8") }))
+        .route(
+            "/",
+            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/index.html",
+            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/view.js",
+            get(|| async { asset(VIEW_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/view.css",
+            get(|| async { asset(VIEW_CSS, "text/css; charset=utf-8") }),
+        )
         .route("/scene.json", get(scene_json))
         .route("/events", get(events))
         .fallback(|| async { (StatusCode::NOT_FOUND, "not found\n") })
@@ -244,7 +262,11 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
 
 async fn scene_json(State(shared): State<Shared>) -> Response {
     let json = shared.current.borrow().json.clone();
-    ([(header::CONTENT_TYPE, "application/json")], json.to_string()).into_response()
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        json.to_string(),
+    )
+        .into_response()
 }
 
 /// Server-sent events: one `scene` event with the scene JSON now and after every
@@ -283,7 +305,11 @@ struct Follower {
 /// it over the old one, which a watch on the file itself would lose). A symbolic link
 /// is followed to its target, whose folder is watched too: saving the target is what
 /// changes what the link shows.
-fn watch(path: &Path, name: &str, follower: Follower) -> Result<notify::RecommendedWatcher, CliError> {
+fn watch(
+    path: &Path,
+    name: &str,
+    follower: Follower,
+) -> Result<notify::RecommendedWatcher, CliError> {
     let mut watched: Vec<(PathBuf, Option<std::ffi::OsString>)> = vec![folder_and_name(path)];
     if let Ok(target) = std::fs::canonicalize(path) {
         let target = folder_and_name(&target);

@@ -65,7 +65,8 @@ fn first_control(output: &[u8]) -> Option<(usize, char)> {
 
 /// ESC sequences (clear screen, OSC 52 clipboard write, OSC 0 window title), BEL, NUL,
 /// DEL and a C1 CSI, in a broken statement, a label and a comment.
-const ESCAPES: &str = "\u{1b}[2J\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{1b}]0;pwned\u{7}\u{0}\u{7f}\u{9b}31m";
+const ESCAPES: &str =
+    "\u{1b}[2J\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{1b}]0;pwned\u{7}\u{0}\u{7f}\u{9b}31m";
 
 #[test]
 fn no_control_character_from_a_file_reaches_the_terminal() {
@@ -77,7 +78,10 @@ fn no_control_character_from_a_file_reaches_the_terminal() {
     let unformatted = dir.file("unformatted.cmg", unformatted.as_bytes());
     // A file name from a walked folder is the file's author's choice too.
     let named = TempDir::new("escape-names");
-    named.file(&format!("a{ESCAPES}.cmg").replace(['\0', '/'], ""), b"3 -- 3\n");
+    named.file(
+        &format!("a{ESCAPES}.cmg").replace(['\0', '/'], ""),
+        b"3 -- 3\n",
+    );
     let named_dir = named.0.to_str().unwrap();
     for args in [
         vec!["check", path.as_str()],
@@ -104,13 +108,22 @@ fn no_control_character_from_a_file_reaches_the_terminal() {
     let (_, stdout, _) = run(&["check", path.as_str()], b"");
     let stdout = String::from_utf8(stdout).unwrap();
     assert!(stdout.contains("␛[2J"), "{stdout}");
-    assert!(stdout.contains("\\u{9b}") || stdout.contains("\\u{1b}"), "{stdout}");
+    assert!(
+        stdout.contains("\\u{9b}") || stdout.contains("\\u{1b}"),
+        "{stdout}"
+    );
 }
 
 /// Display columns as a terminal counts them: CJK characters take two.
 fn width(text: &str) -> usize {
     text.chars()
-        .map(|c| if ('\u{4e00}'..='\u{9fff}').contains(&c) { 2 } else { 1 })
+        .map(|c| {
+            if ('\u{4e00}'..='\u{9fff}').contains(&c) {
+                2
+            } else {
+                1
+            }
+        })
         .sum()
 }
 
@@ -164,17 +177,27 @@ fn only_regular_files_and_standard_input_are_read_and_at_most_the_limit() {
 
     let dir = TempDir::new("fifo");
     let fifo = dir.0.join("pipe.cmg");
-    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let start = Instant::now();
     let (code, _, stderr) = run(&["check", fifo.to_str().unwrap()], b"");
     assert_eq!(code, 2, "{}", String::from_utf8_lossy(&stderr));
-    assert!(start.elapsed() < Duration::from_secs(10), "blocked on the FIFO");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "blocked on the FIFO"
+    );
 
     // One byte over the limit, from a file and from standard input.
     let limit = 8 << 20;
     let over = vec![b'\n'; limit + 1];
     let big = dir.file("big.cmg", &over);
-    for (args, input) in [(vec!["check", big.as_str()], &b""[..]), (vec!["check", "-"], &over[..])] {
+    for (args, input) in [
+        (vec!["check", big.as_str()], &b""[..]),
+        (vec!["check", "-"], &over[..]),
+    ] {
         let (code, _, stderr) = run(&args, input);
         let stderr = String::from_utf8_lossy(&stderr);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -219,17 +242,25 @@ fn chain_expecting_the_cat(nodes: u32) -> String {
 #[test]
 fn check_solves_an_expect_under_the_editors_limits_unless_lifted() {
     // Above the live-solve limit: not solved, and the note says how to lift it.
-    let (code, stdout, _) = run(&["check", "--json", "-"], chain_expecting_the_cat(5003).as_bytes());
+    let (code, stdout, _) = run(
+        &["check", "--json", "-"],
+        chain_expecting_the_cat(5003).as_bytes(),
+    );
     let stdout = String::from_utf8(stdout).unwrap();
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("\"too-large\""), "{stdout}");
     assert!(stdout.contains("cmg check --no-limits"), "{stdout}");
     assert!(!stdout.contains("expect-mismatch"), "{stdout}");
     // Under it, the expectation is checked, with or without the flag.
-    for args in [vec!["check", "--json", "-"], vec!["check", "--no-limits", "--json", "-"]] {
+    for args in [
+        vec!["check", "--json", "-"],
+        vec!["check", "--no-limits", "--json", "-"],
+    ] {
         let (code, stdout, _) = run(&args, chain_expecting_the_cat(50).as_bytes());
         assert_eq!(code, 1, "{args:?}");
-        assert!(String::from_utf8(stdout).unwrap().contains("expect-mismatch"));
+        assert!(String::from_utf8(stdout)
+            .unwrap()
+            .contains("expect-mismatch"));
     }
     // Lifted, the large one is solved (a few seconds of a debug build: slow tests only).
     if crate::common::slow_tests() {
@@ -246,4 +277,48 @@ fn a_memory_budget_under_a_mebibyte_is_named_in_bytes() {
     let (_, _, stderr) = run(&["solve", "--max-memory", "1", "-"], b"0 -- 1 -- 2\n");
     let stderr = String::from_utf8(stderr).unwrap();
     assert!(stderr.contains("memory budget of 1 byte,"), "{stderr}");
+}
+
+#[test]
+fn import_says_on_stderr_what_it_repaired() {
+    let (code, stdout, stderr) = run(&["import", "--text", "[[1,1,0,2],[2],[0]]"], b"");
+    assert_eq!(code, 0);
+    let stderr = String::from_utf8(stderr).unwrap();
+    for said in ["1 self-loop", "2 one-sided entries", "1 repeated entry"] {
+        assert!(stderr.contains(said), "{said}: {stderr}");
+    }
+    assert!(String::from_utf8(stdout).unwrap().contains("0 -- {1 2}"));
+    // A list that needs nothing repaired is imported silently.
+    let (_, _, stderr) = run(&["import", "--text", "[[1],[0]]"], b"");
+    assert!(stderr.is_empty(), "{}", String::from_utf8_lossy(&stderr));
+}
+
+#[test]
+fn man_into_a_closed_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cmg"))
+        .arg("man")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the pipe before the page is written, as `head` does once it has enough (the
+    // page is smaller than a pipe's buffer, so reading first would never close it early).
+    drop(child.stdout.take());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn view_exports_to_standard_output_for_a_dash() {
+    let dir = TempDir::new("export-dash");
+    let path = dir.file("game.cmg", b"0 -- 1 -- 2\n");
+    let (code, stdout, _) = run(&["view", "--export", "-", path.as_str()], b"");
+    assert_eq!(code, 0);
+    assert!(String::from_utf8(stdout).unwrap().starts_with("<svg"));
+    assert!(!std::path::Path::new("-").exists());
 }

@@ -94,7 +94,7 @@ async fn a_graph_above_the_memory_budget_is_not_solved_and_the_message_says_why(
     let message = params["diagnostics"][0]["message"].as_str().unwrap();
     // The budget is the server's setting, so the message names it (not `--max-memory`).
     assert!(
-        message.ends_with("above the memory budget of 0 MiB, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
+        message.ends_with("above the memory budget of 0 bytes, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
         "{message}"
     );
 }

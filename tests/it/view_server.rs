@@ -102,7 +102,10 @@ fn only_its_own_host_and_get_or_head_are_answered() {
     let served = serve(&file);
     let port = served.port;
     let ours = format!("127.0.0.1:{port}");
-    assert_eq!(status(&get_with_host(port, "GET", "/scene.json", &ours)), "200");
+    assert_eq!(
+        status(&get_with_host(port, "GET", "/scene.json", &ours)),
+        "200"
+    );
     let named = format!("localhost:{port}");
     assert_eq!(status(&get_with_host(port, "GET", "/", &named)), "200");
     // DNS rebinding: a page of another name that resolves to 127.0.0.1.
@@ -122,7 +125,10 @@ fn only_its_own_host_and_get_or_head_are_answered() {
     for method in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
         let response = get_with_host(port, method, "/scene.json", &ours);
         assert_eq!(status(&response), "405", "{method}: {response}");
-        assert!(response.to_ascii_lowercase().contains("allow: get, head"), "{response}");
+        assert!(
+            response.to_ascii_lowercase().contains("allow: get, head"),
+            "{response}"
+        );
     }
     let head = get_with_host(port, "HEAD", "/scene.json", &ours);
     assert_eq!(status(&head), "200", "{head}");
@@ -191,7 +197,8 @@ fn oversized_and_half_sent_requests_do_not_hold_the_server() {
 
     // One that stays half-sent is closed by the server after the header timeout.
     let mut slow = connect(port);
-    slow.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
     slow.write_all(b"GET / HTTP/1.1\r\nHost: 127").unwrap();
     let start = Instant::now();
     let mut rest = Vec::new();
@@ -206,7 +213,11 @@ fn oversized_and_half_sent_requests_do_not_hold_the_server() {
 /// Opens the event stream and reads up to its first scene.
 fn follow(port: u16) -> (BufReader<TcpStream>, String) {
     let mut stream = connect(port);
-    write!(stream, "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    )
+    .unwrap();
     let mut reader = BufReader::new(stream);
     let mut head = String::new();
     reader.read_line(&mut head).unwrap();
@@ -271,7 +282,10 @@ fn wait_for(reader: &mut BufReader<TcpStream>, text: &str) {
         if data.contains(text) {
             return;
         }
-        assert!(start.elapsed() < Duration::from_secs(10), "no scene with {text}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no scene with {text}"
+        );
     }
 }
 

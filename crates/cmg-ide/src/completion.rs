@@ -390,7 +390,9 @@ mod tests {
     /// says so; the digits typed narrow it.
     #[test]
     fn node_ids_are_capped_and_the_list_says_it_is_incomplete() {
-        let ids: Vec<String> = (0..MAX_COMPLETIONS as u32 * 3).map(|id| id.to_string()).collect();
+        let ids: Vec<String> = (0..MAX_COMPLETIONS as u32 * 3)
+            .map(|id| id.to_string())
+            .collect();
         let text = format!("{}\n3 -- ", ids.join(" -- "));
         let analysis = Analysis::new(text.as_str());
         let list = completion_list(&analysis, text.len() as u32);
@@ -400,8 +402,14 @@ mod tests {
         let analysis = Analysis::new(typed.as_str());
         let list = completion_list(&analysis, typed.len() as u32);
         assert_eq!(
-            list.items.iter().map(|item| item.label.as_str()).collect::<Vec<_>>(),
-            ["299", "2990", "2991", "2992", "2993", "2994", "2995", "2996", "2997", "2998", "2999"]
+            list.items
+                .iter()
+                .map(|item| item.label.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "299", "2990", "2991", "2992", "2993", "2994", "2995", "2996", "2997", "2998",
+                "2999"
+            ]
         );
         assert!(!list.is_incomplete);
     }

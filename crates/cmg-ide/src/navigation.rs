@@ -71,7 +71,9 @@ pub fn highlights(analysis: &Analysis, offset: u32) -> Vec<Highlight> {
         return Vec::new();
     };
     let definition = definition_of(analysis, id).map(|target| target.focus_range);
-    let all: Vec<TextRange> = id_mentions(analysis, id).map(|mention| mention.range).collect();
+    let all: Vec<TextRange> = id_mentions(analysis, id)
+        .map(|mention| mention.range)
+        .collect();
     nearest(all, offset, MAX_REFERENCES)
         .into_iter()
         .map(|range| Highlight {

@@ -208,7 +208,10 @@ mod tests {
         let text = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; count].join("\n"));
         let analysis = cmg_core::analysis::Analysis::new(text.as_str());
         let error = rename(&analysis, 12, "9").unwrap_err();
-        assert!(error.contains(&format!("mentioned {count} times")), "{error}");
+        assert!(
+            error.contains(&format!("mentioned {count} times")),
+            "{error}"
+        );
         let fewer = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; count - 1].join("\n"));
         let analysis = cmg_core::analysis::Analysis::new(fewer.as_str());
         assert_eq!(rename(&analysis, 12, "9").unwrap().len(), count - 1);

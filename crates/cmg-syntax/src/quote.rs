@@ -35,12 +35,18 @@ mod tests {
         let quoted = quote(&"é".repeat(1000));
         assert_eq!(quoted, format!("{}…", "é".repeat(MAX_QUOTED_CHARS)));
         assert_eq!(quote("short"), "short");
-        assert_eq!(quote(&"x".repeat(MAX_QUOTED_CHARS)), "x".repeat(MAX_QUOTED_CHARS));
+        assert_eq!(
+            quote(&"x".repeat(MAX_QUOTED_CHARS)),
+            "x".repeat(MAX_QUOTED_CHARS)
+        );
     }
 
     #[test]
     fn control_characters_are_escaped() {
         assert_eq!(quote("\u{1b}]52;c;\u{7}"), "\\u{1b}]52;c;\\u{7}");
-        assert_eq!(quote("\0\u{9b}\u{7f}\u{202e}"), "\\u{0}\\u{9b}\\u{7f}\\u{202e}");
+        assert_eq!(
+            quote("\0\u{9b}\u{7f}\u{202e}"),
+            "\\u{0}\\u{9b}\\u{7f}\\u{202e}"
+        );
     }
 }

@@ -205,9 +205,9 @@ mod tests {
             let document = roxmltree::Document::parse(&picture)
                 .unwrap_or_else(|error| panic!("{label:?}: {error}"));
             assert!(
-                document.descendants().any(|node| node
-                    .text()
-                    .is_some_and(|text| text.contains("keep"))),
+                document
+                    .descendants()
+                    .any(|node| node.text().is_some_and(|text| text.contains("keep"))),
                 "{label:?}: the label is gone"
             );
         }
