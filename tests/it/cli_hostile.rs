@@ -6,6 +6,8 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::hostile;
+
 /// Runs `cmg` with `stdin`, without colour; exit code, stdout and stderr as bytes.
 fn run(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, Vec<u8>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cmg"))
@@ -154,8 +156,8 @@ fn carets_sit_under_the_span_after_tabs_and_wide_characters() {
 #[test]
 fn quoted_text_is_cut_and_escaped_in_every_message() {
     for text in [
-        format!("0 -- 1 -- 2\n{}\n", "\u{1}".repeat(200_000)),
-        format!("0 -- 1 -- 2\n{}", "\0".repeat(200_000)),
+        hostile::junk_tail('\u{1}', 200_000),
+        hostile::junk_tail('\0', 200_000),
         format!("0 -- 1 -- 2\n3 -- {}\n", "é\u{7}".repeat(100_000)),
     ] {
         let (_, stdout, _) = run(&["check", "--json", "-"], text.as_bytes());
@@ -235,8 +237,7 @@ fn a_folder_without_cmg_files_is_said() {
 
 /// A chain 0 - 1 - 3 - ... - 2 of `nodes` nodes, with `expect cat` (the mouse wins).
 fn chain_expecting_the_cat(nodes: u32) -> String {
-    let middle: Vec<String> = (3..nodes).map(|id| id.to_string()).collect();
-    format!("expect cat\n0 -- 1 -- {} -- 2\n", middle.join(" -- "))
+    hostile::chain_with_expect(nodes, "cat")
 }
 
 #[test]

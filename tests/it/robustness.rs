@@ -288,7 +288,7 @@ fn a_product_over_the_edge_limit_is_refused_before_any_pair_is_made() {
 /// entry.
 #[test]
 fn a_list_naming_a_missing_neighbour_many_times_is_one_diagnostic() {
-    let text = format!("[[{}]]\n", vec!["1"; 20_000].join(","));
+    let text = hostile::repeated_list(20_000);
     let analysis = Analysis::new(text.as_str());
     assert_eq!(
         code_counts(&analysis),
