@@ -333,11 +333,9 @@ mod tests {
     fn unicode_and_crlf() {
         check(
             "# é😀\r\n0 -- 1\r\n1 -- 2\r\n",
-            expect![[r#"
-                # é😀 ⟨⟹ outcome: mouse wins in 1⟩
-                0 -- 1⟨: mouse wins in 1⟩
-                1 -- 2
-            "#]],
+            expect![
+                "# é😀 ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse wins in 1⟩\r\n1 -- 2\r\n"
+            ],
         );
     }
 
