@@ -162,7 +162,20 @@ const EXIT_USAGE: u8 = 2;
 
 /// Runs the command line and returns the process's exit code.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let hint = (error.kind() == clap::error::ErrorKind::InvalidSubcommand)
+                .then(|| std::env::args().nth(1))
+                .flatten()
+                .and_then(|typed| command_hint(&typed));
+            let _ = error.print();
+            if let Some(hint) = hint {
+                eprintln!("\n{hint}");
+            }
+            return ExitCode::from(if error.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
     render::set_color(cli.color);
     let result = match cli.command {
         Command::Check {
@@ -211,6 +224,18 @@ pub fn run() -> ExitCode {
             eprintln!("cmg: {error}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// Where to go for a command that `cmg` does not have but a newcomer looks for.
+fn command_hint(typed: &str) -> Option<&'static str> {
+    match typed {
+        "play" | "game" => Some(
+            "tip: to play against the solver, open the game view with `cmg view FILE` and pick \"play as the mouse\" or \"play as the cat\"",
+        ),
+        "format" => Some("tip: formatting is `cmg fmt`"),
+        "lint" | "validate" => Some("tip: checking is `cmg check`"),
+        _ => None,
     }
 }
 

@@ -323,3 +323,21 @@ fn view_exports_to_standard_output_for_a_dash() {
     assert!(String::from_utf8(stdout).unwrap().starts_with("<svg"));
     assert!(!std::path::Path::new("-").exists());
 }
+
+#[test]
+fn explain_takes_a_code_however_it_is_written_and_play_points_to_the_view() {
+    for typed in ["self-loop", "SELF-LOOP", "selfloop", "Self_Loop"] {
+        let (code, stdout, _) = run(&["explain", typed], b"");
+        assert_eq!(code, 0, "{typed}");
+        assert!(String::from_utf8(stdout)
+            .unwrap()
+            .starts_with("## self-loop\n"));
+    }
+    let (code, _, _) = run(&["explain", "no-such-code"], b"");
+    assert_eq!(code, 2);
+    let (code, _, stderr) = run(&["play", "game.cmg"], b"");
+    assert_eq!(code, 2);
+    assert!(String::from_utf8(stderr).unwrap().contains("cmg view FILE"));
+    let (code, _, _) = run(&["--version"], b"");
+    assert_eq!(code, 0, "help and version still exit 0");
+}
