@@ -177,3 +177,33 @@ async fn a_slow_analysis_does_not_hold_up_requests() {
         .await;
     assert_eq!(symbols.as_array().unwrap().len(), 3000);
 }
+
+/// Issue 19 item 6: a 2 MB line of `\x01`, or a file tail of NUL bytes, was one 12 MB
+/// publication, since the syntax error quoted the whole token. The message now quotes
+/// at most 40 characters, escaped.
+#[tokio::test]
+async fn a_huge_unknown_token_is_quoted_short_and_escaped_in_the_publication() {
+    let mut client = started(json!({})).await;
+    for (version, fill) in [(1, "\u{1}"), (2, "\u{0}")] {
+        let text = format!("0 -- 1 -- 2\n{}", fill.repeat(200_000));
+        if version == 1 {
+            client.open(URI, version, &text).await;
+        } else {
+            client.change(URI, version, json!([{"text": text}])).await;
+        }
+        let params = client
+            .diagnostics_where(URI, |p| p["version"] == version)
+            .await;
+        assert!(
+            params.to_string().len() < 2000,
+            "{} bytes",
+            params.to_string().len()
+        );
+        let message = params["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(
+            message.contains("\\u{") && message.contains('…'),
+            "{message}"
+        );
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+    }
+}
