@@ -170,6 +170,12 @@ fn emit_one(
             excerpts.push(excerpt);
         }
     }
+    // The excerpt of the diagnostic's own place comes first, under the `-->` line, as
+    // in rustc; the related places follow under `:::` lines.
+    if let Some(primary) = excerpts.iter().position(|e| e.has_primary) {
+        let excerpt = excerpts.remove(primary);
+        excerpts.insert(0, excerpt);
+    }
 
     let name = visible(source.name);
     let message = visible(&diagnostic.message);
@@ -197,7 +203,35 @@ fn emit_one(
         Renderer::plain()
     };
     let text = renderer.term_width(width).render(&report);
-    writeln!(out, "{text}\n")
+    writeln!(out, "{}\n", true_locations(&text, &name, source, &excerpts))
+}
+
+/// The rendered report with each `--> file:line:column` and `::: file:line:column`
+/// naming the place in the file. The renderer counts columns in the text it was given,
+/// which is not the file's when a very long line was cut before the span or a control
+/// character was written as `\u{..}`; the excerpts know the true places, in order.
+fn true_locations(text: &str, name: &str, source: &SourceView<'_>, excerpts: &[Excerpt]) -> String {
+    let mut places = excerpts.iter().filter_map(|excerpt| excerpt.place);
+    let mut fixed = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        let is_location = line.contains("--> ") || line.contains("::: ");
+        match (is_location, line.rfind(&format!("{name}:"))) {
+            (true, Some(at)) => {
+                let Some(offset) = places.next() else {
+                    fixed.push_str(line);
+                    continue;
+                };
+                let place = source.lines.column(offset, ColumnUnit::Char);
+                fixed.push_str(&line[..at]);
+                fixed.push_str(&format!("{name}:{}:{}", place.line + 1, place.col + 1));
+                if line.ends_with('\n') {
+                    fixed.push('\n');
+                }
+            }
+            _ => fixed.push_str(line),
+        }
+    }
+    fixed
 }
 
 /// Lines of the source as the renderer sees them, with the annotations on them in
@@ -205,6 +239,11 @@ fn emit_one(
 struct Excerpt {
     first_line: u32,
     last_line: u32,
+    /// Whether the diagnostic's own range is here.
+    has_primary: bool,
+    /// The offset its location line names: the primary range's start, else the first
+    /// mark's.
+    place: Option<u32>,
     text: String,
     /// Where each escaped line starts in `text`, and the window of the source it shows.
     lines: Vec<(usize, Window)>,
@@ -216,6 +255,8 @@ impl Excerpt {
         Excerpt {
             first_line: line,
             last_line: line,
+            has_primary: false,
+            place: None,
             text: String::new(),
             lines: Vec::new(),
             annotations: Vec::new(),
@@ -276,6 +317,12 @@ impl Excerpt {
         let before = visible(&source.text[window.range.start as usize..start]).len();
         let inside = visible(&source.text[start..end]).len();
         let from = at + prefix + before;
+        if mark.primary {
+            self.has_primary = true;
+            self.place = Some(mark.range.start);
+        } else if self.place.is_none() {
+            self.place = Some(mark.range.start);
+        }
         self.annotations.push((
             from..from + inside,
             mark.primary,

@@ -341,3 +341,21 @@ fn explain_takes_a_code_however_it_is_written_and_play_points_to_the_view() {
     let (code, _, _) = run(&["--version"], b"");
     assert_eq!(code, 0, "help and version still exit 0");
 }
+
+#[test]
+fn the_location_line_names_the_place_in_the_file_even_on_a_cut_line() {
+    // The error is at character 10 001, after 10 000 characters of one line: the line is cut
+    // around it, and the location still counts from the start of the line.
+    let text = format!("0 -- 1 -- 2\n{}@\n", "3 -- ".repeat(2000));
+    let (_, stdout, _) = run(&["check", "-"], text.as_bytes());
+    let stdout = String::from_utf8(stdout).unwrap();
+    assert!(stdout.contains(" --> <stdin>:2:10001\n"), "{stdout:.600}");
+    assert!(stdout.contains("..."), "the line is cut");
+    // The diagnostic's own place comes first, the related one after it.
+    let text = "0 -- 1 -- 3\n2 -- 3\n\n\n\n\n\n\n3 -- 1\n";
+    let (_, stdout, _) = run(&["check", "-"], text.as_bytes());
+    let stdout = String::from_utf8(stdout).unwrap();
+    let own = stdout.find(" --> <stdin>:9:1\n").expect(&stdout);
+    let related = stdout.find(" ::: <stdin>:1:6\n").expect(&stdout);
+    assert!(own < related, "{stdout}");
+}
