@@ -214,7 +214,10 @@ fn true_locations(text: &str, name: &str, source: &SourceView<'_>, excerpts: &[E
     let mut places = excerpts.iter().filter_map(|excerpt| excerpt.place);
     let mut fixed = String::with_capacity(text.len() + 16);
     for line in text.split_inclusive('\n') {
-        let is_location = line.contains("--> ") || line.contains("::: ");
+        // A location line starts with its arrow (after the gutter's spaces and colour
+        // codes); a source line that happens to hold `--> ` starts with its number.
+        let bare: String = strip_styles(line).trim_start().chars().take(4).collect();
+        let is_location = bare == "--> " || bare == "::: ";
         match (is_location, line.rfind(&format!("{name}:"))) {
             (true, Some(at)) => {
                 let Some(offset) = places.next() else {
@@ -232,6 +235,25 @@ fn true_locations(text: &str, name: &str, source: &SourceView<'_>, excerpts: &[E
         }
     }
     fixed
+}
+
+/// `line` without the renderer's colour codes (`ESC [ … m`); the text from the file has
+/// no ESC left in it by then (see [`visible`]).
+fn strip_styles(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
+            }
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
 }
 
 /// Lines of the source as the renderer sees them, with the annotations on them in
