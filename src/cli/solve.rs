@@ -1,4 +1,4 @@
-//! `cmg solve`: the outcome, moves to the end and the optimal line.
+//! `cmg solve`: the outcome, moves to the end and the optimal line; with `--strategy` and `--what-if`, why (see `solve_explain.rs`).
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 use super::{exit_code, CliResult, EXIT_USAGE};
+pub use super::solve_explain::ExplainOptions;
 use cmg_core::analysis::{
     describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
 };
@@ -15,7 +16,13 @@ use cmg_core::model::Severity;
 use cmg_ide::code_lens::{line_ids, repeats};
 use cmg_solve::{peak_memory_bytes, solve, Player, Solution};
 
-pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> CliResult {
+pub fn run(
+    path: &str,
+    json: bool,
+    max_memory: u64,
+    max_diagnostics: usize,
+    explain: &ExplainOptions,
+) -> CliResult {
     let source = match read_source(path) {
         Ok(source) => source,
         Err(error) if json => {
@@ -72,14 +79,16 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let moves = solution.moves_to_end(start);
     let line = solution.line(start);
     if json {
-        print_json(&json!({
+        let mut object = json!({
             "outcome": cmg_core::analysis::outcome_keyword(outcome),
             "result": outcome.code(),
             "moves": moves,
             "nodes": graph.node_count(),
             "edges": graph.edge_count(),
             "line": line_ids(graph, &line),
-        }));
+        });
+        explain.add_json(&mut object, graph, solution, start);
+        print_json(&object);
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
@@ -114,6 +123,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
             "the player to move has no legal move: draw".to_owned()
         };
         let _ = writeln!(out, "      {ending}");
+        explain.add_text(&mut out, graph, solution, start);
         render::print(&out);
     }
     Ok(exit_code(has_errors))

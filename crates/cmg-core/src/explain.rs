@@ -1,0 +1,153 @@
+//! Why a game ends as it does: the strategies and the what-if per edge, with the limits and the wording the CLI, the server and the game view share.
+//!
+//! [`solve_and_explain`] is the one job both front ends run: the solve, then the what-if
+//! on the same cancel flag, into one [`Solved`].
+
+use std::sync::atomic::AtomicBool;
+
+use cmg_solve::{
+    solve_cancellable, what_if, Continuation, EdgeOutcome, Game, Outcome, Player, Position,
+    Solution, TreeLine, WhatIf,
+};
+
+use crate::analysis::describe;
+use crate::model::Graph;
+
+/// The what-if is computed for games of at most this many nodes.
+///
+/// It costs one solve per edge the strategies use: a few milliseconds on the puzzle's
+/// 50 nodes, about a second on 300 (see BENCHMARKS.md), which is where the game view
+/// stops drawing too.
+pub const WHAT_IF_MAX_NODES: usize = 300;
+
+/// ... and at most this many edges, so that a dense graph within the node limit (up to
+/// 44 850 edges on 300 nodes, each solve then far slower) cannot take minutes.
+pub const WHAT_IF_MAX_EDGES: usize = 1_500;
+
+/// The most positions a strategy walk visits (a game of n nodes has 2·n² positions): on
+/// larger games the strategy is given in part and says so, and the what-if solves every
+/// edge instead of sparing the ones no walk uses.
+pub const STRATEGY_MAX_POSITIONS: usize = 2_000_000;
+
+/// A solution and what explains it, the output of one solve job.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub solution: Solution,
+    pub what_if: WhatIfState,
+}
+
+/// The what-if of a solved game, or why there is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WhatIfState {
+    Computed(WhatIf),
+    /// Over [`WHAT_IF_MAX_NODES`] or [`WHAT_IF_MAX_EDGES`], or no start position: the message says which.
+    NotComputed(String),
+}
+
+impl WhatIfState {
+    pub fn computed(&self) -> Option<&WhatIf> {
+        match self {
+            WhatIfState::Computed(what_if) => Some(what_if),
+            WhatIfState::NotComputed(_) => None,
+        }
+    }
+}
+
+/// Why the what-if of `game` is not computed, if it is not: "not computed above 300 nodes".
+pub fn what_if_limit(game: &Game) -> Option<String> {
+    if game.node_count() > WHAT_IF_MAX_NODES {
+        return Some(format!(
+            "not computed above {WHAT_IF_MAX_NODES} nodes (this graph has {})",
+            game.node_count()
+        ));
+    }
+    let edges = game.edge_count();
+    (edges > WHAT_IF_MAX_EDGES).then(|| {
+        format!("not computed above {WHAT_IF_MAX_EDGES} edges (this graph has {edges})")
+    })
+}
+
+/// Solves `game` and then, within the limits, the what-if of every edge from `start`; `None`
+/// when `cancel` was set during either.
+pub fn solve_and_explain(game: &Game, start: Option<Position>, cancel: &AtomicBool) -> Option<Solved> {
+    let solution = solve_cancellable(game, cancel)?;
+    let what_if = explain_solution(&solution, start, cancel)?;
+    Some(Solved { solution, what_if })
+}
+
+/// The what-if part of [`solve_and_explain`], for a solution at hand.
+pub fn explain_solution(
+    solution: &Solution,
+    start: Option<Position>,
+    cancel: &AtomicBool,
+) -> Option<WhatIfState> {
+    let Some(start) = start else {
+        return Some(WhatIfState::NotComputed("no game".to_owned()));
+    };
+    if let Some(reason) = what_if_limit(solution.game()) {
+        return Some(WhatIfState::NotComputed(reason));
+    }
+    what_if(solution, start, STRATEGY_MAX_POSITIONS, cancel).map(WhatIfState::Computed)
+}
+
+/// "3 -- 5", in the file's node ids.
+pub fn edge_name(graph: &Graph, (a, b): (u32, u32)) -> String {
+    format!("{} -- {}", graph.id(a), graph.id(b))
+}
+
+/// "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)"; the "now" part only when it differs.
+pub fn describe_what_if(graph: &Graph, edge: &EdgeOutcome, now: Outcome, now_moves: Option<u32>) -> String {
+    let then = describe(edge.outcome, edge.moves);
+    let before = describe(now, now_moves);
+    let name = edge_name(graph, edge.edge);
+    if then == before {
+        format!("without {name}: {then} (as now)")
+    } else {
+        format!("without {name}: {then} (now: {before})")
+    }
+}
+
+/// "mouse 1 -> 3": a tree line's move in the file's node ids.
+pub fn describe_move(graph: &Graph, line: &TreeLine) -> String {
+    format!(
+        "{} {} -> {}",
+        player_name(line.mover),
+        graph.id(line.from),
+        graph.id(line.to)
+    )
+}
+
+/// What holds after a tree line's move: "cat wins in 3", "the mouse is in the hole: mouse wins",
+/// "no legal move: draw".
+pub fn describe_after(solution: &Solution, line: &TreeLine) -> String {
+    match line.next {
+        Continuation::Terminal if Some(line.position.mouse) == solution.game().hole() => {
+            "in the hole: mouse wins".to_owned()
+        }
+        Continuation::Terminal => "caught: cat wins".to_owned(),
+        Continuation::Stuck => "no legal move: draw".to_owned(),
+        _ => describe(
+            solution.outcome(line.position),
+            solution.moves_to_end(line.position),
+        ),
+    }
+}
+
+/// "strategy of the cat", and what it guarantees from the start.
+pub fn strategy_title(solution: &Solution, player: Player, start: Position) -> String {
+    let name = player_name(player);
+    match solution.outcome(start) {
+        Outcome::Draw => format!("the {name}'s strategy, never losing"),
+        outcome => format!(
+            "the {name}'s strategy, winning: {}",
+            describe(outcome, solution.moves_to_end(start))
+        ),
+    }
+}
+
+pub fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::Mouse => "mouse",
+        Player::Cat => "cat",
+    }
+}
