@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use super::input::read_source;
 use super::render::{self, SourceView};
-use super::{exit_code, CliResult, EXIT_USAGE};
 pub use super::solve_explain::ExplainOptions;
+use super::{exit_code, CliResult, EXIT_USAGE};
 use cmg_core::analysis::{
     describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
 };

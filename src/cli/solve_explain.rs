@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use cmg_core::analysis::outcome_keyword;
 use cmg_core::explain::{
-    describe_after, describe_move, describe_what_if, explain_solution, player_name,
-    strategy_title, WhatIfState, STRATEGY_MAX_POSITIONS,
+    describe_after, describe_move, describe_what_if, explain_solution, player_name, strategy_title,
+    WhatIfState, STRATEGY_MAX_POSITIONS,
 };
 use cmg_core::model::Graph;
 use cmg_solve::{strategy_players, Continuation, Position, Solution};
@@ -40,13 +40,21 @@ fn parse_depth(text: &str) -> Result<u32, String> {
     }
     match text.parse::<u32>() {
         Ok(depth) if depth > 0 => Ok(depth),
-        _ => Err(format!("`{text}` is not a depth: give a number from 1, or `all`")),
+        _ => Err(format!(
+            "`{text}` is not a depth: give a number from 1, or `all`"
+        )),
     }
 }
 
 impl ExplainOptions {
     /// Adds `"strategies"` and `"what_if"` (with `"what_if_reason"` when it is not computed).
-    pub fn add_json(&self, object: &mut Value, graph: &Graph, solution: &Solution, start: Position) {
+    pub fn add_json(
+        &self,
+        object: &mut Value,
+        graph: &Graph,
+        solution: &Solution,
+        start: Position,
+    ) {
         if self.strategy {
             let strategies: Vec<Value> = solution
                 .strategies(start, STRATEGY_MAX_POSITIONS)
@@ -128,7 +136,13 @@ fn write_tree(
     let moves: Vec<String> = tree
         .lines
         .iter()
-        .map(|line| format!("{}{}", "  ".repeat(line.depth.min(200) as usize), describe_move(graph, line)))
+        .map(|line| {
+            format!(
+                "{}{}",
+                "  ".repeat(line.depth.min(200) as usize),
+                describe_move(graph, line)
+            )
+        })
         .collect();
     let width = moves.iter().map(String::len).max().unwrap_or(0).min(60);
     let number_width = tree.lines.len().to_string().len();
@@ -172,6 +186,10 @@ fn write_what_if(out: &mut String, graph: &Graph, solution: &Solution, start: Po
     let now_moves = solution.moves_to_end(start);
     for edge in &what_if.edges {
         let mark = if edge.critical { '*' } else { ' ' };
-        let _ = writeln!(out, "  {mark} {}", describe_what_if(graph, edge, now, now_moves));
+        let _ = writeln!(
+            out,
+            "  {mark} {}",
+            describe_what_if(graph, edge, now, now_moves)
+        );
     }
 }

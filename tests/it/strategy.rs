@@ -127,7 +127,9 @@ fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> R
     };
     let longest = walk.longest(start)?;
     if longest != moves {
-        return Err(format!("the longest line takes {longest} moves, not {moves}"));
+        return Err(format!(
+            "the longest line takes {longest} moves, not {moves}"
+        ));
     }
     if walk.used.len() != walk.moves.len() {
         return Err("entries for positions no line reaches".to_owned());
@@ -304,7 +306,11 @@ fn strategies_of_random_graphs_check_on_every_engine() {
                 threads: Some(1),
             };
             let solution = solve_with(&game, config, &AtomicBool::new(false)).unwrap();
-            assert_eq!(check_strategies(&solution, start()), reference, "{engine:?}");
+            assert_eq!(
+                check_strategies(&solution, start()),
+                reference,
+                "{engine:?}"
+            );
         }
         outcomes.insert(solve(&game).outcome(start()));
     }
@@ -314,7 +320,12 @@ fn strategies_of_random_graphs_check_on_every_engine() {
 
 #[test]
 fn strategies_of_the_examples_check() {
-    for name in ["long-game.cmg", "cat-wins.cmg", "leetcode-draw.cmg", "leetcode-mouse.cmg"] {
+    for name in [
+        "long-game.cmg",
+        "cat-wins.cmg",
+        "leetcode-draw.cmg",
+        "leetcode-mouse.cmg",
+    ] {
         let (solution, start) = example_game(name);
         check_strategies(&solution, start);
     }
@@ -364,14 +375,20 @@ fn what_if_matches_fresh_solves() {
         }
         spared += what_if.edges.len() - what_if.solved;
     }
-    assert!(spared > 0 && critical > 0, "spared {spared}, critical {critical}");
+    assert!(
+        spared > 0 && critical > 0,
+        "spared {spared}, critical {critical}"
+    );
 }
 
 #[test]
 fn what_if_stops_when_cancelled() {
     let game = random_graph(12, 3, 7);
     let solution = solve(&game);
-    assert_eq!(what_if(&solution, start(), ALL, &AtomicBool::new(true)), None);
+    assert_eq!(
+        what_if(&solution, start(), ALL, &AtomicBool::new(true)),
+        None
+    );
 }
 
 /// A walk cut short by its position limit solves every edge, and still gets them right.

@@ -62,17 +62,29 @@ pub fn what_if_limit(game: &Game) -> Option<String> {
         ));
     }
     let edges = game.edge_count();
-    (edges > WHAT_IF_MAX_EDGES).then(|| {
-        format!("not computed above {WHAT_IF_MAX_EDGES} edges (this graph has {edges})")
-    })
+    (edges > WHAT_IF_MAX_EDGES)
+        .then(|| format!("not computed above {WHAT_IF_MAX_EDGES} edges (this graph has {edges})"))
 }
 
-/// Solves `game` and then, within the limits, the what-if of every edge from `start`; `None`
-/// when `cancel` was set during either.
-pub fn solve_and_explain(game: &Game, start: Option<Position>, cancel: &AtomicBool) -> Option<Solved> {
+/// Solves a game built by [`crate::analysis::Analysis::solve_plan`] and then, within the
+/// limits, the what-if of every edge from its start; `None` when `cancel` was set during
+/// either. The server runs this as its solve job, the CLI the same two steps.
+pub fn solve_and_explain(game: &Game, cancel: &AtomicBool) -> Option<Solved> {
     let solution = solve_cancellable(game, cancel)?;
-    let what_if = explain_solution(&solution, start, cancel)?;
+    let what_if = explain_solution(&solution, Some(start_of(game)), cancel)?;
     Some(Solved { solution, what_if })
+}
+
+/// The start position of a game built from a graph with nodes 1 and 2 (as every solved
+/// game is). Dense indices follow the ids, so node 1 comes right after the hole, node 0,
+/// when there is one, and node 2 right after node 1: the game alone says where they are.
+pub fn start_of(game: &Game) -> Position {
+    let mouse = u32::from(game.hole().is_some());
+    Position {
+        mouse,
+        cat: mouse + 1,
+        turn: cmg_solve::Player::Mouse,
+    }
 }
 
 /// The what-if part of [`solve_and_explain`], for a solution at hand.
@@ -96,7 +108,12 @@ pub fn edge_name(graph: &Graph, (a, b): (u32, u32)) -> String {
 }
 
 /// "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)"; the "now" part only when it differs.
-pub fn describe_what_if(graph: &Graph, edge: &EdgeOutcome, now: Outcome, now_moves: Option<u32>) -> String {
+pub fn describe_what_if(
+    graph: &Graph,
+    edge: &EdgeOutcome,
+    now: Outcome,
+    now_moves: Option<u32>,
+) -> String {
     let then = describe(edge.outcome, edge.moves);
     let before = describe(now, now_moves);
     let name = edge_name(graph, edge.edge);
@@ -149,5 +166,43 @@ pub fn player_name(player: Player) -> &'static str {
     match player {
         Player::Mouse => "mouse",
         Player::Cat => "cat",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{start_position, Analysis};
+
+    /// The start a game alone gives is the one the graph's ids give, with or without the hole.
+    #[test]
+    fn start_of_a_game_is_where_nodes_1_and_2_are() {
+        for text in ["0 -- 1 -- 2\n", "1 -- 2 -- 7\n", "5 -- 1 -- 3 -- 2 -- 0\n"] {
+            let analysis = Analysis::new(text);
+            let game = analysis.game().unwrap();
+            assert_eq!(
+                Some(start_of(&game)),
+                start_position(&analysis.model.graph),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_what_if_stops_at_the_node_limit() {
+        let chain: Vec<String> = (0..=WHAT_IF_MAX_NODES).map(|id| id.to_string()).collect();
+        let analysis = Analysis::new(chain.join(" -- "));
+        let game = analysis.game().unwrap();
+        let solved = solve_and_explain(&game, &AtomicBool::new(false)).unwrap();
+        assert_eq!(
+            solved.what_if,
+            WhatIfState::NotComputed(
+                "not computed above 300 nodes (this graph has 301)".to_owned()
+            )
+        );
+        let game = Analysis::new("0 -- 1 -- 2\n").game().unwrap();
+        let solved = solve_and_explain(&game, &AtomicBool::new(false)).unwrap();
+        assert_eq!(solved.what_if.computed().map(|w| w.edges.len()), Some(2));
+        assert!(solve_and_explain(&game, &AtomicBool::new(true)).is_none());
     }
 }

@@ -11,6 +11,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode};
 use tower_lsp_server::ls_types::*;
 
 use cmg_core::analysis::Analysis;
+use cmg_core::explain::Solved;
 use cmg_ide::{
     self as ide, actions, completion, folding, inlay_hints, navigation, semantic_tokens,
 };
@@ -34,7 +35,8 @@ pub struct Snapshot {
     pub solving: bool,
     pub rope: Rope,
     pub analysis: Arc<Analysis>,
-    pub solution: Option<Arc<Solution>>,
+    /// The solution with its what-if.
+    pub solution: Option<Arc<Solved>>,
     pub encoding: Encoding,
     pub config: Config,
 }
@@ -53,7 +55,7 @@ impl Snapshot {
     }
 
     fn solution(&self) -> Option<&Solution> {
-        self.solution.as_deref()
+        self.solution.as_deref().map(|solved| &solved.solution)
     }
 
     fn edits(&self, edits: &[ide::TextEdit]) -> Vec<TextEdit> {
@@ -83,7 +85,7 @@ fn refusal(message: String) -> Error {
 pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
     let hover = ide::hover::hover(
         &snapshot.analysis,
-        snapshot.solution(),
+        snapshot.solution.as_deref(),
         snapshot.offset(position),
     )?;
     Some(Hover {

@@ -66,7 +66,7 @@ impl Server {
         let scene = tokio::task::spawn_blocking(move || {
             scene(
                 &snapshot.analysis,
-                snapshot.solution.as_deref(),
+                snapshot.solution.as_deref().map(|solved| &solved.solution),
                 &params.positions,
             )
         })
