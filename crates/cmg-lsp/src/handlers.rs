@@ -102,7 +102,12 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
     let config = inlay_hints::InlayHintConfig {
         node_outcomes: snapshot.config.node_hints,
     };
-    inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config)
+    let mut hints = inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config);
+    hints.extend(ide::critical_edges::critical_edge_hints(
+        &snapshot.analysis,
+        snapshot.solution.as_deref(),
+    ));
+    hints
         .into_iter()
         .filter(|hint| wanted.touches(hint.offset))
         .take(MAX_INLAY_HINTS)
