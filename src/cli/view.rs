@@ -4,7 +4,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -14,8 +14,8 @@ use tiny_http::{Header, Request, Response, Server};
 use super::input::read_source;
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
-use cmg_ide::view::{scene, svg, Positions, Scene, MAX_VIEW_NODES};
-use cmg_solve::solve;
+use cmg_core::explain::solve_and_explain;
+use cmg_ide::view::{add_explanations, scene, svg, Positions, Scene, MAX_VIEW_NODES};
 
 /// The page and its bundle, built from `web/` (see `web/ci.sh`, which checks that these
 /// committed files match a fresh build).
@@ -68,11 +68,13 @@ pub fn run(options: &Args) -> CliResult {
 fn scene_of(path: &str, previous: &Positions) -> Result<Scene, CliError> {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text);
-    let solution = analysis
+    let solved = analysis
         .game()
         .filter(|game| game.node_count() <= MAX_VIEW_NODES)
-        .map(|game| solve(&game));
-    Ok(scene(&analysis, solution.as_ref(), previous))
+        .and_then(|game| solve_and_explain(&game, &AtomicBool::new(false)));
+    let mut scene = scene(&analysis, solved.as_ref().map(|s| &s.solution), previous);
+    add_explanations(&mut scene, &analysis, solved.as_ref());
+    Ok(scene)
 }
 
 /// The latest scene as JSON, with a generation number that grows on every change.

@@ -2,6 +2,7 @@
 // extension through messages), draws them, and runs the line stepper and play mode.
 
 import { createPicture, draw, drawTokens, type Picture } from "./render";
+import { showStrategies } from "./strategy";
 import {
   Game,
   SCENE_VERSION,
@@ -13,6 +14,7 @@ import {
   userMove,
   type Play,
   type Player,
+  type Position,
   type Scene,
   type SceneNode,
 } from "./scene";
@@ -74,6 +76,8 @@ class View {
   private zoom = { k: 1, x: 0, y: 0 };
   private fitted = false;
   private readonly picture: Picture = createPicture();
+  /** A position picked in the strategy panel, shown instead of the line's until the stepper moves. */
+  private picked: { position: Position; caption: string } | null = null;
 
   constructor(private readonly host: Host) {
     byId("stage").append(this.picture.svg);
@@ -105,6 +109,9 @@ class View {
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
     this.showDiagnostics(scene);
+    this.picked = null;
+    showStrategies(byId("strategy"), scene.strategies ?? [], (position, caption) => this.pick(position, caption));
+    document.body.dataset.strategy = (scene.strategies ?? []).length > 0 ? "shown" : "";
     const slider = byId<HTMLInputElement>("slider");
     slider.max = String(Math.max(0, scene.line.length - 1));
     this.step = Math.min(this.step, Math.max(0, scene.line.length - 1));
@@ -139,7 +146,18 @@ class View {
     byId(id).textContent = text;
   }
 
+  private pick(position: Position, caption: string): void {
+    this.stopPlaying();
+    if (this.mode !== "line") byId<HTMLSelectElement>("mode").value = "line";
+    this.mode = "line";
+    this.play = null;
+    document.body.dataset.mode = "line";
+    this.picked = { position, caption };
+    this.refresh();
+  }
+
   private goTo(step: number): void {
+    this.picked = null;
     const last = Math.max(0, (this.game?.scene.line.length ?? 1) - 1);
     this.step = Math.max(0, Math.min(step, last));
     if (this.step === last) this.stopPlaying();
@@ -197,6 +215,11 @@ class View {
     const stepper = this.mode === "line";
     for (const id of ["prev", "next", "play", "slider"]) {
       (byId(id) as HTMLButtonElement | HTMLInputElement).disabled = !stepper || game.scene.line.length < 2;
+    }
+    if (this.mode === "line" && this.picked !== null) {
+      drawTokens(this.picture, game.scene, this.picked.position, []);
+      this.setText("caption", `strategy: ${this.picked.caption}`);
+      return;
     }
     if (this.mode === "line") {
       const position = linePositions(game.scene)[this.step];

@@ -2,6 +2,8 @@
 // page needs on it: captions for the optimal line, and play mode against the position
 // table. Pure functions, no DOM: tested under node's test runner.
 
+import type { SceneStrategy } from "./strategy";
+
 export type Outcome = "mouse" | "cat" | "draw";
 export type Player = "mouse" | "cat";
 
@@ -26,6 +28,10 @@ export interface SceneEdge {
   a: number;
   b: number;
   flagged: boolean;
+  /** Removing the edge changes who wins, or turns a win into a draw. */
+  critical: boolean;
+  /** "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)", or null when not computed. */
+  what_if: string | null;
 }
 
 export interface SceneDiagnostic {
@@ -57,6 +63,8 @@ export interface Scene {
   diagnostics_omitted: number;
   table: PositionTable | null;
   bounds: [number, number, number, number];
+  strategies: SceneStrategy[];
+  what_if_note: string | null;
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */

@@ -5,11 +5,13 @@
 //
 // Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+
+import { startView } from "./view-server.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
@@ -43,21 +45,6 @@ function solverOutcomes(file) {
   return outcomes;
 }
 
-function startView(file) {
-  const child = spawn(cmg, ["view", file, "--no-open"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = new Promise((resolveUrl, reject) => {
-    let seen = "";
-    child.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const found = seen.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (found) resolveUrl(found[0]);
-    });
-    child.on("exit", (code) => reject(new Error(`cmg view exited with ${code}`)));
-    setTimeout(() => reject(new Error("cmg view printed no URL")), 10000);
-  });
-  return { child, url };
-}
-
 /** Each drawn node's outcome and whether its fill is the colour of that outcome. */
 async function drawnNodes(page) {
   return page.evaluate(() => {
@@ -83,7 +70,7 @@ const text = async (page, selector) => (await page.textContent(selector))?.trim(
 const dir = mkdtempSync(join(tmpdir(), "cmg-view-"));
 const file = join(dir, "game.cmg");
 copyFileSync(join(root, "examples/long-game.cmg"), file);
-const { child, url: urlPromise } = startView(file);
+const { child, url: urlPromise } = startView(cmg, file);
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 try {
   const url = await urlPromise;

@@ -9,7 +9,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
 use super::Server;
-use cmg_ide::view::{scene, Positions, Scene};
+use cmg_ide::view::{add_explanations, scene, Positions, Scene};
 
 pub const SCENE_METHOD: &str = "cmg/scene";
 
@@ -64,11 +64,14 @@ impl Server {
         // Layout costs up to a few hundred milliseconds: off the async threads. A panic
         // there comes back as a join error, answered as an error response.
         let scene = tokio::task::spawn_blocking(move || {
-            scene(
+            let solved = snapshot.solution.as_deref();
+            let mut scene = scene(
                 &snapshot.analysis,
-                snapshot.solution.as_deref().map(|solved| &solved.solution),
+                solved.map(|solved| &solved.solution),
                 &params.positions,
-            )
+            );
+            add_explanations(&mut scene, &snapshot.analysis, solved);
+            scene
         })
         .await
         .map_err(|_| {
