@@ -77,7 +77,11 @@ fn bench_features(c: &mut Criterion) {
     let text = common::random_cmg(2000, 10000, 7);
     let analysis = Analysis::new(&text);
     let solved = analysis.game().and_then(|game| {
-        cmg_core::explain::solve_and_explain(&game, &std::sync::atomic::AtomicBool::new(false))
+        cmg_core::explain::solve_and_explain(
+            &game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
     });
     let solution = solved.as_ref().map(|solved| &solved.solution);
     let offset = text.len() as u32 / 2;

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use cmg_core::analysis::outcome_keyword;
 use cmg_core::explain::{
     describe_after, describe_move, describe_what_if, explain_solution, player_name, strategy_title,
-    WhatIfState, STRATEGY_MAX_POSITIONS,
+    WhatIfBudget, WhatIfState, STRATEGY_MAX_POSITIONS,
 };
 use cmg_core::model::Graph;
 use cmg_solve::{strategy_players, Continuation, Position, Solution};
@@ -115,8 +115,13 @@ impl ExplainOptions {
 
 fn what_if_state(solution: &Solution, start: Position) -> WhatIfState {
     // Nothing cancels a command-line run; the flag is there for the server's solves.
-    explain_solution(solution, Some(start), &AtomicBool::new(false))
-        .expect("a what-if that is never cancelled always finishes")
+    explain_solution(
+        solution,
+        Some(start),
+        WhatIfBudget::CommandLine,
+        &AtomicBool::new(false),
+    )
+    .expect("a what-if that is never cancelled always finishes")
 }
 
 fn write_tree(

@@ -14,7 +14,7 @@ use tiny_http::{Header, Request, Response, Server};
 use super::input::read_source;
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
-use cmg_core::explain::solve_and_explain;
+use cmg_core::explain::{solve_and_explain, WhatIfBudget};
 use cmg_ide::view::{add_explanations, scene, svg, Positions, Scene, MAX_VIEW_NODES};
 
 /// The page and its bundle, built from `web/` (see `web/ci.sh`, which checks that these
@@ -71,7 +71,9 @@ fn scene_of(path: &str, previous: &Positions) -> Result<Scene, CliError> {
     let solved = analysis
         .game()
         .filter(|game| game.node_count() <= MAX_VIEW_NODES)
-        .and_then(|game| solve_and_explain(&game, &AtomicBool::new(false)));
+        .and_then(|game| {
+            solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false))
+        });
     let mut scene = scene(&analysis, solved.as_ref().map(|s| &s.solution), previous);
     add_explanations(&mut scene, &analysis, solved.as_ref());
     Ok(scene)

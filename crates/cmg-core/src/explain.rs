@@ -13,16 +13,37 @@ use cmg_solve::{
 use crate::analysis::describe;
 use crate::model::Graph;
 
-/// The what-if is computed for games of at most this many nodes.
-///
-/// It costs one solve per edge the strategies use: a few milliseconds on the puzzle's
-/// 50 nodes, about a second on 300 (see BENCHMARKS.md), which is where the game view
+/// The what-if is computed for games of at most this many nodes, where the game view
 /// stops drawing too.
 pub const WHAT_IF_MAX_NODES: usize = 300;
 
-/// ... and at most this many edges, so that a dense graph within the node limit (up to
-/// 44 850 edges on 300 nodes, each solve then far slower) cannot take minutes.
-pub const WHAT_IF_MAX_EDGES: usize = 1_500;
+/// How much solving a what-if may take: it solves the game once per edge (fewer when the
+/// strategies leave edges out), and one solve costs about `n · (n + 2E)` steps, so the
+/// estimate is `E · n · (n + 2E)`. A release build does some 1.3 · 10^8 steps a second
+/// (BENCHMARKS.md, "What-if per edge").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhatIfBudget {
+    /// The server's, about 0.4 s: the what-if runs in the solve job, so hints and
+    /// lenses wait for it; a puzzle of 50 nodes and 150 edges takes a few milliseconds.
+    Editor,
+    /// `cmg solve --what-if` and `cmg view`, about 40 s, where the user asked and waits.
+    CommandLine,
+}
+
+impl WhatIfBudget {
+    pub fn steps(self) -> u64 {
+        match self {
+            WhatIfBudget::Editor => 50_000_000,
+            WhatIfBudget::CommandLine => 5_000_000_000,
+        }
+    }
+}
+
+/// The estimated steps of the what-if of `game`: see [`WhatIfBudget`].
+pub fn what_if_work(game: &Game) -> u64 {
+    let (nodes, edges) = (game.node_count() as u64, game.edge_count() as u64);
+    edges * nodes * (nodes + 2 * edges)
+}
 
 /// The most positions a strategy walk visits (a game of n nodes has 2·n² positions): on
 /// larger games the strategy is given in part and says so, and the what-if solves every
@@ -40,7 +61,7 @@ pub struct Solved {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum WhatIfState {
     Computed(WhatIf),
-    /// Over [`WHAT_IF_MAX_NODES`] or [`WHAT_IF_MAX_EDGES`], or no start position: the message says which.
+    /// Over [`WHAT_IF_MAX_NODES`] or the [`WhatIfBudget`], or no start position: the message says which.
     NotComputed(String),
 }
 
@@ -53,25 +74,34 @@ impl WhatIfState {
     }
 }
 
-/// Why the what-if of `game` is not computed, if it is not: "not computed above 300 nodes".
-pub fn what_if_limit(game: &Game) -> Option<String> {
+/// Why the what-if of `game` is not computed under `budget`, if it is not: "not computed
+/// above 300 nodes (this graph has 512)".
+pub fn what_if_limit(game: &Game, budget: WhatIfBudget) -> Option<String> {
     if game.node_count() > WHAT_IF_MAX_NODES {
         return Some(format!(
             "not computed above {WHAT_IF_MAX_NODES} nodes (this graph has {})",
             game.node_count()
         ));
     }
-    let edges = game.edge_count();
-    (edges > WHAT_IF_MAX_EDGES)
-        .then(|| format!("not computed above {WHAT_IF_MAX_EDGES} edges (this graph has {edges})"))
+    (what_if_work(game) > budget.steps()).then(|| {
+        let (solves, nodes) = (game.edge_count(), game.node_count());
+        match budget {
+            WhatIfBudget::Editor => format!(
+                "not computed in the editor: {solves} solves of a {nodes}-node game take too long; `cmg solve --what-if` computes it"
+            ),
+            WhatIfBudget::CommandLine => {
+                format!("not computed: {solves} solves of a {nodes}-node game would take minutes")
+            }
+        }
+    })
 }
 
 /// Solves a game built by [`crate::analysis::Analysis::solve_plan`] and then, within the
 /// limits, the what-if of every edge from its start; `None` when `cancel` was set during
 /// either. The server runs this as its solve job, the CLI the same two steps.
-pub fn solve_and_explain(game: &Game, cancel: &AtomicBool) -> Option<Solved> {
+pub fn solve_and_explain(game: &Game, budget: WhatIfBudget, cancel: &AtomicBool) -> Option<Solved> {
     let solution = solve_cancellable(game, cancel)?;
-    let what_if = explain_solution(&solution, Some(start_of(game)), cancel)?;
+    let what_if = explain_solution(&solution, Some(start_of(game)), budget, cancel)?;
     Some(Solved { solution, what_if })
 }
 
@@ -91,12 +121,13 @@ pub fn start_of(game: &Game) -> Position {
 pub fn explain_solution(
     solution: &Solution,
     start: Option<Position>,
+    budget: WhatIfBudget,
     cancel: &AtomicBool,
 ) -> Option<WhatIfState> {
     let Some(start) = start else {
         return Some(WhatIfState::NotComputed("no game".to_owned()));
     };
-    if let Some(reason) = what_if_limit(solution.game()) {
+    if let Some(reason) = what_if_limit(solution.game(), budget) {
         return Some(WhatIfState::NotComputed(reason));
     }
     what_if(solution, start, STRATEGY_MAX_POSITIONS, cancel).map(WhatIfState::Computed)
@@ -193,7 +224,8 @@ mod tests {
         let chain: Vec<String> = (0..=WHAT_IF_MAX_NODES).map(|id| id.to_string()).collect();
         let analysis = Analysis::new(chain.join(" -- "));
         let game = analysis.game().unwrap();
-        let solved = solve_and_explain(&game, &AtomicBool::new(false)).unwrap();
+        let solved =
+            solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false)).unwrap();
         assert_eq!(
             solved.what_if,
             WhatIfState::NotComputed(
@@ -201,8 +233,28 @@ mod tests {
             )
         );
         let game = Analysis::new("0 -- 1 -- 2\n").game().unwrap();
-        let solved = solve_and_explain(&game, &AtomicBool::new(false)).unwrap();
+        let solved =
+            solve_and_explain(&game, WhatIfBudget::Editor, &AtomicBool::new(false)).unwrap();
         assert_eq!(solved.what_if.computed().map(|w| w.edges.len()), Some(2));
-        assert!(solve_and_explain(&game, &AtomicBool::new(true)).is_none());
+        assert!(solve_and_explain(&game, WhatIfBudget::Editor, &AtomicBool::new(true)).is_none());
+        // 100 nodes in a ring with chords, 200 edges: 10^7 steps, within the editor's budget;
+        // 300 nodes with 600 edges (2.7 · 10^8) only within the command line's.
+        let ring = |n: u32| {
+            let edges: Vec<String> = (0..n)
+                .flat_map(|i| {
+                    [
+                        format!("{i} -- {}", (i + 1) % n),
+                        format!("{i} -- {}", (i + n / 2) % n),
+                    ]
+                })
+                .collect();
+            Analysis::new(edges.join("\n")).game().unwrap()
+        };
+        assert_eq!(what_if_limit(&ring(100), WhatIfBudget::Editor), None);
+        assert_eq!(
+            what_if_limit(&ring(300), WhatIfBudget::Editor).as_deref(),
+            Some("not computed in the editor: 450 solves of a 300-node game take too long; `cmg solve --what-if` computes it")
+        );
+        assert_eq!(what_if_limit(&ring(300), WhatIfBudget::CommandLine), None);
     }
 }

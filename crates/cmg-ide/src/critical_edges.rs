@@ -87,9 +87,13 @@ mod tests {
     /// The hints as `text‸ label`, one per line, with their tooltips.
     fn marked(text: &str) -> String {
         let analysis = Analysis::new(text);
-        let solved = analysis
-            .game()
-            .and_then(|game| solve_and_explain(&game, &AtomicBool::new(false)));
+        let solved = analysis.game().and_then(|game| {
+            solve_and_explain(
+                &game,
+                cmg_core::explain::WhatIfBudget::Editor,
+                &AtomicBool::new(false),
+            )
+        });
         critical_edge_hints(&analysis, solved.as_ref())
             .iter()
             .map(|hint| {

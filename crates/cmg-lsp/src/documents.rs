@@ -383,7 +383,11 @@ mod tests {
 
     /// A finished solve job's output for `game`.
     fn solved(game: &Game) -> Option<Solved> {
-        cmg_core::explain::solve_and_explain(game, &AtomicBool::new(false))
+        cmg_core::explain::solve_and_explain(
+            game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &AtomicBool::new(false),
+        )
     }
 
     /// Replaces the text and runs the analysis to the end, as the server does.

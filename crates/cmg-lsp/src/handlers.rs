@@ -25,6 +25,10 @@ use super::convert::{self, Encoding};
 /// The command behind the outcome code lens: shows the optimal line.
 pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 
+/// The command behind the "why" lens: the VS Code extension's own, which opens the game
+/// view with the whole strategy tree in its panel (the server does not run it).
+pub const OPEN_VIEW_COMMAND: &str = "cmg.openGameView";
+
 /// What a request works on: one version of one document, copied out of the lock. The
 /// solution, if any, is the one solved for exactly this version.
 pub struct Snapshot {
@@ -125,7 +129,18 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
 }
 
 pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
-    ide::code_lens::code_lenses(&snapshot.analysis, snapshot.solution())
+    let lenses = ide::code_lens::code_lenses(&snapshot.analysis, snapshot.solution());
+    // The "why" lens sits beside the outcome lens, on the same range.
+    let why = lenses.first().map(|lens| CodeLens {
+        range: snapshot.range(lens.range),
+        command: Some(Command {
+            title: "why: the strategy tree".to_owned(),
+            command: OPEN_VIEW_COMMAND.to_owned(),
+            arguments: None,
+        }),
+        data: None,
+    });
+    lenses
         .into_iter()
         .map(|lens| {
             let steps: Vec<String> = lens
@@ -144,6 +159,7 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
                 data: None,
             }
         })
+        .chain(why)
         .collect()
 }
 

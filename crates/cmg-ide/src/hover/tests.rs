@@ -13,6 +13,7 @@ fn analyze_solved(fixture: &str) -> (Analysis, Option<Solved>, u32) {
         let what_if = cmg_core::explain::explain_solution(
             &solution,
             start_position(&analysis.model.graph),
+            cmg_core::explain::WhatIfBudget::Editor,
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap();
