@@ -335,3 +335,22 @@ fn explanations_over_the_what_if_limit_say_so() {
         .all(|e| !e.critical && e.what_if.is_none()));
     assert!(!scene.strategies.is_empty());
 }
+
+#[test]
+fn the_palette_gives_every_outcome_a_colour_of_the_stylesheet() {
+    let colours: Vec<&str> = [Outcome::MouseWins, Outcome::CatWins, Outcome::Draw]
+        .into_iter()
+        .map(svg::outcome_colour)
+        .collect();
+    for colour in &colours {
+        assert!(
+            colour.len() == 7
+                && colour.starts_with('#')
+                && colour[1..].chars().all(|c| c.is_ascii_hexdigit()),
+            "{colour}"
+        );
+        assert!(svg::STYLESHEET.contains(colour));
+    }
+    assert_ne!(colours[0], colours[1]);
+    assert_eq!(svg::palette("--cmg-no-such-colour"), None);
+}
