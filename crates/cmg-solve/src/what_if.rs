@@ -35,6 +35,20 @@ pub fn is_critical(now: Outcome, then: Outcome) -> bool {
     now != Outcome::Draw && then != now
 }
 
+/// Whether the player to move at `pos` has exactly one legal move (the cat never enters the hole).
+fn only_move(game: &Game, pos: Position) -> bool {
+    let (from, is_cat) = match pos.turn {
+        Player::Mouse => (pos.mouse, false),
+        Player::Cat => (pos.cat, true),
+    };
+    let legal = game
+        .neighbours(from)
+        .iter()
+        .filter(|&&next| !(is_cat && Some(next) == game.hole()))
+        .count();
+    legal == 1
+}
+
 /// The undirected edges of `game`, `(a, b)` with `a < b`, ascending; a pair listed one way counts.
 pub fn edges(game: &Game) -> Vec<(u32, u32)> {
     let mut edges = Vec::new();
@@ -72,13 +86,20 @@ pub fn without_edge(game: &Game, (a, b): (u32, u32)) -> Game {
 
 /// The what-if of every edge of `solution`'s game from `start`, or `None` if `cancel` was set.
 ///
-/// Work is reused where that is exact. Walk both players' strategies from `start` (each plays
-/// its best move, the other every legal move). An edge that no move of either walk goes along
-/// keeps the outcome and the moves: for a win, the winner's walk still wins within the moves
-/// (every line it allows is still there, and nobody on it is left without a move), and the
-/// loser's walk still holds out that long; for a draw, each walk still never loses. Only the
-/// other edges get a solve of their own. A walk that reaches `max_positions` positions marks
-/// every edge as used, which is slower but still exact.
+/// Work is reused where that is exact. Walk both players' strategies from `start` (each
+/// plays its best move, the other every legal move), and call an edge *used* when a
+/// strategist's move goes along it, or when it is the only legal move of the other player
+/// at a position of a walk. Removing an unused edge keeps the outcome and the moves:
+///
+/// - for a win in `m`, the winner's strategy is still there and still wins within `m`:
+///   its lines are a subset of the old ones, and no opponent on them is left without a
+///   move (a stuck player is a draw); the loser's strategy is still there too, and the
+///   winner only lost moves, so it cannot win faster than `m`;
+/// - for a draw, each player's strategy is still there and still never loses (a stuck
+///   opponent is a draw, not a loss).
+///
+/// Only the used edges get a solve of their own. A walk that reaches `max_positions`
+/// positions marks every edge as used, which is slower but still exact.
 pub fn what_if(
     solution: &Solution,
     start: Position,
@@ -96,7 +117,9 @@ pub fn what_if(
                 Player::Mouse => pos.mouse,
                 Player::Cat => pos.cat,
             };
-            used.insert((from.min(next), from.max(next)));
+            if pos.turn == player || only_move(game, pos) {
+                used.insert((from.min(next), from.max(next)));
+            }
         });
     }
     let mut solved = 0;
