@@ -7,26 +7,36 @@ import { readFileSync } from "node:fs";
 
 import { Game, describe } from "../src/scene";
 import { hasChildren, lineCaption, linePosition } from "../src/strategy";
-import type { Scene } from "../src/scene";
+import type { Scene, Slice } from "../src/scene";
+
+function read<T>(file: string): T {
+  const url = new URL(`../../test/fixtures/${file}`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")) as T;
+}
 
 function fixture(name: string): Scene {
-  const url = new URL(`../../test/fixtures/${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")) as Scene;
+  return read<Scene>(`${name}.json`);
 }
 
 test("a win has the winner's tree; every line's note is the table's outcome after its move", () => {
   for (const name of ["long-game", "cat-wins"]) {
     const scene = fixture(name);
     const game = new Game(scene);
+    // The table comes in slices, as the host hands them over.
+    for (const slice of read<Slice[]>(`${name}.slices.json`)) assert.ok(game.addSlice(slice));
     assert.equal(scene.strategies.length, 1);
     const [strategy] = scene.strategies;
     assert.equal(strategy.player, scene.outcome);
+    let checked = 0;
     for (const line of strategy.lines) {
       const verdict = game.verdict(linePosition(line));
+      if (line.mouse !== 0 && line.mouse !== line.cat) assert.notEqual(verdict, null, line.text);
       if (verdict !== null && verdict.moves !== null && verdict.moves > 0) {
         assert.equal(line.note, describe(verdict.outcome, verdict.moves), line.text);
+        checked++;
       }
     }
+    assert.ok(checked > 0, `${name}: some line's note is checked`);
   }
 });
 

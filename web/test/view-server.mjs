@@ -2,7 +2,7 @@
 
 import { spawn } from "node:child_process";
 
-export function startView(cmg, file) {
+export function startView(cmg, file, timeoutMs = 10000) {
   const child = spawn(cmg, ["view", file, "--no-open"], { stdio: ["ignore", "pipe", "inherit"] });
   const url = new Promise((resolveUrl, reject) => {
     let seen = "";
@@ -12,7 +12,7 @@ export function startView(cmg, file) {
       if (found) resolveUrl(found[0]);
     });
     child.on("exit", (code) => reject(new Error(`cmg view exited with ${code}`)));
-    setTimeout(() => reject(new Error("cmg view printed no URL")), 10000);
+    setTimeout(() => reject(new Error("cmg view printed no URL")), timeoutMs);
   });
   return { child, url };
 }
