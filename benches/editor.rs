@@ -76,8 +76,14 @@ fn bench_features(c: &mut Criterion) {
     let mut group = c.benchmark_group("features_2000_nodes");
     let text = common::random_cmg(2000, 10000, 7);
     let analysis = Analysis::new(&text);
-    let solution = analysis.game().map(|game| cmg_solve::solve(&game));
-    let solution = solution.as_ref();
+    let solved = analysis.game().and_then(|game| {
+        cmg_core::explain::solve_and_explain(
+            &game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+    });
+    let solution = solved.as_ref().map(|solved| &solved.solution);
     let offset = text.len() as u32 / 2;
     group.bench_function("inlay_hints", |b| {
         b.iter(|| ide::inlay_hints::inlay_hints(&analysis, solution, &Default::default()))
@@ -89,7 +95,7 @@ fn bench_features(c: &mut Criterion) {
         b.iter(|| ide::semantic_tokens::semantic_tokens(&analysis))
     });
     group.bench_function("hover", |b| {
-        b.iter(|| ide::hover::hover(&analysis, solution, offset))
+        b.iter(|| ide::hover::hover(&analysis, solved.as_ref(), offset))
     });
     // Eager: every action built and checked, as for a client without `codeAction/resolve`.
     group.bench_function("code_actions", |b| {

@@ -40,3 +40,5 @@ case $target in
   *) target=../$target ;;
 esac
 node test/browser.mjs "$target/debug/cmg"
+echo "== web: strategy panel and what-if marks (headless Chromium)"
+node test/strategy.mjs "$target/debug/cmg"

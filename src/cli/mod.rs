@@ -8,6 +8,7 @@ mod fmt;
 mod input;
 mod render;
 mod solve;
+mod solve_explain;
 mod view;
 
 use std::process::ExitCode;
@@ -96,6 +97,8 @@ enum Command {
         max_memory: Option<u64>,
         #[command(flatten)]
         report: ReportOptions,
+        #[command(flatten)]
+        explain: solve::ExplainOptions,
     },
     /// Rewrite files in the canonical layout, keeping every comment.
     ///
@@ -190,11 +193,13 @@ pub fn run() -> ExitCode {
             json,
             max_memory,
             report,
+            explain,
         } => solve::run(
             &file,
             json,
             max_memory.unwrap_or_else(solve::default_max_memory),
             report.max_diagnostics,
+            &explain,
         ),
         Command::Fmt { files, check } => fmt::run(&files, check),
         Command::Import { file, text } => convert::import(file.as_deref(), text.as_deref()),

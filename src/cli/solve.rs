@@ -1,4 +1,4 @@
-//! `cmg solve`: the outcome, moves to the end and the optimal line.
+//! `cmg solve`: the outcome, moves to the end and the optimal line; with `--strategy` and `--what-if`, why (see `solve_explain.rs`).
 
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -7,6 +7,7 @@ use serde_json::{json, Value};
 
 use super::input::read_source;
 use super::render::{self, SourceView};
+pub use super::solve_explain::ExplainOptions;
 use super::{exit_code, CliResult, EXIT_USAGE};
 use cmg_core::analysis::{
     describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
@@ -15,7 +16,13 @@ use cmg_core::model::Severity;
 use cmg_ide::code_lens::{line_ids, repeats};
 use cmg_solve::{peak_memory_bytes, solve, Player, Solution};
 
-pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> CliResult {
+pub fn run(
+    path: &str,
+    json: bool,
+    max_memory: u64,
+    max_diagnostics: usize,
+    explain: &ExplainOptions,
+) -> CliResult {
     let source = match read_source(path) {
         Ok(source) => source,
         Err(error) if json => {
@@ -80,7 +87,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     let moves = solution.moves_to_end(start);
     let line = solution.line(start);
     if json {
-        print_json(&json!({
+        let mut object = json!({
             "outcome": cmg_core::analysis::outcome_keyword(outcome),
             "result": outcome.code(),
             "moves": moves,
@@ -89,7 +96,9 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
             "line": line_ids(graph, &line),
             "complete": syntax_errors == 0,
             "syntax_errors": syntax_errors,
-        }));
+        });
+        explain.add_json(&mut object, graph, solution, start);
+        print_json(&object);
     } else {
         let mut out = String::new();
         use std::fmt::Write as _;
@@ -131,6 +140,7 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
             "the player to move has no legal move: draw".to_owned()
         };
         let _ = writeln!(out, "      {ending}");
+        explain.add_text(&mut out, graph, solution, start);
         render::print(&out);
     }
     Ok(exit_code(has_errors))

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,9 +24,12 @@ use tokio::sync::{watch, Semaphore};
 use super::input::read_source;
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
+use cmg_core::explain::{solve_and_explain, WhatIfBudget};
 use cmg_core::model::Graph;
-use cmg_ide::view::{parse_turn, scene, slice, svg, Positions, Scene, MAX_VIEW_NODES};
-use cmg_solve::{solve, Solution};
+use cmg_ide::view::{
+    add_explanations, parse_turn, scene, slice, svg, Positions, Scene, MAX_VIEW_NODES,
+};
+use cmg_solve::Solution;
 
 /// The page and its bundle, built from `web/` (see `web/ci.sh`, which checks that these
 /// committed files match a fresh build).
@@ -97,11 +101,16 @@ type Solved = Arc<(Graph, Option<Solution>)>;
 fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliError> {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text);
-    let solution = analysis
+    let solved = analysis
         .game()
         .filter(|game| game.node_count() <= MAX_VIEW_NODES)
-        .map(|game| solve(&game));
-    let scene = scene(&analysis, solution.as_ref(), previous);
+        .and_then(|game| {
+            solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false))
+        });
+    let mut scene = scene(&analysis, solved.as_ref().map(|s| &s.solution), previous);
+    add_explanations(&mut scene, &analysis, solved.as_ref());
+    // The slices need only the solution; the what-if is in the scene now.
+    let solution = solved.map(|solved| solved.solution);
     Ok((scene, Arc::new((analysis.model.graph, solution))))
 }
 

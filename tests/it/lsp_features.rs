@@ -191,6 +191,7 @@ fn lens_lines(lenses: &Value) -> Vec<Value> {
         .as_array()
         .unwrap()
         .iter()
+        .filter(|lens| lens["command"]["command"] == "cmg.showLine")
         .map(|lens| lens["command"]["arguments"][0]["line"].clone())
         .collect()
 }

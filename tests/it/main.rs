@@ -25,4 +25,5 @@ mod lsp_soak;
 mod parser;
 mod robustness;
 mod solver;
+mod strategy;
 mod view_server;

@@ -11,6 +11,7 @@ import {
 } from "./explorer";
 import { follow } from "./follow";
 import { colourNodes, createPicture, draw, drawTokens, markLastMove, type Picture } from "./render";
+import { showStrategies } from "./strategy";
 import {
   Game,
   SCENE_VERSION,
@@ -124,6 +125,8 @@ class View {
   private zoom = { k: 1, x: 0, y: 0 };
   private fitted = false;
   private readonly picture: Picture = createPicture();
+  /** A position picked in the strategy panel, shown instead of the line's until the stepper moves. */
+  private picked: { position: Position; caption: string } | null = null;
   /** The explorer's slice (the cat's node, who moves) and replay level (null: all). */
   private explore: { cat: number; turn: Player; level: number | null } = { cat: 2, turn: "mouse", level: null };
   /** Slices asked of the host, by key, with when, so that one is never asked twice at once. */
@@ -189,6 +192,9 @@ class View {
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
     this.showDiagnostics(scene);
+    this.picked = null;
+    showStrategies(byId("strategy"), scene.strategies ?? [], (position, caption) => this.pick(position, caption));
+    document.body.dataset.strategy = (scene.strategies ?? []).length > 0 ? "shown" : "";
     const slider = byId<HTMLInputElement>("slider");
     slider.max = String(Math.max(0, scene.line.length - 1));
     this.step = Math.min(this.step, Math.max(0, scene.line.length - 1));
@@ -223,7 +229,15 @@ class View {
     byId(id).textContent = text;
   }
 
+  private pick(position: Position, caption: string): void {
+    if (this.mode !== "line") byId<HTMLSelectElement>("mode").value = "line";
+    this.setMode("line");
+    this.picked = { position, caption };
+    this.refresh();
+  }
+
   private goTo(step: number): void {
+    this.picked = null;
     const last = Math.max(0, (this.game?.scene.line.length ?? 1) - 1);
     this.step = Math.max(0, Math.min(step, last));
     if (this.step === last) this.stopPlaying();
@@ -254,6 +268,7 @@ class View {
     this.stopPlaying();
     this.mode = mode;
     this.play = null;
+    this.picked = null;
     this.announced = "";
     this.setText("announce", "");
     if ((mode === "play-mouse" || mode === "play-cat") && this.game !== null) {
@@ -357,6 +372,15 @@ class View {
     const stepper = this.mode === "line";
     for (const id of ["prev", "next", "play", "slider"]) {
       (byId(id) as HTMLButtonElement | HTMLInputElement).disabled = !stepper || game.scene.line.length < 2;
+    }
+    if (this.mode === "line" && this.picked !== null) {
+      const { position, caption } = this.picked;
+      drawTokens(this.picture, game.scene, position, []);
+      markLastMove(this.picture, null);
+      this.colourBy(position);
+      this.setText("caption", `strategy: ${caption}`);
+      this.showMoves(null);
+      return;
     }
     if (this.mode === "line") {
       const positions = linePositions(game.scene);

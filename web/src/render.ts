@@ -125,6 +125,11 @@ export function draw(picture: Picture, scene: Scene): void {
     }
     line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
     setFlag(line, edge.flagged);
+    // The what-if (strategy.ts's data): a critical edge is drawn apart, its title is the hover.
+    line.setAttribute("data-critical", String(edge.critical));
+    const title = element("title");
+    title.textContent = edge.what_if ?? "";
+    line.replaceChildren(...(edge.what_if === null ? [] : [title]));
     line.setAttribute("x1", String(a?.x ?? 0));
     line.setAttribute("y1", String(a?.y ?? 0));
     line.setAttribute("x2", String(b?.x ?? 0));

@@ -3,6 +3,8 @@
 // position table, which the host hands over on demand (crates/cmg-ide/src/view/slice.rs).
 // Pure functions, no DOM: tested under node's test runner.
 
+import type { SceneStrategy } from "./strategy";
+
 export type Outcome = "mouse" | "cat" | "draw";
 export type Player = "mouse" | "cat";
 
@@ -27,6 +29,10 @@ export interface SceneEdge {
   a: number;
   b: number;
   flagged: boolean;
+  /** Removing the edge changes who wins, or turns a win into a draw. */
+  critical: boolean;
+  /** "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)", or null when not computed. */
+  what_if: string | null;
 }
 
 export interface SceneDiagnostic {
@@ -64,6 +70,8 @@ export interface Scene {
   diagnostics: SceneDiagnostic[];
   diagnostics_omitted: number;
   bounds: [number, number, number, number];
+  strategies: SceneStrategy[];
+  what_if_note: string | null;
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */

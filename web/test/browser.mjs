@@ -7,11 +7,13 @@
 //
 // Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
+
+import { startView } from "./view-server.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
@@ -65,21 +67,6 @@ function bigGraph(n) {
     if (a !== b) lines.push(`${a} -- ${b}`);
   }
   return lines.join("\n") + "\n";
-}
-
-function startView(file, timeoutMs = 10000) {
-  const child = spawn(cmg, ["view", file, "--no-open"], { stdio: ["ignore", "pipe", "inherit"] });
-  const url = new Promise((resolveUrl, reject) => {
-    let seen = "";
-    child.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const found = seen.match(/http:\/\/127\.0\.0\.1:\d+\//);
-      if (found) resolveUrl(found[0]);
-    });
-    child.on("exit", (code) => reject(new Error(`cmg view exited with ${code}`)));
-    setTimeout(() => reject(new Error("cmg view printed no URL")), timeoutMs);
-  });
-  return { child, url };
 }
 
 /** Each drawn node's outcome and whether its fill is the colour of that outcome. */
@@ -147,7 +134,7 @@ async function showsSlice(page, slice) {
 const dir = mkdtempSync(join(tmpdir(), "cmg-view-"));
 const file = join(dir, "game.cmg");
 copyFileSync(join(root, "examples/long-game.cmg"), file);
-const { child, url: urlPromise } = startView(file);
+const { child, url: urlPromise } = startView(cmg, file);
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 try {
   const url = await urlPromise;
@@ -349,7 +336,7 @@ try {
     const big = join(dir, `big-${size}.cmg`);
     writeFileSync(big, bigGraph(size));
     // A debug build lays out and solves 2000 nodes before it serves: give it time.
-    const served = startView(big, 300000);
+    const served = startView(cmg, big, 300000);
     try {
       const bigUrl = await served.url;
       const bigScene = await (await fetch(new URL("scene.json", bigUrl))).json();

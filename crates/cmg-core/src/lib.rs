@@ -3,4 +3,5 @@
 //! (`cmg-solve`) with the one solve policy both front ends use.
 
 pub mod analysis;
+pub mod explain;
 pub mod model;

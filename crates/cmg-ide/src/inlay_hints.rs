@@ -48,6 +48,8 @@ pub enum InlayHintKind {
     Outcome,
     /// The outcome if the mouse started on a node, after its first mention.
     NodeOutcome,
+    /// After the `--` of an edge whose removal changes the outcome (`critical_edges.rs`).
+    CriticalEdge,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,8 +15,9 @@ use ropey::Rope;
 use tokio::sync::watch;
 
 use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge};
+use cmg_core::explain::Solved;
 use cmg_core::model::{Code, Diagnostic};
-use cmg_solve::{Game, Solution};
+use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
 use super::config::Config;
@@ -37,7 +38,7 @@ pub struct Document {
     analysing: bool,
     /// The last game solved for this document and its solution, reused while edits
     /// leave the graph alone (typing a comment or a label solves nothing).
-    last_solved: Option<(Arc<Game>, Arc<Solution>)>,
+    last_solved: Option<(Arc<Game>, Arc<Solved>)>,
     /// Tells waiting requests and publishers what is done.
     progress: watch::Sender<Progress>,
     /// The semantic tokens last sent, for `semanticTokens/full/delta`.
@@ -99,7 +100,8 @@ pub enum SolveState {
         game: Arc<Game>,
         cancel: Arc<AtomicBool>,
     },
-    Solved(Arc<Solution>),
+    /// The solution with its what-if.
+    Solved(Arc<Solved>),
     /// The solver panicked; the panic has been logged.
     Failed,
 }
@@ -290,7 +292,7 @@ impl Document {
     /// Stores a finished solve if it is still the one the current analysis waits for; a
     /// result for another game (or a cancelled job) is dropped. `None` is a solve that
     /// panicked.
-    pub fn accept_solution(&mut self, job: &SolveJob, solution: Option<Solution>) -> bool {
+    pub fn accept_solution(&mut self, job: &SolveJob, solution: Option<Solved>) -> bool {
         let waiting = matches!(&self.solve, SolveState::Pending { cancel, .. } if Arc::ptr_eq(cancel, &job.cancel));
         if !waiting || job.cancel.load(Ordering::Relaxed) {
             return false;
@@ -325,8 +327,8 @@ impl Document {
         self.analysed.generation == self.generation
     }
 
-    /// The solution of the latest analysis's graph, if there is one yet.
-    pub fn solution(&self) -> Option<Arc<Solution>> {
+    /// The solution of the latest analysis's graph, if there is one yet, with its what-if.
+    pub fn solution(&self) -> Option<Arc<Solved>> {
         match &self.solve {
             SolveState::Solved(solution) => Some(solution.clone()),
             _ => None,
@@ -368,7 +370,7 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
         )];
     };
     let (solution, too_large) = match solve {
-        SolveState::Solved(solution) => (Some(solution.as_ref()), None),
+        SolveState::Solved(solved) => (Some(&solved.solution), None),
         SolveState::TooLarge(too_large) => (None, Some(too_large)),
         _ => (None, None),
     };
@@ -378,7 +380,15 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cmg_solve::solve;
+
+    /// A finished solve job's output for `game`.
+    fn solved(game: &Game) -> Option<Solved> {
+        cmg_core::explain::solve_and_explain(
+            game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &AtomicBool::new(false),
+        )
+    }
 
     /// Replaces the text and runs the analysis to the end, as the server does.
     fn edit_with(document: &mut Document, text: &str, config: &Config) -> Option<SolveJob> {
@@ -413,9 +423,9 @@ mod tests {
             "the older solve keeps running"
         );
         assert!(!second.cancel.load(Ordering::Relaxed));
-        assert!(!document.accept_solution(&first, Some(solve(&first.game))));
+        assert!(!document.accept_solution(&first, solved(&first.game)));
         assert!(document.solution().is_none());
-        assert!(document.accept_solution(&second, Some(solve(&second.game))));
+        assert!(document.accept_solution(&second, solved(&second.game)));
         assert!(document.solution().is_some());
     }
 
@@ -425,7 +435,7 @@ mod tests {
         let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
         assert!(edit(&mut document, "# typing\n0 -- 1 -- 2\n").is_none());
         assert!(!job.cancel.load(Ordering::Relaxed));
-        assert!(document.accept_solution(&job, Some(solve(&job.game))));
+        assert!(document.accept_solution(&job, solved(&job.game)));
         assert!(document.solution().is_some());
     }
 
@@ -433,7 +443,7 @@ mod tests {
     fn edits_that_keep_the_graph_reuse_the_solution() {
         let mut document = Document::new("", 0);
         let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
-        assert!(document.accept_solution(&job, Some(solve(&job.game))));
+        assert!(document.accept_solution(&job, solved(&job.game)));
         assert!(edit(&mut document, "# a comment\n0 -- 1 -- 2\nexpect cat\n").is_none());
         assert!(document.solution().is_some());
         assert_eq!(codes(&document), [Code::ExpectMismatch]);

@@ -11,6 +11,7 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode};
 use tower_lsp_server::ls_types::*;
 
 use cmg_core::analysis::Analysis;
+use cmg_core::explain::Solved;
 use cmg_ide::{
     self as ide, actions, completion, folding, inlay_hints, navigation, semantic_tokens,
 };
@@ -24,6 +25,10 @@ use super::convert::{self, Encoding};
 /// The command behind the outcome code lens: shows the optimal line.
 pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 
+/// The command behind the "why" lens: the VS Code extension's own, which opens the game
+/// view with the whole strategy tree in its panel (the server does not run it).
+pub const OPEN_VIEW_COMMAND: &str = "cmg.openGameView";
+
 /// What a request works on: one version of one document, copied out of the lock. The
 /// solution, if any, is the one solved for exactly this version.
 pub struct Snapshot {
@@ -34,7 +39,8 @@ pub struct Snapshot {
     pub solving: bool,
     pub rope: Rope,
     pub analysis: Arc<Analysis>,
-    pub solution: Option<Arc<Solution>>,
+    /// The solution with its what-if.
+    pub solution: Option<Arc<Solved>>,
     pub encoding: Encoding,
     pub config: Config,
 }
@@ -53,7 +59,7 @@ impl Snapshot {
     }
 
     fn solution(&self) -> Option<&Solution> {
-        self.solution.as_deref()
+        self.solution.as_deref().map(|solved| &solved.solution)
     }
 
     fn edits(&self, edits: &[ide::TextEdit]) -> Vec<TextEdit> {
@@ -83,7 +89,7 @@ fn refusal(message: String) -> Error {
 pub fn hover(snapshot: &Snapshot, position: Position) -> Option<Hover> {
     let hover = ide::hover::hover(
         &snapshot.analysis,
-        snapshot.solution(),
+        snapshot.solution.as_deref(),
         snapshot.offset(position),
     )?;
     Some(Hover {
@@ -100,7 +106,12 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
     let config = inlay_hints::InlayHintConfig {
         node_outcomes: snapshot.config.node_hints,
     };
-    inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config)
+    let mut hints = inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config);
+    hints.extend(ide::critical_edges::critical_edge_hints(
+        &snapshot.analysis,
+        snapshot.solution.as_deref(),
+    ));
+    hints
         .into_iter()
         .filter(|hint| wanted.touches(hint.offset))
         .take(MAX_INLAY_HINTS)
@@ -118,7 +129,18 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
 }
 
 pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
-    ide::code_lens::code_lenses(&snapshot.analysis, snapshot.solution())
+    let lenses = ide::code_lens::code_lenses(&snapshot.analysis, snapshot.solution());
+    // The "why" lens sits beside the outcome lens, on the same range.
+    let why = lenses.first().map(|lens| CodeLens {
+        range: snapshot.range(lens.range),
+        command: Some(Command {
+            title: "why: the strategy tree".to_owned(),
+            command: OPEN_VIEW_COMMAND.to_owned(),
+            arguments: None,
+        }),
+        data: None,
+    });
+    lenses
         .into_iter()
         .map(|lens| {
             let steps: Vec<String> = lens
@@ -137,6 +159,7 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
                 data: None,
             }
         })
+        .chain(why)
         .collect()
 }
 

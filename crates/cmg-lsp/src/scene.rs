@@ -9,7 +9,9 @@ use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
 use super::Server;
-use cmg_ide::view::{parse_turn, scene, slice, Positions, Scene, Slice, SliceError};
+use cmg_ide::view::{
+    add_explanations, parse_turn, scene, slice, Positions, Scene, Slice, SliceError,
+};
 
 pub const SCENE_METHOD: &str = "cmg/scene";
 pub const SLICE_METHOD: &str = "cmg/slice";
@@ -55,11 +57,14 @@ impl Server {
         // Layout costs up to a few hundred milliseconds: off the async threads. A panic
         // there comes back as a join error, answered as an error response.
         let scene = tokio::task::spawn_blocking(move || {
-            scene(
+            let solved = snapshot.solution.as_deref();
+            let mut scene = scene(
                 &snapshot.analysis,
-                snapshot.solution.as_deref(),
+                solved.map(|solved| &solved.solution),
                 &params.positions,
-            )
+            );
+            add_explanations(&mut scene, &snapshot.analysis, solved);
+            scene
         })
         .await
         .map_err(|_| {
@@ -131,7 +136,7 @@ impl Server {
         // O(nodes): small enough to answer here.
         let found = slice(
             &snapshot.analysis.model.graph,
-            snapshot.solution.as_deref(),
+            snapshot.solution.as_deref().map(|solved| &solved.solution),
             params.cat,
             turn,
         );

@@ -14,7 +14,7 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use cmg_solve::solve_cancellable;
+use cmg_core::explain::{solve_and_explain, WhatIfBudget};
 
 use super::capabilities;
 use super::config::Config;
@@ -421,7 +421,7 @@ impl Server {
             let cancel = job.cancel.clone();
             let solved = server
                 .run_blocking(
-                    move || solve_cancellable(&game, &cancel),
+                    move || solve_and_explain(&game, WhatIfBudget::Editor, &cancel),
                     |panic| {
                         format!(
                             "cmg: the solver failed on {} ({panic}); the outcome is not shown",

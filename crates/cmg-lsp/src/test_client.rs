@@ -272,7 +272,14 @@ pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 
     .run();
     let (refused, game) = solve_policy(&analysed);
     let solved = match &game {
-        Some(game) => SolveState::Solved(Arc::new(cmg_solve::solve(game))),
+        Some(game) => SolveState::Solved(Arc::new(
+            cmg_core::explain::solve_and_explain(
+                game,
+                cmg_core::explain::WhatIfBudget::Editor,
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+            .expect("a solve that is never cancelled finishes"),
+        )),
         None => refused.clone(),
     };
     let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();

@@ -11,16 +11,20 @@ mod cancel_tests;
 mod game;
 mod queue;
 mod rounds;
+mod strategy;
 mod table;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_rng;
+mod what_if;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use game::Game;
+pub use strategy::{strategy_players, Continuation, Strategy, StrategyTree, TreeLine};
+pub use what_if::{edges, is_critical, what_if, without_edge, EdgeOutcome, WhatIf};
 
 use table::{Layout, Table, CAT, MOUSE};
 

@@ -385,6 +385,29 @@ async function machineSettingsScenario(browser) {
     await session.screenshot("hover");
     await page.mouse.move(5, 450);
 
+    // Why: the hover on `expect` shows the top of both strategy trees (a draw), and the
+    // hover on the `--` of `1 -- 3` the outcome without that edge.
+    const hoverText = async (token, wanted) => {
+      if (!token) return undefined;
+      await page.mouse.move(token.x, token.y);
+      const text = await until(async () =>
+        (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((t) => t.includes(wanted)),
+      );
+      return text;
+    };
+    const why = await hoverText(await session.token("leetcode-draw.cmg", "expect draw", "expect"), "why");
+    check(
+      "hover on expect shows why: both players' strategies, the first moves and replies",
+      /the mouse's strategy, never losing/.test(why ?? "") && /the cat's strategy, never losing/.test(why ?? "") && /mouse 1 -> 3: draw/.test(why ?? ""),
+      why,
+    );
+    await session.screenshot("hover-why");
+    await page.mouse.move(5, 450);
+    const edgeHover = await hoverText(await session.token("leetcode-draw.cmg", "1 -- 3", "--"), "without");
+    check("hover on -- shows the outcome without the edge", /without 1 -- 3: draw \(as now\)/.test(edgeHover ?? ""), edgeHover);
+    await session.screenshot("hover-what-if");
+    await page.mouse.move(5, 450);
+
     // Per-node hints of an adjacency literal sit on their own rows.
     await session.open("long-game.cmg");
     const rows = await until(async () => {

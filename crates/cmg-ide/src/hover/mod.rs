@@ -3,7 +3,12 @@
 //! A node hover shows the id, label, role and neighbours, then two outcomes: the mouse
 //! starting on the node (cat on node 2, mouse to move) with its best first move, and the
 //! cat starting on it (mouse on node 1, mouse to move). An `expect` hover shows the
-//! solved outcome and whether the expectation matches it.
+//! solved outcome and whether the expectation matches it, then why: the top of the
+//! strategy tree, which the first line's hover shows as well. A hover on an edge's `--`
+//! shows the outcome without that edge, for each edge the statement declares
+//! (`explain.rs`).
+
+mod explain;
 
 use std::fmt::Write;
 
@@ -11,9 +16,12 @@ use cmg_core::analysis::{
     self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, solution_for,
     start_position, Analysis,
 };
+use cmg_core::explain::Solved;
 use cmg_core::model::{Graph, NodeRole};
 use cmg_solve::Solution;
 use cmg_syntax::{Expect, TextRange};
+
+pub(crate) use explain::find as find_what_if;
 
 use super::mention_at;
 
@@ -24,13 +32,17 @@ pub struct Hover {
     pub markdown: String,
 }
 
-/// The hover at byte `offset`: on a node mention or on an `expect` statement; `None`
-/// elsewhere, including offsets past the end of the text.
-pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> Option<Hover> {
+/// The hover at byte `offset`: on a node mention, on an `expect` statement, between the
+/// groups of an edge statement, or on the first line; `None` elsewhere, including offsets
+/// past the end of the text. `solved` is the solution with its what-if.
+pub fn hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -> Option<Hover> {
     if offset as usize > analysis.text.len() {
         return None;
     }
-    let solution = solution_for(&analysis.model.graph, solution);
+    // A solution of another graph is never shown (its queries could panic on this one).
+    let solved = solved
+        .filter(|solved| solution_for(&analysis.model.graph, Some(&solved.solution)).is_some());
+    let solution = solved.map(|solved| &solved.solution);
     if let Some(mention) = mention_at(analysis, offset) {
         let index = analysis.model.graph.index_of(mention.id)?;
         return Some(Hover {
@@ -38,15 +50,37 @@ pub fn hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> O
             markdown: node_markdown(&analysis.model.graph, solution, index),
         });
     }
-    analysis.model.expects.iter().find_map(|expect| {
+    let on_expect = analysis.model.expects.iter().find_map(|expect| {
         let range = [expect.keyword_range, expect.outcome_range]
             .into_iter()
             .find(|range| range.touches(offset))?;
-        Some(Hover {
-            range,
-            markdown: expect_markdown(analysis, solution, expect),
-        })
-    })
+        let mut markdown = expect_markdown(analysis, solution, expect);
+        markdown.extend(solved.and_then(|solved| explain::strategy_markdown(analysis, solved)));
+        Some(Hover { range, markdown })
+    });
+    if on_expect.is_some() {
+        return on_expect;
+    }
+    if let Some(edge) = explain::edge_at(analysis, offset) {
+        return Some(Hover {
+            range: edge.range,
+            markdown: explain::edge_markdown(analysis, solved, edge),
+        });
+    }
+    first_line_hover(analysis, solved, offset)
+}
+
+/// On the first line: the outcome and why.
+fn first_line_hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -> Option<Hover> {
+    let range = analysis.line_index.line_range(0)?;
+    if !range.touches(offset) {
+        return None;
+    }
+    let solved = solved?;
+    let start = start_position(&analysis.model.graph)?;
+    let mut markdown = format!("**{}**", describe_position(&solved.solution, start));
+    markdown.extend(explain::strategy_markdown(analysis, solved));
+    Some(Hover { range, markdown })
 }
 
 fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> String {

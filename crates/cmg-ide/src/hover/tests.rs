@@ -6,9 +6,25 @@ use crate::test_utils::analyze;
 
 use super::*;
 
-fn check(fixture: &str, expect: Expect) {
+/// A fixture's analysis, its solution with the what-if, and the cursor offset.
+fn analyze_solved(fixture: &str) -> (Analysis, Option<Solved>, u32) {
     let (analysis, solution, offset) = analyze(fixture);
-    let actual = match hover(&analysis, solution.as_ref(), offset) {
+    let solved = solution.map(|solution| {
+        let what_if = cmg_core::explain::explain_solution(
+            &solution,
+            start_position(&analysis.model.graph),
+            cmg_core::explain::WhatIfBudget::Editor,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .unwrap();
+        Solved { solution, what_if }
+    });
+    (analysis, solved, offset)
+}
+
+fn check(fixture: &str, expect: Expect) {
+    let (analysis, solved, offset) = analyze_solved(fixture);
+    let actual = match hover(&analysis, solved.as_ref(), offset) {
         Some(hover) => format!(
             "{:?} {:?}\n{}\n",
             hover.range,
@@ -113,6 +129,13 @@ fn expect_matches() {
             solved outcome: **cat wins in 2**
 
             ✓ matches
+
+            **why**: the cat's strategy, winning: cat wins in 2
+
+            - `mouse 1 -> 3`: cat wins in 1
+              - `cat 2 -> 3`: caught: cat wins
+
+            `cmg solve --strategy` prints the whole tree.
         "#]],
     );
 }
@@ -128,6 +151,13 @@ fn expect_mismatch() {
             solved outcome: **cat wins in 2**
 
             ✗ does not match: the solved outcome is `expect cat`
+
+            **why**: the cat's strategy, winning: cat wins in 2
+
+            - `mouse 1 -> 3`: cat wins in 1
+              - `cat 2 -> 3`: caught: cat wins
+
+            `cmg solve --strategy` prints the whole tree.
         "#]],
     );
 }
@@ -171,9 +201,12 @@ fn without_a_solution() {
 
 #[test]
 fn nothing_to_hover() {
-    check("0 -- 1 -- 2  $0  # comment\n", expect!["no hover\n"]);
-    let (analysis, solution, _) = analyze("0 -- 1 -- 2");
-    for offset in [12, 100, u32::MAX] {
+    check(
+        "# title\n0 -- 1 -- 2  $0  # comment\n",
+        expect!["no hover\n"],
+    );
+    let (analysis, solution, _) = analyze_solved("# title\n0 -- 1 -- 2");
+    for offset in [20, 100, u32::MAX] {
         assert_eq!(hover(&analysis, solution.as_ref(), offset), None);
     }
 }
@@ -199,7 +232,7 @@ fn every_offset_of_every_example() {
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples")).unwrap()
     {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
-        let (analysis, solution, _) = analyze(&text);
+        let (analysis, solution, _) = analyze_solved(&text);
         for offset in 0..=text.len() as u32 + 2 {
             if let Some(hover) = hover(&analysis, solution.as_ref(), offset) {
                 assert!(hover.range.touches(offset));
@@ -211,7 +244,7 @@ fn every_offset_of_every_example() {
 
 #[test]
 fn stale_solution_is_not_used() {
-    let (_, stale, _) = analyze("[[1,3],[0],[3],[0,2],[4]]");
+    let (_, stale, _) = analyze_solved("[[1,3],[0],[3],[0,2],[4]]");
     let (analysis, _, offset) = analyze("0 -- $01 -- 2\n");
     let hover = hover(&analysis, stale.as_ref(), offset).unwrap();
     assert!(hover.markdown.ends_with("outcome not computed"));
@@ -230,5 +263,113 @@ fn unicode_and_crlf() {
             - mouse starts here: **mouse wins in 1**, best first move to node 0
             - cat starts here: **cat wins in 1**
         "#]],
+    );
+}
+
+#[test]
+fn edge_what_if() {
+    check(
+        "node 0 \"exit\"\n0 -- 3 -- 1\n2 $0-- 3\n",
+        expect![[r#"
+            26..32 "2 -- 3"
+            **edge 2 -- 3**
+
+            without 2 -- 3: draw (now: cat wins in 2) · **critical**
+        "#]],
+    );
+    check(
+        "node 0 \"exit\"\n0 $0-- 3 -- 1\n2 -- 3\n",
+        expect![[r#"
+            14..20 "0 -- 3"
+            **edge 0 -- 3**
+
+            without 0 -- 3: cat wins in 2 (as now)
+        "#]],
+    );
+}
+
+#[test]
+fn group_product_lists_each_edge() {
+    check(
+        "1 -- 3 -- 0\n3 --$0 {2 4}\n4 -- 0\n",
+        expect![[r#"
+            12..22 "3 -- {2 4}"
+            **2 edges**
+
+            without 2 -- 3: draw (now: cat wins in 2) · **critical**
+
+            without 3 -- 4: cat wins in 2 (as now)
+        "#]],
+    );
+}
+
+#[test]
+fn first_line_shows_why() {
+    check(
+        &format!("# the cat wins$0\n{CAT_WINS}1 -- 4\n"),
+        expect![[r##"
+            0..15 "# the cat wins\n"
+            **cat wins in 4**
+
+            **why**: the cat's strategy, winning: cat wins in 4
+
+            - `mouse 1 -> 4`: cat wins in 3
+              - `cat 2 -> 3`: cat wins in 2
+                - `mouse 4 -> 1`: cat wins in 1 …
+            - `mouse 1 -> 3`: cat wins in 1
+              - `cat 2 -> 3`: caught: cat wins
+
+            `cmg solve --strategy` prints the whole tree.
+        "##]],
+    );
+}
+
+#[test]
+fn a_draw_shows_both_strategies() {
+    check(
+        "[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]\nexpect$0 draw\n",
+        expect![[r#"
+            55..61 "expect"
+            **expect draw**
+
+            solved outcome: **draw**
+
+            ✓ matches
+
+            **why**: the mouse's strategy, never losing
+
+            - `mouse 1 -> 3`: draw
+              - `cat 2 -> 5`: draw
+                - `mouse 3 -> 4`: draw …
+              - `cat 2 -> 4`: mouse wins in 3
+                - `mouse 3 -> 5`: mouse wins in 2 …
+
+            **why**: the cat's strategy, never losing
+
+            - `mouse 1 -> 3`: draw
+              - `cat 2 -> 5`: draw
+                - `mouse 3 -> 4`: draw …
+                - `mouse 3 -> 1`: cat wins in 2 …
+                - `mouse 3 -> 5`: caught: cat wins
+
+            `cmg solve --strategy` prints the whole tree.
+        "#]],
+    );
+}
+
+#[test]
+fn what_if_above_the_limit_says_so() {
+    let chain: Vec<String> = (0..=cmg_core::explain::WHAT_IF_MAX_NODES as u32)
+        .map(|id| id.to_string())
+        .collect();
+    let text = format!("{}\n1 $0-- 2\n", chain.join(" -- "));
+    let (analysis, solved, offset) = analyze_solved(&text);
+    let hover = hover(&analysis, solved.as_ref(), offset).unwrap();
+    assert!(
+        hover
+            .markdown
+            .ends_with("what-if: not computed above 300 nodes (this graph has 301)"),
+        "{}",
+        hover.markdown
     );
 }

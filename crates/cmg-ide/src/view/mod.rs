@@ -4,12 +4,14 @@
 //! structs that serialize to the scene format documented in `docs/view.md`.
 
 pub mod clearance;
+mod explain;
 mod layout;
 mod slice;
 pub mod svg;
 
 use serde::Serialize;
 
+pub use explain::{add_explanations, SceneStrategy, SceneTreeLine, MAX_SCENE_TREE_LINES};
 pub use layout::{layout, Positions, UNIT};
 pub use slice::{parse_turn, slice, turn_keyword, Slice, SliceError};
 
@@ -56,6 +58,11 @@ pub struct Scene {
     pub diagnostics_omitted: usize,
     /// The smallest box around every node centre, in pixels: `[min_x, min_y, max_x, max_y]`.
     pub bounds: [f64; 4],
+    /// The strategies that explain the outcome, for the strategy panel (`explain.rs`);
+    /// empty until [`add_explanations`].
+    pub strategies: Vec<SceneStrategy>,
+    /// Why the edges carry no what-if ("what-if: not computed above 300 nodes ...").
+    pub what_if_note: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -87,6 +94,10 @@ pub struct SceneEdge {
     pub a: u32,
     pub b: u32,
     pub flagged: bool,
+    /// Removing the edge changes who wins, or turns a win into a draw.
+    pub critical: bool,
+    /// "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)"; `None` when not computed.
+    pub what_if: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -141,6 +152,8 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
         diagnostics: Vec::new(),
         diagnostics_omitted,
         bounds: [0.0; 4],
+        strategies: Vec::new(),
+        what_if_note: None,
     };
     if graph.node_count() > MAX_VIEW_NODES {
         scene.too_large = Some(TooLarge {
@@ -195,6 +208,8 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
                 a: key[0],
                 b: key[1],
                 flagged: diagnostics.iter().any(|d| d.edges.contains(&key)),
+                critical: false,
+                what_if: None,
             });
         }
     }

@@ -69,9 +69,10 @@ pub fn to_svg(scene: &Scene) -> String {
         };
         let _ = writeln!(
             svg,
-            r#"<line class="edge" data-edge="{}-{}"{} x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}"/>"#,
+            r#"<line class="edge" data-edge="{}-{}" data-critical="{}"{} x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}"/>"#,
             edge.a,
             edge.b,
+            edge.critical,
             flag(edge.flagged)
         );
     }

@@ -287,14 +287,22 @@ fn the_web_test_fixtures_are_current() {
     for name in ["leetcode-draw", "long-game", "cat-wins"] {
         let path = format!("{}/../../examples/{name}.cmg", env!("CARGO_MANIFEST_DIR"));
         let analysis = Analysis::new(std::fs::read_to_string(path).expect("an example"));
-        let solution = analysis.game().map(|game| solve(&game));
-        let scene = scene(&analysis, solution.as_ref(), &Positions::new());
+        let solved = analysis.game().and_then(|game| {
+            cmg_core::explain::solve_and_explain(
+                &game,
+                cmg_core::explain::WhatIfBudget::CommandLine,
+                &std::sync::atomic::AtomicBool::new(false),
+            )
+        });
+        let solution = solved.as_ref().map(|s| &s.solution);
+        let mut scene = scene(&analysis, solution, &Positions::new());
+        add_explanations(&mut scene, &analysis, solved.as_ref());
         // Every slice, as the page would ask for them one by one.
         let graph = &analysis.model.graph;
         let slices: Vec<Slice> = [Player::Mouse, Player::Cat]
             .into_iter()
             .flat_map(|turn| graph.ids().iter().map(move |&cat| (cat, turn)))
-            .filter_map(|(cat, turn)| slice(graph, solution.as_ref(), cat, turn).ok())
+            .filter_map(|(cat, turn)| slice(graph, solution, cat, turn).ok())
             .collect();
         for (file, json) in [
             (
@@ -355,6 +363,94 @@ fn the_contract_states_the_bounds_of_the_scene() {
     ] {
         assert!(contract.contains(&phrase), "docs/view.md lacks {phrase:?}");
     }
+}
+
+/// Each edge carries its what-if, critical edges are marked, and the strategy trees come
+/// with the positions the panel shows.
+#[test]
+fn explanations_mark_critical_edges_and_carry_the_tree() {
+    let analysis = Analysis::new("0 -- 3 -- 1\n2 -- 3\n");
+    let solved = analysis.game().and_then(|game| {
+        cmg_core::explain::solve_and_explain(
+            &game,
+            cmg_core::explain::WhatIfBudget::CommandLine,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+    });
+    let mut scene = scene(
+        &analysis,
+        solved.as_ref().map(|s| &s.solution),
+        &Positions::new(),
+    );
+    add_explanations(&mut scene, &analysis, solved.as_ref());
+    let edges: Vec<String> = scene
+        .edges
+        .iter()
+        .map(|e| format!("{}-{} {} {:?}", e.a, e.b, e.critical, e.what_if))
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "0-3 false Some(\"without 0 -- 3: cat wins in 2 (as now)\")",
+            "1-3 true Some(\"without 1 -- 3: draw (now: cat wins in 2)\")",
+            "2-3 true Some(\"without 2 -- 3: draw (now: cat wins in 2)\")",
+        ]
+    "#]]
+    .assert_debug_eq(&edges);
+    let [strategy] = scene.strategies.as_slice() else {
+        panic!("one strategy for a win");
+    };
+    let lines: Vec<String> = strategy
+        .lines
+        .iter()
+        .map(|l| {
+            format!(
+                "{} {}: {} at {}/{}/{}",
+                l.depth, l.text, l.note, l.mouse, l.cat, l.turn
+            )
+        })
+        .collect();
+    assert_eq!(strategy.player, "cat");
+    assert_eq!(
+        lines,
+        [
+            "0 mouse 1 -> 3: cat wins in 1 at 3/2/1",
+            "1 cat 2 -> 3: caught: cat wins at 3/3/0"
+        ]
+    );
+    let svg = svg::to_svg(&scene);
+    assert!(
+        svg.contains(r#"data-edge="1-3" data-critical="true""#),
+        "{svg}"
+    );
+}
+
+/// Over the what-if's edge limit the scene says why, and marks no edge.
+#[test]
+fn explanations_over_the_what_if_limit_say_so() {
+    let text = "{0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57} -- {0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57}\n";
+    let analysis = Analysis::new(text);
+    let solved = analysis.game().and_then(|game| {
+        cmg_core::explain::solve_and_explain(
+            &game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+    });
+    let mut scene = scene(
+        &analysis,
+        solved.as_ref().map(|s| &s.solution),
+        &Positions::new(),
+    );
+    add_explanations(&mut scene, &analysis, solved.as_ref());
+    assert_eq!(
+        scene.what_if_note.as_deref(),
+        Some("what-if: not computed in the editor: 1653 solves of a 58-node game take too long; `cmg solve --what-if` computes it")
+    );
+    assert!(scene
+        .edges
+        .iter()
+        .all(|e| !e.critical && e.what_if.is_none()));
+    assert!(!scene.strategies.is_empty());
 }
 
 /// The picture's geometry, measured on the scene as the page and the export draw it: no

@@ -1,0 +1,403 @@
+//! Strategies and what-ifs checked from the rules alone: a checker that plays every line a strategy allows, and a fresh solve per removed edge.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
+
+use cmg_core::analysis::{start_position, Analysis};
+use cmg_solve::{
+    solve, solve_with, strategy_players, what_if, without_edge, Config, Continuation, Engine, Game,
+    Outcome, Player, Position, Solution, Strategy,
+};
+
+use crate::common::examples::example;
+
+/// As many positions as any test graph here has (2·n² for n up to 300).
+const ALL: usize = 1 << 20;
+
+fn start() -> Position {
+    Position {
+        mouse: 1,
+        cat: 2,
+        turn: Player::Mouse,
+    }
+}
+
+/// The legal moves at `pos`, from the game's lists and the rule that the cat never enters the hole.
+fn legal(game: &Game, pos: Position) -> Vec<u32> {
+    match pos.turn {
+        Player::Mouse => game.neighbours(pos.mouse).to_vec(),
+        Player::Cat => game
+            .neighbours(pos.cat)
+            .iter()
+            .copied()
+            .filter(|&next| Some(next) != game.hole())
+            .collect(),
+    }
+}
+
+fn after(pos: Position, next: u32) -> Position {
+    match pos.turn {
+        Player::Mouse => Position {
+            mouse: next,
+            turn: Player::Cat,
+            ..pos
+        },
+        Player::Cat => Position {
+            cat: next,
+            turn: Player::Mouse,
+            ..pos
+        },
+    }
+}
+
+/// Who has won at `pos`, if the game is over there.
+fn winner(game: &Game, pos: Position) -> Option<Player> {
+    if Some(pos.cat) == game.hole() {
+        None
+    } else if Some(pos.mouse) == game.hole() {
+        Some(Player::Mouse)
+    } else if pos.mouse == pos.cat {
+        Some(Player::Cat)
+    } else {
+        None
+    }
+}
+
+fn table(strategy: &Strategy) -> HashMap<Position, u32> {
+    strategy.moves.iter().copied().collect()
+}
+
+/// Checks that `strategy` wins from `start` for its player: every line it allows ends in the
+/// player's terminal, the longest (the loser's best defence) in exactly `moves` moves, and it
+/// has an entry at exactly the positions those lines reach with the player to move.
+fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> Result<(), String> {
+    struct Walk<'a> {
+        game: &'a Game,
+        player: Player,
+        moves: HashMap<Position, u32>,
+        longest: HashMap<Position, u32>,
+        on_stack: HashSet<Position>,
+        used: HashSet<Position>,
+    }
+    impl Walk<'_> {
+        fn longest(&mut self, pos: Position) -> Result<u32, String> {
+            if let Some(&known) = self.longest.get(&pos) {
+                return Ok(known);
+            }
+            match winner(self.game, pos) {
+                Some(player) if player == self.player => return Ok(0),
+                Some(_) => return Err(format!("{pos:?}: the opponent wins")),
+                None => {}
+            }
+            if !self.on_stack.insert(pos) {
+                return Err(format!("{pos:?}: the line comes back, a draw"));
+            }
+            let nexts = if pos.turn == self.player {
+                let next = *self
+                    .moves
+                    .get(&pos)
+                    .ok_or(format!("{pos:?}: no move for a reachable position"))?;
+                if !legal(self.game, pos).contains(&next) {
+                    return Err(format!("{pos:?}: {next} is not a legal move"));
+                }
+                self.used.insert(pos);
+                vec![next]
+            } else {
+                legal(self.game, pos)
+            };
+            if nexts.is_empty() {
+                return Err(format!("{pos:?}: the opponent has no move, a draw"));
+            }
+            let mut most = 0;
+            for next in nexts {
+                most = most.max(1 + self.longest(after(pos, next))?);
+            }
+            self.on_stack.remove(&pos);
+            self.longest.insert(pos, most);
+            Ok(most)
+        }
+    }
+    let mut walk = Walk {
+        game,
+        player: strategy.player,
+        moves: table(strategy),
+        longest: HashMap::new(),
+        on_stack: HashSet::new(),
+        used: HashSet::new(),
+    };
+    let longest = walk.longest(start)?;
+    if longest != moves {
+        return Err(format!(
+            "the longest line takes {longest} moves, not {moves}"
+        ));
+    }
+    if walk.used.len() != walk.moves.len() {
+        return Err("entries for positions no line reaches".to_owned());
+    }
+    Ok(())
+}
+
+/// Checks that `strategy` never loses from `start`: no line it allows reaches the opponent's
+/// terminal, and it has an entry at exactly the reachable positions where its player can move.
+fn check_never_loses(game: &Game, start: Position, strategy: &Strategy) -> Result<(), String> {
+    let moves = table(strategy);
+    let mut seen = HashSet::from([start]);
+    let mut stack = vec![start];
+    let mut used = 0;
+    while let Some(pos) = stack.pop() {
+        match winner(game, pos) {
+            Some(player) if player == strategy.player => continue,
+            Some(_) => return Err(format!("{pos:?}: the opponent wins")),
+            None => {}
+        }
+        let legal = legal(game, pos);
+        let nexts = if pos.turn == strategy.player && !legal.is_empty() {
+            let next = *moves
+                .get(&pos)
+                .ok_or(format!("{pos:?}: no move for a reachable position"))?;
+            if !legal.contains(&next) {
+                return Err(format!("{pos:?}: {next} is not a legal move"));
+            }
+            used += 1;
+            vec![next]
+        } else {
+            legal
+        };
+        for next in nexts {
+            let child = after(pos, next);
+            if seen.insert(child) {
+                stack.push(child);
+            }
+        }
+    }
+    if used != moves.len() {
+        return Err("entries for positions no line reaches".to_owned());
+    }
+    Ok(())
+}
+
+/// Checks every strategy `solution` gives for `start`, and that they are the winner's alone or
+/// one per player for a draw.
+fn check_strategies(solution: &Solution, start: Position) -> Vec<Strategy> {
+    let game = solution.game();
+    let outcome = solution.outcome(start);
+    let strategies = solution.strategies(start, ALL);
+    let players: Vec<Player> = strategies.iter().map(|s| s.player).collect();
+    assert_eq!(players, strategy_players(outcome));
+    for strategy in &strategies {
+        assert!(strategy.complete);
+        let checked = match solution.moves_to_end(start) {
+            Some(moves) => check_win(game, start, strategy, moves),
+            None => check_never_loses(game, start, strategy),
+        };
+        if let Err(error) = checked {
+            panic!("{:?} strategy of {outcome:?}: {error}", strategy.player);
+        }
+        // The moves are the solver's, tie-breaks included.
+        for &(pos, next) in &strategy.moves {
+            assert_eq!(solution.best_move(pos), Some(next), "{pos:?}");
+        }
+        check_tree_matches(solution, start, strategy);
+    }
+    strategies
+}
+
+/// The whole tree (no depth limit) shows the strategist's move at exactly the strategy's positions.
+fn check_tree_matches(solution: &Solution, start: Position, strategy: &Strategy) {
+    let tree = solution.strategy_tree(strategy.player, start, u32::MAX, usize::MAX);
+    assert!(!tree.truncated);
+    let mut shown = Vec::new();
+    for line in &tree.lines {
+        assert_ne!(line.next, Continuation::Folded);
+        if line.mover == strategy.player {
+            let before = match line.mover {
+                Player::Mouse => Position {
+                    mouse: line.from,
+                    turn: Player::Mouse,
+                    ..line.position
+                },
+                Player::Cat => Position {
+                    cat: line.from,
+                    turn: Player::Cat,
+                    ..line.position
+                },
+            };
+            shown.push((before, line.to));
+        }
+    }
+    shown.sort_unstable_by_key(|&(pos, _)| (pos.mouse, pos.cat));
+    assert_eq!(shown, strategy.moves);
+}
+
+/// Changes one move on the optimal line to one that is not as good, and returns the broken
+/// strategy, or `None` when no move on the line has a worse alternative.
+fn mutate(solution: &Solution, start: Position, strategy: &Strategy) -> Option<Strategy> {
+    let player = strategy.player;
+    for pos in solution.line(start) {
+        if pos.turn != player || solution.is_terminal(pos) {
+            continue;
+        }
+        let best = solution.best_move(pos)?;
+        let ranked = solution.ranked_moves(pos);
+        let child_of = |next| after(pos, next);
+        let worse = ranked.into_iter().find(|&next| {
+            let (child, best_child) = (child_of(next), child_of(best));
+            solution.outcome(child) != solution.outcome(best_child)
+                || solution.moves_to_end(child) != solution.moves_to_end(best_child)
+        });
+        if let Some(worse) = worse {
+            let mut broken = strategy.clone();
+            for entry in &mut broken.moves {
+                if entry.0 == pos {
+                    entry.1 = worse;
+                }
+            }
+            return Some(broken);
+        }
+    }
+    None
+}
+
+/// A connected random graph on `nodes` nodes with about `nodes * degree / 2` edges, hole 0:
+/// a random spanning tree on shuffled labels (so that node 1 is not always next to the
+/// hole) and random extra pairs.
+fn random_graph(nodes: usize, degree: usize, seed: u64) -> Game {
+    let mut rng = cmg_solve::test_rng::XorShift(seed);
+    let mut label: Vec<u32> = (0..nodes as u32).collect();
+    for i in (1..nodes).rev() {
+        label.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let mut adjacency = vec![Vec::new(); nodes];
+    for node in 1..nodes {
+        let (a, b) = (label[node], label[rng.below(node as u32) as usize]);
+        adjacency[a as usize].push(b);
+        adjacency[b as usize].push(a);
+    }
+    for _ in nodes - 1..nodes * degree / 2 {
+        let (a, b) = (rng.below(nodes as u32), rng.below(nodes as u32));
+        adjacency[a as usize].push(b);
+        adjacency[b as usize].push(a);
+    }
+    Game::new(&adjacency, Some(0))
+}
+
+fn random_games() -> Vec<Game> {
+    let count = if crate::common::slow_tests() { 400 } else { 80 };
+    (0..count)
+        .map(|seed| random_graph(4 + seed as usize % 9, 2 + seed as usize % 3, 0x9e37 + seed))
+        .collect()
+}
+
+/// An example's solution and start position.
+fn example_game(name: &str) -> (Solution, Position) {
+    let analysis = Analysis::new(std::fs::read_to_string(example(name)).unwrap());
+    let game = analysis.game().expect("the example has a game");
+    (solve(&game), start_position(&analysis.model.graph).unwrap())
+}
+
+#[test]
+fn strategies_of_random_graphs_check_on_every_engine() {
+    let mut outcomes = HashSet::new();
+    for game in random_games() {
+        let reference = check_strategies(&solve(&game), start());
+        for engine in [Engine::Queue, Engine::Rounds, Engine::SwitchAfter(2)] {
+            let config = Config {
+                engine,
+                threads: Some(1),
+            };
+            let solution = solve_with(&game, config, &AtomicBool::new(false)).unwrap();
+            assert_eq!(
+                check_strategies(&solution, start()),
+                reference,
+                "{engine:?}"
+            );
+        }
+        outcomes.insert(solve(&game).outcome(start()));
+    }
+    // The graphs cover all three outcomes, so both checkers ran.
+    assert_eq!(outcomes.len(), 3);
+}
+
+#[test]
+fn strategies_of_the_examples_check() {
+    for name in [
+        "long-game.cmg",
+        "cat-wins.cmg",
+        "leetcode-draw.cmg",
+        "leetcode-mouse.cmg",
+    ] {
+        let (solution, start) = example_game(name);
+        check_strategies(&solution, start);
+    }
+}
+
+#[test]
+fn a_mutated_move_fails_the_checker() {
+    let mut broken_count = 0;
+    for game in random_games() {
+        let solution = solve(&game);
+        for strategy in solution.strategies(start(), ALL) {
+            let Some(broken) = mutate(&solution, start(), &strategy) else {
+                continue;
+            };
+            let checked = match solution.moves_to_end(start()) {
+                Some(moves) => check_win(&game, start(), &broken, moves),
+                None => check_never_loses(&game, start(), &broken),
+            };
+            assert!(checked.is_err(), "{broken:?}");
+            broken_count += 1;
+        }
+    }
+    assert!(broken_count > 20, "{broken_count}");
+}
+
+/// Every what-if equals a fresh solve without the edge, and the walks spare some solves.
+#[test]
+fn what_if_matches_fresh_solves() {
+    let mut spared = 0;
+    let mut critical = 0;
+    for game in random_games() {
+        let solution = solve(&game);
+        let now = solution.outcome(start());
+        let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
+        assert_eq!(what_if.edges.len(), game.edge_count());
+        for edge in &what_if.edges {
+            let fresh = solve(&without_edge(&game, edge.edge));
+            assert_eq!(
+                (edge.outcome, edge.moves),
+                (fresh.outcome(start()), fresh.moves_to_end(start())),
+                "{:?}",
+                edge.edge
+            );
+            let changes_winner = edge.outcome != now && now != Outcome::Draw;
+            assert_eq!(edge.critical, changes_winner);
+            critical += usize::from(edge.critical);
+        }
+        spared += what_if.edges.len() - what_if.solved;
+    }
+    assert!(
+        spared > 0 && critical > 0,
+        "spared {spared}, critical {critical}"
+    );
+}
+
+#[test]
+fn what_if_stops_when_cancelled() {
+    let game = random_graph(12, 3, 7);
+    let solution = solve(&game);
+    assert_eq!(
+        what_if(&solution, start(), ALL, &AtomicBool::new(true)),
+        None
+    );
+}
+
+/// A walk cut short by its position limit solves every edge, and still gets them right.
+#[test]
+fn what_if_with_a_tiny_walk_limit_solves_every_edge() {
+    let game = random_graph(10, 3, 11);
+    let solution = solve(&game);
+    let full = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
+    let cut = what_if(&solution, start(), 1, &AtomicBool::new(false)).unwrap();
+    assert_eq!(cut.edges, full.edges);
+    assert_eq!(cut.solved, game.edge_count());
+}
