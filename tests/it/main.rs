@@ -24,3 +24,4 @@ mod lsp_soak;
 mod parser;
 mod robustness;
 mod solver;
+mod version;

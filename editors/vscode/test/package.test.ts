@@ -39,8 +39,9 @@ const manifest = JSON.parse(
 const grammarText = fs.readFileSync(path.join(repositoryRoot, "grammar", "cmg.tmLanguage.json"), "utf8");
 const grammar = JSON.parse(grammarText) as Grammar;
 
-function readRust(file: string): string {
-  return fs.readFileSync(path.join(repositoryRoot, "src", file), "utf8");
+/** A source file of the workspace crate `cmg-<crate>`. */
+function readRust(crate: string, file: string): string {
+  return fs.readFileSync(path.join(repositoryRoot, "crates", `cmg-${crate}`, "src", file), "utf8");
 }
 
 /** Every scope name the grammar can assign, split on spaces, `$0` names expanded. */
@@ -108,7 +109,7 @@ test("the language and grammar contributions agree with the grammar", () => {
 });
 
 test("settings match what crates/cmg-lsp/src/config.rs reads, with the same defaults", () => {
-  const config = readRust("lsp/config.rs");
+  const config = readRust("lsp", "config.rs");
   // `update` reads each setting through `lookup(&["group", "name"])` or one of its
   // typed helpers (`size(&[...])`).
   const read = [...config.matchAll(/(?:lookup|size)\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
@@ -152,7 +153,7 @@ test("commands: restart is contributed, the code lens command is left to the ser
   assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView"]);
   // The server announces `cmg.showLine` in executeCommandProvider; the language client
   // registers it, and a second registration by the extension would fail.
-  assert.match(readRust("lsp/handlers.rs"), /"cmg\.showLine"/);
+  assert.match(readRust("lsp", "handlers.rs"), /"cmg\.showLine"/);
   assert.doesNotMatch(fs.readFileSync(path.join(extensionRoot, "src", "extension.ts"), "utf8"), /cmg\.showLine/);
 });
 
@@ -199,7 +200,7 @@ test("semantic token scopes use the server's modifiers, the grammar's scopes and
 });
 
 test("the grammar's keywords are the lexer's keywords", () => {
-  const lexer = readRust("syntax/lexer.rs");
+  const lexer = readRust("syntax", "lexer.rs");
   const lexerWords = [...lexer.matchAll(/#\[token\("([A-Za-z]+)"\)\]/g)].map((match) => match[1]!);
   const grammarWords = ["keyword", "outcome"].flatMap((rule) => {
     const match = grammar.repository[rule]?.match ?? "";
