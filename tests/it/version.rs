@@ -40,14 +40,34 @@ fn every_crate_inherits_the_workspace_version() {
     let version = workspace_version();
     // The root package is the binary that `cmg --version` reports.
     assert_eq!(env!("CARGO_PKG_VERSION"), version);
+    // Every member the workspace lists (`crates/*` stands for each folder there).
+    let workspace = toml(&root().join("Cargo.toml"));
     let mut manifests = vec![root().join("Cargo.toml")];
-    for entry in std::fs::read_dir(root().join("crates")).expect("crates/ is readable") {
-        let manifest = entry.expect("crates/ entry").path().join("Cargo.toml");
-        if manifest.exists() {
-            manifests.push(manifest);
+    let members = workspace["workspace"]["members"]
+        .as_array()
+        .expect("Cargo.toml has workspace.members");
+    for member in members.iter().filter_map(|member| member.as_str()) {
+        match member.strip_suffix("/*") {
+            Some(folder) => {
+                let entries = std::fs::read_dir(root().join(folder)).expect("member folder");
+                manifests.extend(
+                    entries
+                        .map(|entry| {
+                            entry
+                                .expect("member folder entry")
+                                .path()
+                                .join("Cargo.toml")
+                        })
+                        .filter(|manifest| manifest.exists()),
+                );
+            }
+            None => manifests.push(root().join(member).join("Cargo.toml")),
         }
     }
-    assert!(manifests.len() > 1, "no crate found under crates/");
+    assert!(
+        manifests.len() > 2,
+        "no workspace member found: {manifests:?}"
+    );
     for manifest in manifests {
         let document = toml(&manifest);
         assert_eq!(
