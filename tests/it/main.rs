@@ -8,6 +8,7 @@
 mod common;
 
 mod cli;
+mod cli_hostile;
 mod cli_view;
 mod diagnostics;
 mod docs;
@@ -25,3 +26,4 @@ mod parser;
 mod robustness;
 mod solver;
 mod version;
+mod view_server;
