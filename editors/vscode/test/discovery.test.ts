@@ -95,8 +95,10 @@ test("nothing found names the scope read and every place tried", () => {
     !found.ok ? found.message : "",
     "cmg: could not find the language server. cmg.server.path is not set (read from no " +
       "settings scope (the default)); tried /ext/server/cmg (bundled) and `cmg` in PATH " +
-      "(/a, /b, /c, /d, /e, /f, /g, /h and 2 more). Install it with `cargo install --path .` " +
-      "from the cmg repository so that `cmg` is on PATH, or set cmg.server.path to the binary.",
+      "(/a, /b, /c, /d, /e, /f, /g, /h and 2 more). Install the extension's platform package, " +
+      "which has the server inside; or put `cmg` on PATH (`pip install` of the cmg-cat-mouse " +
+      "wheel, or `cargo install --locked --path .` in the cmg repository); or set " +
+      "cmg.server.path to the binary.",
   );
 });
 

@@ -6,6 +6,17 @@ import * as zlib from "node:zlib";
 
 /** Reads every entry of a zip file into memory, by name. */
 export function readZip(file: string): Map<string, Buffer> {
+  return new Map([...readZipEntries(file)].map(([name, entry]) => [name, entry.data]));
+}
+
+/** An entry's contents and its Unix mode (`0o100755` for an executable file). */
+export interface ZipEntry {
+  data: Buffer;
+  mode: number;
+}
+
+/** Reads every entry of a zip file with its Unix mode, by name. */
+export function readZipEntries(file: string): Map<string, ZipEntry> {
   const zip = fs.readFileSync(file);
   // The end-of-central-directory record is the last 22 bytes unless there is an
   // archive comment; vsce writes none, but searching backwards costs little.
@@ -18,7 +29,7 @@ export function readZip(file: string): Map<string, Buffer> {
   }
   const count = zip.readUInt16LE(end + 10);
   let entry = zip.readUInt32LE(end + 16);
-  const files = new Map<string, Buffer>();
+  const files = new Map<string, ZipEntry>();
   for (let i = 0; i < count; i += 1) {
     if (zip.readUInt32LE(entry) !== 0x02014b50) {
       throw new Error(`${file}: bad central directory entry ${i}`);
@@ -28,6 +39,9 @@ export function readZip(file: string): Map<string, Buffer> {
     const nameLength = zip.readUInt16LE(entry + 28);
     const extraLength = zip.readUInt16LE(entry + 30);
     const commentLength = zip.readUInt16LE(entry + 32);
+    // Zip writers on Unix keep the file's mode in the high half of the external
+    // attributes.
+    const mode = zip.readUInt32LE(entry + 38) >>> 16;
     const localHeader = zip.readUInt32LE(entry + 42);
     const name = zip.toString("utf8", entry + 46, entry + 46 + nameLength);
     // The local header repeats the name and has its own extra field, whose length may
@@ -36,9 +50,9 @@ export function readZip(file: string): Map<string, Buffer> {
       localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
     const data = zip.subarray(dataStart, dataStart + compressedSize);
     if (method === 0) {
-      files.set(name, Buffer.from(data));
+      files.set(name, { data: Buffer.from(data), mode });
     } else if (method === 8) {
-      files.set(name, zlib.inflateRawSync(data));
+      files.set(name, { data: zlib.inflateRawSync(data), mode });
     } else {
       throw new Error(`${file}: ${name} uses compression method ${method}`);
     }
