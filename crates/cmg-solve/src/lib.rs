@@ -9,12 +9,15 @@
 #[cfg(test)]
 mod cancel_tests;
 mod game;
+mod hybrid;
+mod order;
 mod queue;
 mod rounds;
 mod table;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_rng;
+mod workers;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -117,6 +120,8 @@ pub struct Position {
 pub struct Solution {
     game: Game,
     table: Table,
+    /// The solver's number of every node of `game` (`order.rs`); the table is indexed by it.
+    rank: Vec<u32>,
 }
 
 /// Solves every position of `game`.
@@ -148,8 +153,12 @@ pub fn solve_with(game: &Game, config: Config, cancel: &AtomicBool) -> Option<So
     solve_until(game, config, &|| cancel.load(Ordering::Relaxed))
 }
 
-fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> Option<Solution> {
-    let node_count = game.node_count();
+fn solve_until(
+    original: &Game,
+    config: Config,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Solution> {
+    let node_count = original.node_count();
     assert!(
         node_count <= MAX_NODES,
         "the solver handles at most {MAX_NODES} nodes, got {node_count}"
@@ -157,6 +166,8 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
     if should_stop() {
         return None;
     }
+    let rank = order::breadth_first(original);
+    let game = &order::renumbered(original, &rank);
     let layout = Layout::new(node_count);
     // Predecessors undo a move, so they are read from the reversed lists; for the usual symmetric
     // graph those are the lists themselves and nothing is copied.
@@ -183,10 +194,10 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         })
         .collect();
     let policy = match config.engine {
-        Engine::Queue => rounds::Policy::After(0),
-        Engine::Rounds => rounds::Policy::Never,
-        Engine::Hybrid => rounds::Policy::Auto,
-        Engine::SwitchAfter(round) => rounds::Policy::After(round),
+        Engine::Queue => hybrid::Policy::After(0),
+        Engine::Rounds => hybrid::Policy::Never,
+        Engine::Hybrid => hybrid::Policy::Auto,
+        Engine::SwitchAfter(round) => hybrid::Policy::After(round),
     };
     let workers = config.threads.unwrap_or_else(|| {
         if node_count < PARALLEL_MIN_NODES {
@@ -204,8 +215,9 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
             }
         };
     finished.then(|| Solution {
-        game: game.clone(),
+        game: original.clone(),
         table,
+        rank,
     })
 }
 
@@ -359,7 +371,8 @@ impl Solution {
             Player::Mouse => MOUSE,
             Player::Cat => CAT,
         };
-        let index = layout.position(turn, pos.mouse as usize, pos.cat as usize);
+        let (mouse, cat) = (self.rank[pos.mouse as usize], self.rank[pos.cat as usize]);
+        let index = layout.position(turn, mouse as usize, cat as usize);
         let winner = self.table.winner(index)?;
         Some((winner, self.table.moves(index)))
     }
