@@ -1,10 +1,11 @@
 //! The Cat and Mouse solver: a [`Game`] goes in, a [`Solution`] with every position's outcome, moves to the end and optimal line comes out.
 //!
 //! Everything here works on dense node indices; the solver knows nothing about `.cmg` text.
-//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`) while many
-//! positions are decided per move, and the counter queue (`queue.rs`) for the long thin tail
-//! of a game.
-//! This module holds the public types, picks the engines, and answers the queries from the table.
+//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`, their threads in
+//! `workers.rs`) while many positions are decided per unit of work, and the counter queue
+//! (`queue.rs`) for the long thin tail of a game; `hybrid.rs` decides the handover from what
+//! the rounds measure. Internally nodes are numbered breadth first from the hole (`order.rs`).
+//! This module holds the public types, runs the engines, and answers the queries from the table.
 
 #[cfg(test)]
 mod cancel_tests;
@@ -42,7 +43,7 @@ pub enum Engine {
     Queue,
     /// Bit-parallel rounds to the end of the longest game.
     Rounds,
-    /// Rounds while many positions are decided per move, then the queue.
+    /// Rounds while they decide positions more cheaply than the queue would, then the queue.
     Hybrid,
     /// Rounds up to and including round `r` (none for 0), then the queue: a forced switch point.
     SwitchAfter(u32),

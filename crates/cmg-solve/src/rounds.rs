@@ -131,6 +131,20 @@ pub(super) fn run(
     }
 }
 
+/// Phases estimated below this many word operations (about 90 µs) run on the calling thread:
+/// starting the helpers costs about 20 µs each, and the thin rounds of long games would pay
+/// it hundreds of times for nothing.
+const PARALLEL_MIN_PHASE_COST: u64 = 131_072;
+
+/// The threads for a phase of `cost` word operations.
+fn workers_for(cost: u64, workers: usize) -> usize {
+    if cost < PARALLEL_MIN_PHASE_COST {
+        1
+    } else {
+        workers
+    }
+}
+
 /// The word operations of recomputing one row: it ORs and ANDs the rows of its moves and writes its own.
 fn row_cost(layout: Layout, moves: &Moves, turn: usize, node: usize) -> u64 {
     word_cost(moves, turn, node) * layout.words as u64
@@ -270,6 +284,7 @@ impl<'a> Rounds<'a> {
         // An item's sparse squares hold at most this many positions together; past it the item
         // has a dense square, and its positions are left to the transposes.
         let sparse_capacity = words * SPARSE_SQUARE_BITS as usize;
+        let workers = workers_for(rows_cost, workers);
         let results = for_each_item(items, workers, &|(turn, first, mut own, blocks)| {
             let opponent = 1 - turn;
             let mut wins = vec![0u64; words];
@@ -423,6 +438,12 @@ impl<'a> Rounds<'a> {
         let mover = &self.mover;
         let blocks = &self.blocks;
         let mask_words = self.mask_words;
+        let dense_squares = blocks
+            .iter()
+            .flatten()
+            .filter(|&&count| count > SPARSE_SQUARE_BITS)
+            .count() as u64;
+        let workers = workers_for(dense_squares * SQUARE_COST, workers);
         let lists = for_each_item(items, workers, &|(turn, block, own, depths, changed)| {
             let mut listed = Vec::new();
             let rows = changed.len() / mask_words;
@@ -476,16 +497,22 @@ impl<'a> Rounds<'a> {
     fn mark_dirty_rows(&mut self) {
         let moves = self.moves;
         let mask_words = self.mask_words;
+        // From the changed rows to the rows that read them (the predecessors), not the other
+        // way: a thin round changes few rows, and walking every row's moves was most of the
+        // round on a 2000-node tree with back edges.
         for turn in [MOUSE, CAT] {
-            let changed = &self.changed[1 - turn];
-            for (node, dirty) in self.dirty[turn].chunks_mut(mask_words).enumerate() {
-                dirty.fill(0);
-                if turn == CAT && Some(node) == moves.hole {
+            let opponent = 1 - turn;
+            let dirty = &mut self.dirty[turn];
+            dirty.fill(0);
+            for (target, words) in self.changed[opponent].chunks(mask_words).enumerate() {
+                if words.iter().all(|&word| word == 0)
+                    || (turn == CAT && Some(target) == moves.hole)
+                {
                     continue;
                 }
-                for next in moves.moves(turn, node) {
-                    let words = &changed[next * mask_words..(next + 1) * mask_words];
-                    for (dirty, &changed) in dirty.iter_mut().zip(words) {
+                for node in moves.predecessors(turn, target) {
+                    let row = &mut dirty[node * mask_words..(node + 1) * mask_words];
+                    for (dirty, &changed) in row.iter_mut().zip(words) {
                         *dirty |= changed;
                     }
                 }
