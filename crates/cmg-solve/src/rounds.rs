@@ -63,8 +63,11 @@ pub(super) fn extra_bytes(layout: Layout) -> u64 {
 }
 
 /// The most entries a handover lists; a larger frontier is left for the queue to find in the table.
+/// Small games may list up to 4096 (48 KiB while it is built): a 200-node path off a core has
+/// levels of about 200 positions, above `n²/256`.
 pub(super) fn handover_capacity(node_count: usize) -> usize {
-    (node_count * node_count / 256).max(16_384)
+    let square = node_count * node_count;
+    (square / 256).max(square.min(4096)).max(1)
 }
 
 /// Runs rounds over `table`, whose terminal positions (`terminals`, level 0) are decided.
