@@ -200,8 +200,8 @@ impl Family {
                 let mut edges = Vec::new();
                 for strip in 0..strips {
                     for &a in &by_strip[strip] {
-                        for near in strip..(strip + 2).min(strips) {
-                            for &b in &by_strip[near] {
+                        for (near, nodes) in by_strip.iter().enumerate().skip(strip).take(2) {
+                            for &b in nodes {
                                 if (near > strip || a < b) && distance(a, b) <= radius {
                                     edges.push((a as u32, b as u32));
                                 }
@@ -245,10 +245,10 @@ impl Family {
                 edges
             }
             Family::TreeBackEdges => {
-                let mut parent = vec![0usize; n];
+                let mut parent = vec![0usize];
                 let mut edges = Vec::new();
                 for node in 1..n {
-                    parent[node] = node - 1 - rng.below(node.min(8)) as usize;
+                    parent.push(node - 1 - rng.below(node.min(8)) as usize);
                     edges.push((node as u32, parent[node] as u32));
                 }
                 let back_edges = edge_count.saturating_sub(n - 1) / n.max(1) + 1;
