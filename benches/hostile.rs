@@ -1,14 +1,17 @@
 //! Benchmarks of the hostile inputs of issue 7 at the issue's full sizes (each used to
-//! take seconds to minutes), and of the editor-speed targets of issue 11: parse and
-//! check of a 1 MB file and of a 50-node file.
+//! take seconds to minutes), of the editor-speed targets of issue 11 (parse and check
+//! of a 1 MB file and of a 50-node file), and of the 2 MB files and huge answers of
+//! issue 19.
 
 use std::time::Duration;
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 
-use cmg_core::analysis::Analysis;
-use cmg_ide::completion::completions;
+use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits};
+use cmg_ide::completion::{completion_list, completions};
+use cmg_ide::navigation::highlights;
+use cmg_ide::rename::rename;
 use cmg_syntax::ColumnUnit;
 
 mod common;
@@ -41,10 +44,16 @@ fn bench_hostile(c: &mut Criterion) {
     group.bench_function("group_product_over_the_edge_limit_100000", |b| {
         b.iter(|| Analysis::new(text.as_str()))
     });
-    // Measurement 2: one line over 200 000 ids modulo 5000, about 195 000 warnings, and
-    // the line and character column of each (what `cmg check --json` prints).
+    // Measurement 2: one line over 200 000 ids modulo 5000. As one chain it repeats
+    // about 195 000 edges within itself, one warning with the count (issue 19); as
+    // 200 000 statements of one link each, 195 000 warnings, and the line and character
+    // column of each (what `cmg check --json` prints).
     let text = hostile::long_chain(200_000, 5000);
     group.bench_function("long_line_parse_and_check", |b| {
+        b.iter(|| Analysis::new(text.as_str()))
+    });
+    let text = hostile::long_line_of_statements(200_000, 5000);
+    group.bench_function("long_line_of_statements_parse_and_check", |b| {
         b.iter(|| Analysis::new(text.as_str()))
     });
     let analysis = Analysis::new(text.as_str());
@@ -95,5 +104,56 @@ fn bench_editor_targets(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_hostile, bench_editor_targets);
+/// Issue 19 at full size: what every command builds for a 2 MB file (the checked
+/// analysis for `check`, the unchecked one for `export`, `dot` and `fmt`), the plan for
+/// `check` with an `expect` on the 23 169-node chain (the editor's limits: no solve),
+/// and the bounded answers on a node mentioned a million times.
+fn bench_issue_19(c: &mut Criterion) {
+    let mut group = c.benchmark_group("issue_19");
+    keep_short(&mut group);
+    for (name, text) in [
+        ("repeated_list_2mb", hostile::repeated_list(1_000_000)),
+        ("control_line_2mb", hostile::junk_tail('\u{1}', 2 << 20)),
+        ("nul_tail_2mb", hostile::junk_tail('\0', 2 << 20)),
+    ] {
+        group.bench_with_input(BenchmarkId::new("check", name), &text, |b, text| {
+            b.iter(|| Analysis::new(text.as_str()).diagnostics(None))
+        });
+        group.bench_with_input(
+            BenchmarkId::new("without_checks", name),
+            &text,
+            |b, text| b.iter(|| Analysis::without_checks(text.as_str())),
+        );
+    }
+    let chain = Analysis::new(hostile::chain_with_expect(23_169, "mouse"));
+    let server = SolveLimits {
+        max_nodes: Some(5000),
+        max_memory: Some(2048 << 20),
+        memory_setting: MemorySetting::CheckDefaults,
+    };
+    group.bench_function("check_expect_plan_23169_chain", |b| {
+        b.iter(|| chain.solve_plan(server))
+    });
+    // A node mentioned a million times (`3 -- 4` on 1 000 000 lines, 7 MB).
+    let text = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; 1_000_000].join("\n"));
+    let mentioned = Analysis::new(text.as_str());
+    let middle = text.len() as u32 / 2;
+    let cursor = middle + text[middle as usize..].find('3').unwrap() as u32;
+    group.bench_function("highlights_1m_mentions", |b| {
+        b.iter(|| highlights(&mentioned, cursor))
+    });
+    group.bench_function("rename_refused_1m_mentions", |b| {
+        b.iter(|| rename(&mentioned, cursor, "9"))
+    });
+    // Completion after `3 -- ` in a graph of 666 666 nodes.
+    let ids: Vec<String> = (0..666_666).map(|id| id.to_string()).collect();
+    let text = format!("{}\n3 -- ", ids.join(" -- "));
+    let many = Analysis::new(text.as_str());
+    group.bench_function("completion_666666_nodes", |b| {
+        b.iter(|| completion_list(&many, text.len() as u32))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_hostile, bench_editor_targets, bench_issue_19);
 criterion_main!(benches);

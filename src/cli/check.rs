@@ -11,7 +11,13 @@ use cmg_solve::solve;
 
 /// Checks every file it can read; an unreadable one is reported and the others still
 /// run, and only then does the exit code say 2.
-pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) -> CliResult {
+pub fn run(
+    paths: &[String],
+    json: bool,
+    quiet: bool,
+    max_diagnostics: usize,
+    no_limits: bool,
+) -> CliResult {
     let mut outcome = Outcome::default();
     // The JSON array is written as it goes, one diagnostic at a time, so that memory
     // stays that of one file's diagnostics however many there are.
@@ -33,7 +39,7 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
         };
         checked += 1;
         let analysis = Analysis::new(source.text.as_str());
-        let diagnostics = all_diagnostics(&analysis);
+        let diagnostics = all_diagnostics(&analysis, no_limits);
         outcome.failed |= cmg_core::model::has_errors(&diagnostics);
         let view = SourceView::new(&source, &analysis);
         if let Some(array) = &mut json {
@@ -46,7 +52,7 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
                 let _ = writeln!(
                     out,
                     "{}: {}",
-                    source.name,
+                    render::visible(&source.name),
                     render::counts(diagnostics.iter().map(Diagnostic::severity))
                 );
             }
@@ -66,18 +72,28 @@ pub fn run(paths: &[String], json: bool, quiet: bool, max_diagnostics: usize) ->
     Ok(outcome.exit_code())
 }
 
-/// Every diagnostic of the file. The game is solved only when an `expect` needs checking;
-/// if it cannot be, `too-large` says why.
-fn all_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
+/// Every diagnostic of the file. The game is solved only when an `expect` needs checking,
+/// under the server's default live-solve limit and memory budget (a file that the editor
+/// would not solve while typing does not take minutes and gigabytes here either) unless
+/// `no_limits`, and then under the memory budget of `cmg solve`. If it is not solved,
+/// `too-large` says why and how to lift the limit.
+fn all_diagnostics(analysis: &Analysis, no_limits: bool) -> Vec<Diagnostic> {
     if analysis.model.expects.is_empty() {
         return analysis.diagnostics(None);
     }
-    // The same memory budget as `cmg solve` by default: checking an `expect` must not
-    // take the machine's memory either.
-    let limits = SolveLimits {
-        max_nodes: None,
-        max_memory: Some(super::solve::default_max_memory()),
-        memory_setting: MemorySetting::CliFlag,
+    let server = cmg_lsp::Config::default();
+    let limits = if no_limits {
+        SolveLimits {
+            max_nodes: None,
+            max_memory: Some(super::solve::default_max_memory()),
+            memory_setting: MemorySetting::CliFlag,
+        }
+    } else {
+        SolveLimits {
+            max_nodes: Some(server.max_nodes),
+            max_memory: Some(server.max_solver_memory_mib << 20),
+            memory_setting: MemorySetting::CheckDefaults,
+        }
     };
     match analysis.solve_plan(limits) {
         SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),

@@ -25,11 +25,63 @@ pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
     })?;
     match adjacency_to_cmg(&lists) {
         Ok(text) => {
+            let changes = repairs(&lists);
+            if !changes.is_empty() {
+                // The text is not a copy of the list: say what differs, off standard output.
+                eprintln!("cmg import: {}", changes.join("; "));
+            }
             render::print(&text);
             Ok(ExitCode::SUCCESS)
         }
         Err(message) => Err(CliError(message)),
     }
+}
+
+/// What [`adjacency_to_cmg`] changes in a list it turns into edges, in words: the
+/// self-loops it leaves out, the entries listed on one side only that it counts both
+/// ways, and the repeated entries it merges.
+fn repairs(lists: &[Vec<u64>]) -> Vec<String> {
+    let listed: std::collections::HashSet<(u64, u64)> = lists
+        .iter()
+        .enumerate()
+        .flat_map(|(i, list)| list.iter().map(move |&j| (i as u64, j)))
+        .collect();
+    let (mut self_loops, mut one_sided, mut repeated) = (0usize, 0usize, 0usize);
+    for (i, list) in lists.iter().enumerate() {
+        let i = i as u64;
+        let mut seen = std::collections::HashSet::new();
+        for &j in list {
+            if !seen.insert(j) {
+                repeated += 1;
+            } else if j == i {
+                self_loops += 1;
+            } else if !listed.contains(&(j, i)) {
+                one_sided += 1;
+            }
+        }
+    }
+    let mut changes = Vec::new();
+    if self_loops > 0 {
+        changes.push(format!(
+            "left out {} (a node listing itself; no move)",
+            render::plural(self_loops, "self-loop")
+        ));
+    }
+    if one_sided > 0 {
+        changes.push(format!(
+            "made {} symmetric (listed on one side only; an edge counts both ways)",
+            entries(one_sided, "one-sided")
+        ));
+    }
+    if repeated > 0 {
+        changes.push(format!("merged {}", entries(repeated, "repeated")));
+    }
+    changes
+}
+
+/// "1 repeated entry", "2 repeated entries".
+fn entries(n: usize, kind: &str) -> String {
+    format!("{n} {kind} {}", if n == 1 { "entry" } else { "entries" })
 }
 
 /// The list of `graph = [[2,5],[3]]`, as the puzzle's input is usually pasted: text
@@ -76,13 +128,17 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
 
 pub fn export(path: &str) -> CliResult {
     let source = read_source(path)?;
-    let analysis = Analysis::new(source.text.as_str());
-    // Exporting needs no outcome, so nothing is solved: `expect` is not checked.
-    let errors: Vec<_> = analysis
-        .diagnostics(None)
-        .into_iter()
+    // Exporting needs no outcome, so nothing is solved (`expect` is not checked), and
+    // only the errors of reading the file stop it: the checks are not built.
+    let analysis = Analysis::without_checks(source.text.as_str());
+    let mut errors: Vec<_> = analysis
+        .model
+        .diagnostics
+        .iter()
         .filter(|d| d.severity() == Severity::Error)
+        .cloned()
         .collect();
+    errors.sort_by_key(|d| d.range.start);
     let syntax_broken = errors.iter().any(|d| {
         matches!(
             d.code,
@@ -99,7 +155,7 @@ pub fn export(path: &str) -> CliResult {
         );
         eprintln!(
             "cmg: {}: not exported, since part of the file could not be read",
-            source.name
+            render::visible(&source.name)
         );
         return Ok(ExitCode::FAILURE);
     }
@@ -123,7 +179,7 @@ pub fn export(path: &str) -> CliResult {
         };
         eprintln!(
             "cmg: {}: an adjacency list needs node ids 0 to n-1 without gaps, but {missing} missing",
-            source.name,
+            render::visible(&source.name),
         );
         return Ok(ExitCode::FAILURE);
     }

@@ -12,7 +12,8 @@ use cmg_solve::Solution;
 
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;
-    let analysis = Analysis::new(source.text.as_str());
+    // Only the errors of reading the file stop it: the checks are not built.
+    let analysis = Analysis::without_checks(source.text.as_str());
     if refuse_syntax_errors(&source, &analysis, "drawn")
         || refuse_truncated_graph(&source, &analysis, "drawn")
     {
@@ -22,7 +23,10 @@ pub fn run(path: &str) -> CliResult {
         Ok(solution) => Some(solution),
         Err(reason) => {
             // Say why the nodes are not coloured rather than dropping the colours quietly.
-            eprintln!("cmg: {}: nodes not coloured: {reason}", source.name);
+            eprintln!(
+                "cmg: {}: nodes not coloured: {reason}",
+                super::render::visible(&source.name)
+            );
             None
         }
     };
@@ -59,11 +63,14 @@ pub(super) fn refuse_syntax_errors(source: &Source, analysis: &Analysis, done: &
 /// Shows the file's diagnostics with one of `codes` and `why` the command stops, if it
 /// has any.
 fn refuse(source: &Source, analysis: &Analysis, codes: &[Code], why: &str) -> bool {
-    let errors: Vec<_> = analysis
-        .diagnostics(None)
-        .into_iter()
+    let mut errors: Vec<_> = analysis
+        .model
+        .diagnostics
+        .iter()
         .filter(|d| codes.contains(&d.code))
+        .cloned()
         .collect();
+    errors.sort_by_key(|d| d.range.start);
     if errors.is_empty() {
         return false;
     }
@@ -74,7 +81,7 @@ fn refuse(source: &Source, analysis: &Analysis, codes: &[Code], why: &str) -> bo
         &errors,
         render::DEFAULT_MAX_DIAGNOSTICS,
     );
-    eprintln!("cmg: {}: {why}", source.name);
+    eprintln!("cmg: {}: {why}", super::render::visible(&source.name));
     true
 }
 

@@ -22,7 +22,12 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
         return Ok(ExitCode::SUCCESS);
     }
     let code = code.unwrap_or_default();
-    match section(DIAGNOSTICS_MD, code) {
+    // `SELF-LOOP`, `self_loop` and `selfloop` all mean `self-loop`.
+    let meant = Code::ALL
+        .iter()
+        .map(|known| known.as_str())
+        .find(|known| squashed(known) == squashed(code));
+    match meant.and_then(|known| section(DIAGNOSTICS_MD, known)) {
         Some(text) => {
             render::print(&text);
             Ok(ExitCode::SUCCESS)
@@ -31,6 +36,14 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
             "no diagnostic has the code {code:?}: `cmg explain --list` names them all"
         ))),
     }
+}
+
+/// A code in lower case without its separators, for comparing what was typed.
+fn squashed(code: &str) -> String {
+    code.chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// The `## code` section of the page, up to the next `## ` heading. The fences' test

@@ -21,7 +21,8 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
                 continue;
             }
         };
-        let analysis = Analysis::new(source.text.as_str());
+        // Formatting stops only at syntax errors: the checks are not built.
+        let analysis = Analysis::without_checks(source.text.as_str());
         if refuse_syntax_errors(&source, &analysis, "formatted") {
             outcome.failed = true;
             continue;
@@ -31,7 +32,7 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
         if check {
             if changed {
                 outcome.failed = true;
-                eprintln!("would reformat {}", source.name);
+                eprintln!("would reformat {}", super::render::visible(&source.name));
                 print_diff(&source.name, &source.text, &formatted);
             }
         } else if path == "-" {
@@ -54,5 +55,6 @@ fn print_diff(name: &str, old: &str, new: &str) {
         .context_radius(2)
         .header(name, &format!("{name} (formatted)"))
         .to_string();
-    super::render::print(&text);
+    // The diff quotes the file: its control characters must not reach the terminal.
+    super::render::print(&super::render::visible(&text));
 }

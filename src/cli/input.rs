@@ -19,9 +19,67 @@ pub fn read_source(path: &str) -> Result<Source, CliError> {
     if path == "-" {
         return Ok(Source::new("<stdin>".to_owned(), read_stdin()?));
     }
-    let bytes =
-        std::fs::read(path).map_err(|error| CliError(format!("cannot read {path}: {error}")))?;
+    let bytes = read_regular_file(path)?;
     Ok(Source::new(path.to_owned(), decode(path, bytes)?))
+}
+
+/// The most a command reads from one file or standard input: the server's
+/// `analysis.maxDocumentBytes` default, so that what the editor would analyse, the
+/// command line reads, and `/dev/zero` or a runaway pipe cannot fill the memory.
+pub fn max_document_bytes() -> u64 {
+    cmg_lsp::Config::default().max_document_bytes as u64
+}
+
+/// Reads a regular file (a symbolic link is followed) of at most
+/// [`max_document_bytes`]. Anything else is refused before it is opened: a FIFO would
+/// block the open itself, and a device such as `/dev/zero` never ends.
+fn read_regular_file(path: &str) -> Result<Vec<u8>, CliError> {
+    let cannot = |error: std::io::Error| CliError(format!("cannot read {path}: {error}"));
+    let metadata = std::fs::metadata(path).map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(not_regular(path, &metadata));
+    }
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    // The file may have been swapped since: ask the open file again.
+    let metadata = file.metadata().map_err(cannot)?;
+    if !metadata.is_file() {
+        return Err(not_regular(path, &metadata));
+    }
+    read_bounded(path, file, Some(metadata.len()))
+}
+
+fn not_regular(path: &str, metadata: &std::fs::Metadata) -> CliError {
+    let kind = if metadata.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file (a pipe, a socket or a device)"
+    };
+    CliError(format!(
+        "cannot read {path}: it is {kind}; cmg reads regular files, or standard input for `-`"
+    ))
+}
+
+/// Reads at most the document limit, and refuses a text above it with its size.
+fn read_bounded(name: &str, reader: impl Read, size: Option<u64>) -> Result<Vec<u8>, CliError> {
+    let limit = max_document_bytes();
+    let too_large = || {
+        CliError(format!(
+            "{name} is larger than {} (the most cmg reads, as the editor's `analysis.maxDocumentBytes`)",
+            super::solve::human_bytes(limit)
+        ))
+    };
+    if size.is_some_and(|size| size > limit) {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(size.unwrap_or(0).min(limit) as usize);
+    reader
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| CliError(format!("cannot read {name}: {error}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
 }
 
 impl Source {
@@ -51,10 +109,7 @@ impl Source {
 }
 
 pub fn read_stdin() -> Result<String, CliError> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|error| CliError(format!("cannot read standard input: {error}")))?;
+    let bytes = read_bounded("standard input", std::io::stdin().lock(), None)?;
     decode("<stdin>", bytes)
 }
 
@@ -93,6 +148,14 @@ pub fn expand_paths(arguments: &[String]) -> Vec<Result<String, CliError>> {
                 }
                 Err(error) => files.push(Err(CliError(format!("cannot walk {argument}: {error}")))),
             }
+        }
+        if found.is_empty() {
+            // Not an error (an empty folder is fine to check), but silence would read
+            // as "all is well" about files that were never looked at.
+            eprintln!(
+                "cmg: no .cmg file found under {}",
+                super::render::visible(argument)
+            );
         }
         found.sort();
         files.extend(found.into_iter().map(Ok));

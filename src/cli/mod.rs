@@ -75,6 +75,11 @@ enum Command {
         /// Print the diagnostics only: no summary lines.
         #[arg(long, short)]
         quiet: bool,
+        /// Check an `expect` on any graph: lift the limits the editor solves under (the
+        /// defaults of `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`), which apply
+        /// by default; `cmg solve`'s memory budget still holds.
+        #[arg(long)]
+        no_limits: bool,
         #[command(flatten)]
         report: ReportOptions,
     },
@@ -157,15 +162,29 @@ const EXIT_USAGE: u8 = 2;
 
 /// Runs the command line and returns the process's exit code.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let hint = (error.kind() == clap::error::ErrorKind::InvalidSubcommand)
+                .then(|| std::env::args().nth(1))
+                .flatten()
+                .and_then(|typed| command_hint(&typed));
+            let _ = error.print();
+            if let Some(hint) = hint {
+                eprintln!("\n{hint}");
+            }
+            return ExitCode::from(if error.use_stderr() { EXIT_USAGE } else { 0 });
+        }
+    };
     render::set_color(cli.color);
     let result = match cli.command {
         Command::Check {
             files,
             json,
             quiet,
+            no_limits,
             report,
-        } => check::run(&files, json, quiet, report.max_diagnostics),
+        } => check::run(&files, json, quiet, report.max_diagnostics, no_limits),
         Command::Solve {
             file,
             json,
@@ -192,7 +211,11 @@ pub fn run() -> ExitCode {
             None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
         }
         .map(|()| ExitCode::SUCCESS)
-        .map_err(|error| CliError(format!("cannot write the man page: {error}"))),
+        // `cmg man | head` closes the pipe early: that is the reader's choice, not an error.
+        .or_else(|error| match error.kind() {
+            std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+            _ => Err(CliError(format!("cannot write the man page: {error}"))),
+        }),
         Command::View(args) => view::run(&args),
     };
     match result {
@@ -201,6 +224,18 @@ pub fn run() -> ExitCode {
             eprintln!("cmg: {error}");
             ExitCode::from(EXIT_USAGE)
         }
+    }
+}
+
+/// Where to go for a command that `cmg` does not have but a newcomer looks for.
+fn command_hint(typed: &str) -> Option<&'static str> {
+    match typed {
+        "play" | "game" => Some(
+            "tip: to play against the solver, open the game view with `cmg view FILE` and pick \"play as the mouse\" or \"play as the cat\"",
+        ),
+        "format" => Some("tip: formatting is `cmg fmt`"),
+        "lint" | "validate" => Some("tip: checking is `cmg check`"),
+        _ => None,
     }
 }
 
@@ -235,8 +270,9 @@ fn parse_size(text: &str) -> Result<u64, String> {
 pub struct CliError(String);
 
 impl std::fmt::Display for CliError {
+    /// Shown on a terminal: a path from a walked folder is text an attacker may choose.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&render::visible(&self.0))
     }
 }
 

@@ -1,14 +1,18 @@
-//! Diagnostics for people (compiler style, bounded) and for programs (JSON).
+//! Diagnostics for people (compiler style, bounded, terminal-safe) and for programs (JSON).
 //!
-//! The human form is written here rather than by a reporting library so that it can
-//! use the same severity words as the JSON and the editor, and cut long source lines
-//! around the span as rustc does: a 2 MB line must not be printed under every
-//! diagnostic.
+//! The human form is drawn by `annotate-snippets` (rustc's renderer: carets at the
+//! right column after tabs and wide characters), in the severity words of the JSON and
+//! the editor. What it is given is prepared here: every piece of text from a file goes
+//! through [`visible`], so that no control character reaches the terminal, and a very
+//! long line is cut around its span first, since a 2 MB line must not be processed
+//! under every diagnostic.
 
+use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::sync::OnceLock;
 
-use termcolor::{Color, ColorChoice, ColorSpec, StandardStream, WriteColor};
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use termcolor::{ColorChoice, StandardStream, WriteColor};
 
 use super::input::Source;
 use super::ColorWhen;
@@ -81,15 +85,6 @@ fn output_width(to_stderr: bool) -> usize {
     }
 }
 
-fn severity_color(severity: Severity) -> Color {
-    match severity {
-        Severity::Error => Color::Red,
-        Severity::Warning => Color::Yellow,
-        Severity::Information => Color::Blue,
-        Severity::Hint => Color::Cyan,
-    }
-}
-
 /// How many diagnostics of one file are shown unless `--max-diagnostics` says otherwise.
 pub const DEFAULT_MAX_DIAGNOSTICS: usize = 200;
 
@@ -119,19 +114,29 @@ pub fn emit(
         let _ = writeln!(
             out,
             "{}: {} more not shown ({}); `--max-diagnostics 0` shows all\n",
-            source.name,
+            visible(source.name),
             rest.len(),
             counts(rest.iter().map(Diagnostic::severity))
         );
     }
 }
 
-/// One label under a source line: where, how, and what it says.
+/// One annotation: where, how, and what it says.
 struct Mark<'a> {
     range: TextRange,
     primary: bool,
     message: &'a str,
 }
+
+/// Source lines longer than this many bytes are cut around each span before they are
+/// handed to the renderer, so that a 2 MB line costs a window per diagnostic, not the
+/// line. Shorter lines go whole, and the renderer trims them to the terminal itself,
+/// keeping the reported column exact.
+const WHOLE_LINE_BYTES: usize = 4096;
+
+/// Marks this many lines apart or closer share one excerpt (the lines between are
+/// folded); farther ones get an excerpt of their own, as rustc does.
+const JOIN_LINES: u32 = 4;
 
 fn emit_one(
     out: &mut StandardStream,
@@ -139,17 +144,6 @@ fn emit_one(
     diagnostic: &Diagnostic,
     width: usize,
 ) -> std::io::Result<()> {
-    let severity = diagnostic.severity();
-    out.set_color(
-        ColorSpec::new()
-            .set_fg(Some(severity_color(severity)))
-            .set_bold(true),
-    )?;
-    write!(out, "{}[{}]", severity.as_str(), diagnostic.code)?;
-    out.set_color(ColorSpec::new().set_bold(true))?;
-    writeln!(out, ": {}", diagnostic.message)?;
-    out.reset()?;
-
     let mut marks = vec![Mark {
         range: diagnostic.range,
         primary: true,
@@ -160,117 +154,246 @@ fn emit_one(
         primary: false,
         message: &related.message,
     }));
-    marks.sort_by_key(|mark| mark.range.start);
+    marks.sort_by_key(|mark| (mark.range.start, !mark.primary));
     let line_of = |offset: u32| source.lines.line_col(offset).line;
-    // Characters between two offsets of one line, from the line index's columns.
-    let chars = |from: u32, to: u32| {
-        source
-            .lines
-            .char_col(to)
-            .saturating_sub(source.lines.char_col(from)) as usize
-    };
-    let last_line = marks
-        .iter()
-        .map(|m| line_of(m.range.start))
-        .max()
-        .unwrap_or(0);
-    let gutter = (last_line + 1).to_string().len();
-    let blank = " ".repeat(gutter);
 
-    let place = source
-        .lines
-        .column(diagnostic.range.start, ColumnUnit::Char);
-    writeln!(
-        out,
-        "{blank} ┌─ {}:{}:{}",
-        source.name,
-        place.line + 1,
-        place.col + 1
-    )?;
-    writeln!(out, "{blank} │")?;
-    // Room for the source text: the width less the gutter, " │ " and the two `…`.
-    let room = width.saturating_sub(gutter + 5).max(20);
-    let mut previous_line: Option<u32> = None;
-    let mut index = 0;
-    while index < marks.len() {
-        let line = line_of(marks[index].range.start);
-        let same_line = marks[index..]
-            .iter()
-            .take_while(|m| line_of(m.range.start) == line)
-            .count();
-        let group = &marks[index..index + same_line];
-        index += same_line;
-        match previous_line {
-            Some(previous) if line > previous + 1 => writeln!(out, "{blank} ·")?,
-            _ => {}
+    // Excerpts: runs of nearby lines, each line escaped and (if very long) cut.
+    let mut excerpts: Vec<Excerpt> = Vec::new();
+    for mark in &marks {
+        let line = line_of(mark.range.start);
+        let joined = excerpts
+            .last_mut()
+            .is_some_and(|last| last.annotate(source, mark, line));
+        if !joined {
+            let mut excerpt = Excerpt::new(line);
+            excerpt.annotate(source, mark, line);
+            excerpts.push(excerpt);
         }
-        previous_line = Some(line);
-        let content = source.lines.line_content(line).unwrap_or_default();
-        let line_text = &source.text[content.to_usize()];
-        if line_text.len() <= room {
-            write_source_line(out, gutter, line + 1, line_text)?;
-            for mark in group {
-                let before = chars(content.start, mark.range.start);
-                let end = mark.range.end.min(content.end).max(mark.range.start);
-                let length = chars(mark.range.start, end);
-                write_underline(out, &blank, before, length.max(1), mark, severity)?;
+    }
+    // The excerpt of the diagnostic's own place comes first, under the `-->` line, as
+    // in rustc; the related places follow under `:::` lines.
+    if let Some(primary) = excerpts.iter().position(|e| e.has_primary) {
+        let excerpt = excerpts.remove(primary);
+        excerpts.insert(0, excerpt);
+    }
+
+    let name = visible(source.name);
+    let message = visible(&diagnostic.message);
+    let title = level(diagnostic.severity())
+        .primary_title(message)
+        .id(diagnostic.code.as_str());
+    let snippets = excerpts.iter().map(|excerpt| {
+        Snippet::source(excerpt.text.as_str())
+            .line_start(excerpt.first_line as usize + 1)
+            .path(name.as_ref())
+            .fold(true)
+            .annotations(excerpt.annotations.iter().map(|(range, primary, label)| {
+                let kind = if *primary {
+                    AnnotationKind::Primary
+                } else {
+                    AnnotationKind::Context
+                };
+                kind.span(range.clone()).label(label.as_str())
+            }))
+    });
+    let report = [title.elements(snippets)];
+    let renderer = if out.supports_color() {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let text = renderer.term_width(width).render(&report);
+    writeln!(out, "{}\n", true_locations(&text, &name, source, &excerpts))
+}
+
+/// The rendered report with each `--> file:line:column` and `::: file:line:column`
+/// naming the place in the file. The renderer counts columns in the text it was given,
+/// which is not the file's when a very long line was cut before the span or a control
+/// character was written as `\u{..}`; the excerpts know the true places, in order.
+fn true_locations(text: &str, name: &str, source: &SourceView<'_>, excerpts: &[Excerpt]) -> String {
+    let mut places = excerpts.iter().filter_map(|excerpt| excerpt.place);
+    let mut fixed = String::with_capacity(text.len() + 16);
+    for line in text.split_inclusive('\n') {
+        // A location line starts with its arrow (after the gutter's spaces and colour
+        // codes); a source line that happens to hold `--> ` starts with its number.
+        let bare: String = strip_styles(line).trim_start().chars().take(4).collect();
+        let is_location = bare == "--> " || bare == "::: ";
+        match (is_location, line.rfind(&format!("{name}:"))) {
+            (true, Some(at)) => {
+                let Some(offset) = places.next() else {
+                    fixed.push_str(line);
+                    continue;
+                };
+                let place = source.lines.column(offset, ColumnUnit::Char);
+                fixed.push_str(&line[..at]);
+                fixed.push_str(&format!("{name}:{}:{}", place.line + 1, place.col + 1));
+                if line.ends_with('\n') {
+                    fixed.push('\n');
+                }
+            }
+            _ => fixed.push_str(line),
+        }
+    }
+    fixed
+}
+
+/// `line` without the renderer's colour codes (`ESC [ … m`); the text from the file has
+/// no ESC left in it by then (see [`visible`]).
+fn strip_styles(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for c in chars.by_ref() {
+                if c == 'm' {
+                    break;
+                }
             }
         } else {
-            // A long line: each mark gets its own window of the line around its span.
-            for mark in group {
-                let window = Window::around(source.text, content, mark.range, room);
-                let shown = format!(
-                    "{}{}{}",
-                    if window.cut_before { "…" } else { "" },
-                    &source.text[window.range.to_usize()],
-                    if window.cut_after { "…" } else { "" }
-                );
-                write_source_line(out, gutter, line + 1, &shown)?;
-                let before =
-                    usize::from(window.cut_before) + chars(window.range.start, mark.range.start);
-                let end = mark.range.end.min(window.range.end).max(mark.range.start);
-                let length = chars(mark.range.start, end);
-                write_underline(out, &blank, before, length.max(1), mark, severity)?;
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+/// Lines of the source as the renderer sees them, with the annotations on them in
+/// offsets of this text.
+struct Excerpt {
+    first_line: u32,
+    last_line: u32,
+    /// Whether the diagnostic's own range is here.
+    has_primary: bool,
+    /// The offset its location line names: the primary range's start, else the first
+    /// mark's.
+    place: Option<u32>,
+    text: String,
+    /// Where each escaped line starts in `text`, and the window of the source it shows.
+    lines: Vec<(usize, Window)>,
+    annotations: Vec<(std::ops::Range<usize>, bool, String)>,
+}
+
+impl Excerpt {
+    fn new(line: u32) -> Excerpt {
+        Excerpt {
+            first_line: line,
+            last_line: line,
+            has_primary: false,
+            place: None,
+            text: String::new(),
+            lines: Vec::new(),
+            annotations: Vec::new(),
+        }
+    }
+
+    /// Appends one line, whole, or cut around `near` when it is very long.
+    fn push_line(&mut self, source: &SourceView<'_>, line: u32, near: Option<TextRange>) {
+        if !self.lines.is_empty() {
+            self.text.push('\n');
+        }
+        self.last_line = line;
+        let content = source.lines.line_content(line).unwrap_or_default();
+        let window = if content.len() as usize <= WHOLE_LINE_BYTES {
+            Window {
+                range: content,
+                cut_before: false,
+                cut_after: false,
+            }
+        } else {
+            let span = near.unwrap_or(TextRange::empty(content.start));
+            Window::around(source.text, content, span, WHOLE_LINE_BYTES)
+        };
+        let at = self.text.len();
+        if window.cut_before {
+            self.text.push_str("...");
+        }
+        self.text
+            .push_str(&visible(&source.text[window.range.to_usize()]));
+        if window.cut_after {
+            self.text.push_str("...");
+        }
+        self.lines.push((at, window));
+    }
+
+    /// Adds `mark`, which starts on `line` (marks come sorted, so never before the
+    /// lines already here), if it is close enough and falls in the part of its line
+    /// shown; otherwise says no, and the mark gets an excerpt of its own.
+    fn annotate(&mut self, source: &SourceView<'_>, mark: &Mark<'_>, line: u32) -> bool {
+        if !self.lines.is_empty() && line > self.last_line + JOIN_LINES {
+            return false;
+        }
+        if self.lines.is_empty() || line > self.last_line {
+            while !self.lines.is_empty() && self.last_line + 1 < line {
+                self.push_line(source, self.last_line + 1, None);
+            }
+            self.push_line(source, line, Some(mark.range));
+        }
+        let Some(&(at, window)) = self.lines.get((line - self.first_line) as usize) else {
+            return false;
+        };
+        if !(window.range.start <= mark.range.start && mark.range.start <= window.range.end) {
+            return false;
+        }
+        let prefix = usize::from(window.cut_before) * "...".len();
+        let start = mark.range.start as usize;
+        let end = (mark.range.end.min(window.range.end) as usize).max(start);
+        let before = visible(&source.text[window.range.start as usize..start]).len();
+        let inside = visible(&source.text[start..end]).len();
+        let from = at + prefix + before;
+        if mark.primary {
+            self.has_primary = true;
+            self.place = Some(mark.range.start);
+        } else if self.place.is_none() {
+            self.place = Some(mark.range.start);
+        }
+        self.annotations.push((
+            from..from + inside,
+            mark.primary,
+            visible(mark.message).into_owned(),
+        ));
+        true
+    }
+}
+
+fn level(severity: Severity) -> Level<'static> {
+    match severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Information => Level::INFO.with_name("information"),
+        Severity::Hint => Level::HELP.with_name("hint"),
+    }
+}
+
+/// Text from a file made safe to print on a terminal, as rustc shows it: C0 controls
+/// and DEL as their visible pictures (`␛`, one column, so columns stay exact), C1
+/// controls, bidirectional overrides and line separators as `\u{..}`. Tabs and line
+/// feeds stay (the renderer lays tabs out itself). A file can then neither move the
+/// cursor, retitle the window nor write the clipboard (OSC 52).
+pub fn visible(text: &str) -> Cow<'_, str> {
+    let needs = |c: char| {
+        (c.is_control() && c != '\t' && c != '\n')
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
+    };
+    if !text.chars().any(needs) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !needs(c) => shown.push(c),
+            '\u{0}'..='\u{1f}' => shown.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
+            '\u{7f}' => shown.push('␡'),
+            c => {
+                use std::fmt::Write as _;
+                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
             }
         }
     }
-    writeln!(out)
-}
-
-fn write_source_line(
-    out: &mut StandardStream,
-    gutter: usize,
-    number: u32,
-    text: &str,
-) -> std::io::Result<()> {
-    writeln!(out, "{number:>gutter$} │ {text}")
-}
-
-fn write_underline(
-    out: &mut StandardStream,
-    blank: &str,
-    before: usize,
-    length: usize,
-    mark: &Mark<'_>,
-    severity: Severity,
-) -> std::io::Result<()> {
-    write!(out, "{blank} │ {}", " ".repeat(before))?;
-    let (symbol, color) = if mark.primary {
-        ('^', severity_color(severity))
-    } else {
-        ('-', Color::Blue)
-    };
-    out.set_color(ColorSpec::new().set_fg(Some(color)).set_bold(true))?;
-    write!(out, "{}", symbol.to_string().repeat(length))?;
-    if !mark.message.is_empty() {
-        write!(out, " {}", mark.message)?;
-    }
-    out.reset()?;
-    writeln!(out)
+    Cow::Owned(shown)
 }
 
 /// The part of a long line shown for one span: the span's start with some context
 /// before it, at most `room` bytes, cut at character boundaries.
+#[derive(Clone, Copy)]
 struct Window {
     range: TextRange,
     cut_before: bool,

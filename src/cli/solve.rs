@@ -46,9 +46,15 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
     );
 
     let graph = &analysis.model.graph;
+    // A file with syntax errors is solved for the statements that parsed; every form of
+    // the answer says so, rather than a confident outcome for half a file.
+    let syntax_errors = analysis.parse.errors.len();
     let (Ok(solution), Some(start)) = (solved.as_ref(), start_position(graph)) else {
         let reason = solved.err().unwrap_or_default();
-        eprintln!("cmg: {}: no outcome: {reason}", source.name);
+        eprintln!(
+            "cmg: {}: no outcome: {reason}",
+            super::render::visible(&source.name)
+        );
         if json {
             let errors: Vec<_> = diagnostics
                 .iter()
@@ -64,6 +70,8 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
                 "line": [],
                 "reason": reason,
                 "errors": errors,
+                "complete": syntax_errors == 0,
+                "syntax_errors": syntax_errors,
             }));
         }
         return Ok(exit_code(true));
@@ -79,6 +87,8 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
             "nodes": graph.node_count(),
             "edges": graph.edge_count(),
             "line": line_ids(graph, &line),
+            "complete": syntax_errors == 0,
+            "syntax_errors": syntax_errors,
         }));
     } else {
         let mut out = String::new();
@@ -91,6 +101,13 @@ pub fn run(path: &str, json: bool, max_memory: u64, max_diagnostics: usize) -> C
             render::plural(graph.node_count(), "node"),
             render::plural(graph.edge_count(), "edge")
         );
+        if syntax_errors > 0 {
+            let _ = writeln!(
+                out,
+                "incomplete: {} in the file; this is the outcome of the statements that parsed",
+                render::plural(syntax_errors, "syntax error")
+            );
+        }
         let _ = writeln!(out, "optimal line:");
         for (step, pair) in line.windows(2).enumerate() {
             let (player, from, to) = match pair[0].turn {

@@ -1,15 +1,24 @@
 //! `cmg view`: the game view, served on 127.0.0.1 and following the file as it is saved, or exported as an SVG picture.
 
+use std::convert::Infallible;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::extract::{RawQuery, Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use notify::{EventKind, RecursiveMode, Watcher};
-use tiny_http::{Header, Request, Response, Server};
+use tokio::sync::{watch, Semaphore};
 
 use super::input::read_source;
 use super::{CliError, CliResult};
@@ -24,11 +33,21 @@ const INDEX_HTML: &str = include_str!("../../web/src/index.html");
 const VIEW_JS: &str = include_str!("../../web/dist/view.js");
 const VIEW_CSS: &str = include_str!("../../web/dist/view.css");
 
-/// At most this many pages follow the file at once; each holds a thread.
+/// At most this many pages follow the file at once.
 const MAX_FOLLOWERS: usize = 32;
 
-/// A following page is sent a comment this often, so that a closed one is noticed.
-const KEEPALIVE: Duration = Duration::from_secs(15);
+/// At most this many connections are open at once (the followers and room for the
+/// page's other requests); a connection over it is closed at once.
+const MAX_CONNECTIONS: usize = 64;
+
+/// A request's headers must arrive within this time, and fit in this many bytes
+/// (hyper answers 431 above it), so that half-sent requests cannot hold the server.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+const MAX_HEADER_BYTES: usize = 16 << 10;
+
+/// A following page is sent a comment this often, so that a closed one is noticed (and
+/// its slot freed) within this time even where the closing is not seen at once.
+const KEEPALIVE: Duration = Duration::from_secs(5);
 
 /// Editors save in bursts (truncate, write, rename); changes this close are read once.
 const SETTLE: Duration = Duration::from_millis(50);
@@ -43,7 +62,7 @@ pub struct Args {
     /// The port on 127.0.0.1 to serve on; a free one when absent.
     #[arg(long, default_value_t = 0)]
     port: u16,
-    /// Write the picture as SVG to this file instead of serving the page.
+    /// Write the picture as SVG to this file (`-`: standard output) instead of serving the page.
     #[arg(long, value_name = "OUT.svg")]
     export: Option<String>,
 }
@@ -51,8 +70,14 @@ pub struct Args {
 pub fn run(options: &Args) -> CliResult {
     if let Some(out) = &options.export {
         let (scene, _) = scene_of(&options.file, &Positions::new())?;
-        std::fs::write(out, svg::to_svg(&scene))
-            .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
+        let picture = svg::to_svg(&scene);
+        // `-` is standard output, as for every other file argument.
+        if out == "-" {
+            super::render::print(&picture);
+        } else {
+            std::fs::write(out, picture)
+                .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
+        }
         return Ok(ExitCode::SUCCESS);
     }
     if options.file == "-" {
@@ -64,10 +89,10 @@ pub fn run(options: &Args) -> CliResult {
     serve(options)
 }
 
-/// What `/slice` answers from: the graph of the current scene and its solution.
+/// The graph and solution a scene was drawn from, kept for the slices the page asks for.
 type Solved = Arc<(Graph, Option<Solution>)>;
 
-/// The scene of the file at `path`, laid out from `previous`, and what its slices are cut
+/// The scene of the file at `path`, laid out from `previous`, and what `/slice` answers
 /// from. The game is solved only when the view will draw it.
 fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliError> {
     let source = read_source(path)?;
@@ -81,41 +106,42 @@ fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliErro
 }
 
 /// The latest scene as JSON, with a generation number that grows on every change.
+#[derive(Clone)]
 struct Current {
     generation: u64,
-    json: String,
-    positions: Positions,
+    json: Arc<str>,
     solved: Solved,
 }
 
+/// What the routes share: the latest scene, the slots of following pages and the port
+/// the `Host` header must name.
+#[derive(Clone)]
 struct Shared {
-    current: Mutex<Current>,
-    changed: Condvar,
-    followers: AtomicUsize,
+    current: watch::Receiver<Current>,
+    followers: Arc<Semaphore>,
+    port: u16,
 }
 
 fn serve(options: &Args) -> CliResult {
     let (first, solved) = scene_of(&options.file, &Positions::new())?;
-    let shared = Arc::new(Shared {
-        current: Mutex::new(Current {
-            generation: 0,
-            json: serde_json::to_string(&first).unwrap_or_default(),
-            positions: first.positions(),
-            solved,
-        }),
-        changed: Condvar::new(),
-        followers: AtomicUsize::new(0),
+    let (publish, current) = watch::channel(Current {
+        generation: 0,
+        json: serde_json::to_string(&first).unwrap_or_default().into(),
+        solved,
     });
-    let server = Server::http(SocketAddr::from(([127, 0, 0, 1], options.port)))
+    let listener = std::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], options.port)))
         .map_err(|error| CliError(format!("cannot listen on port {}: {error}", options.port)))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map_or(options.port, |a| a.port());
+    let port = listener.local_addr().map_or(options.port, |a| a.port());
     let url = format!("http://127.0.0.1:{port}/");
 
-    let path = PathBuf::from(&options.file);
-    let _watcher = watch(&path, &options.file, Arc::clone(&shared))?;
+    let _watcher = watch(
+        Path::new(&options.file),
+        &options.file,
+        Follower {
+            publish,
+            positions: Mutex::new(first.positions()),
+        },
+    )?;
 
     println!("cmg view: {} at {url} (Ctrl-C stops)", options.file);
     let _ = std::io::stdout().flush();
@@ -124,27 +150,224 @@ fn serve(options: &Args) -> CliResult {
             eprintln!("cmg view: cannot open a browser ({error}); open {url} yourself");
         }
     }
-    for request in server.incoming_requests() {
-        let shared = Arc::clone(&shared);
-        // Each request on its own thread: a following page holds its thread for as long
-        // as it stays open.
-        std::thread::spawn(move || handle(request, &shared));
-    }
+    let shared = Shared {
+        current,
+        followers: Arc::new(Semaphore::new(MAX_FOLLOWERS)),
+        port,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| CliError(format!("cannot start the server: {error}")))?;
+    runtime
+        .block_on(accept(listener, router(shared)))
+        .map_err(|error| CliError(format!("the server stopped: {error}")))?;
     Ok(ExitCode::SUCCESS)
 }
 
+/// Every route, one a line. `get` answers HEAD as well; the guard turns away other
+/// methods and foreign `Host`s before any route runs.
+fn router(shared: Shared) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/index.html",
+            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
+        )
+        .route(
+            "/view.js",
+            get(|| async { asset(VIEW_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/view.css",
+            get(|| async { asset(VIEW_CSS, "text/css; charset=utf-8") }),
+        )
+        .route("/scene.json", get(scene_json))
+        .route("/slice", get(slice_json))
+        .route("/events", get(events))
+        .fallback(|| async { (StatusCode::NOT_FOUND, "not found\n") })
+        .layer(axum::middleware::from_fn_with_state(shared.clone(), guard))
+        .with_state(shared)
+}
+
+/// Serves connections one task each, at most [`MAX_CONNECTIONS`] at once, each with the
+/// header size and time limits.
+async fn accept(listener: std::net::TcpListener, router: Router) -> std::io::Result<()> {
+    listener.set_nonblocking(true)?;
+    let listener = tokio::net::TcpListener::from_std(listener)?;
+    let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let (stream, _) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            // Out of descriptors and the like: wait a little rather than spin.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = Arc::clone(&connections).try_acquire_owned() else {
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _slot = slot;
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .max_buf_size(MAX_HEADER_BYTES)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+/// Whether `host` names this server: `127.0.0.1:PORT` or `localhost:PORT`. Any other
+/// name is a page elsewhere that had its name resolve to 127.0.0.1 (DNS rebinding).
+fn our_host(host: &str, port: u16) -> bool {
+    let Some((name, at)) = host.rsplit_once(':') else {
+        return false;
+    };
+    at.parse::<u16>() == Ok(port) && (name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost"))
+}
+
+async fn guard(State(shared): State<Shared>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok());
+    if !host.is_some_and(|host| our_host(host, shared.port)) {
+        return (
+            StatusCode::MISDIRECTED_REQUEST,
+            "this server answers only to 127.0.0.1 and localhost with its port\n",
+        )
+            .into_response();
+    }
+    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+            "only GET and HEAD\n",
+        )
+            .into_response();
+    }
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+fn asset(body: &'static str, content_type: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+async fn scene_json(State(shared): State<Shared>) -> Response {
+    let json = shared.current.borrow().json.clone();
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        json.to_string(),
+    )
+        .into_response()
+}
+
+/// One slice of the current file's position table, `?cat=ID&turn=mouse|cat`
+/// (`docs/view.md`).
+async fn slice_json(State(shared): State<Shared>, RawQuery(query): RawQuery) -> Response {
+    let solved = Arc::clone(&shared.current.borrow().solved);
+    let (status, body) = slice_route(query.as_deref().unwrap_or(""), &solved);
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// The answer of `/slice` for a query string: the slice (`docs/view.md`), `null` when the
+/// game is not solved; 400 with a message for a missing or bad parameter or a node the
+/// graph lacks.
+fn slice_route(query: &str, solved: &Solved) -> (StatusCode, String) {
+    let mut cat = None;
+    let mut turn = None;
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("cat", value)) => cat = value.parse::<u32>().ok(),
+            Some(("turn", value)) => turn = parse_turn(value),
+            _ => {}
+        }
+    }
+    let (Some(cat), Some(turn)) = (cat, turn) else {
+        let message = "/slice needs ?cat=NODE_ID&turn=mouse|cat";
+        return (
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({ "error": message }).to_string(),
+        );
+    };
+    let (graph, solution) = &**solved;
+    match slice(graph, solution.as_ref(), cat, turn) {
+        Ok(found) => (
+            StatusCode::OK,
+            serde_json::to_string(&found).unwrap_or_default(),
+        ),
+        Err(cmg_ide::view::SliceError::NotSolved) => (StatusCode::OK, "null".to_owned()),
+        Err(error) => (
+            StatusCode::BAD_REQUEST,
+            serde_json::json!({ "error": error.to_string() }).to_string(),
+        ),
+    }
+}
+
+/// Server-sent events: one `scene` event with the scene JSON now and after every
+/// change. A page holds a slot for as long as its stream lives; hyper drops the stream
+/// when the connection closes, which frees the slot.
+async fn events(State(shared): State<Shared>) -> Response {
+    let Ok(slot) = Arc::clone(&shared.followers).try_acquire_owned() else {
+        // The page retries with back-off, so a full house is not the end of it.
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, "2")],
+            "too many pages follow this file\n",
+        )
+            .into_response();
+    };
+    let mut current = shared.current.clone();
+    current.mark_changed();
+    let stream = futures_util::stream::unfold((current, slot), |(mut current, slot)| async move {
+        current.changed().await.ok()?;
+        let json = current.borrow_and_update().json.clone();
+        let event = Event::default().event("scene").data(json.as_ref());
+        Some((Ok::<_, Infallible>(event), (current, slot)))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(KEEPALIVE))
+        .into_response()
+}
+
+/// The watcher side: where changed scenes go, and the last layout to start the next from.
+struct Follower {
+    publish: watch::Sender<Current>,
+    positions: Mutex<Positions>,
+}
+
 /// Watches the file's folder (editors often save by writing a new file and renaming
-/// it over the old one, which a watch on the file itself would lose).
+/// it over the old one, which a watch on the file itself would lose). A symbolic link
+/// is followed to its target, whose folder is watched too: saving the target is what
+/// changes what the link shows.
 fn watch(
     path: &Path,
     name: &str,
-    shared: Arc<Shared>,
+    follower: Follower,
 ) -> Result<notify::RecommendedWatcher, CliError> {
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path.file_name().map(ToOwned::to_owned);
+    let mut watched: Vec<(PathBuf, Option<std::ffi::OsString>)> = vec![folder_and_name(path)];
+    if let Ok(target) = std::fs::canonicalize(path) {
+        let target = folder_and_name(&target);
+        if !watched.contains(&target) {
+            watched.push(target);
+        }
+    }
+    let names: Vec<_> = watched.iter().map(|(_, name)| name.clone()).collect();
     let (send, receive) = std::sync::mpsc::channel::<()>();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         // Reading the file is an event too (an access): only changes count, or each read
@@ -156,32 +379,43 @@ fn watch(
             ) && event
                 .paths
                 .iter()
-                .any(|p| p.file_name().map(ToOwned::to_owned) == file_name)
+                .any(|p| names.contains(&p.file_name().map(ToOwned::to_owned)))
         });
         if ours {
             let _ = send.send(());
         }
     })
     .map_err(|error| CliError(format!("cannot watch {name}: {error}")))?;
-    watcher
-        .watch(&folder, RecursiveMode::NonRecursive)
-        .map_err(|error| CliError(format!("cannot watch {}: {error}", folder.display())))?;
+    for (folder, _) in &watched {
+        watcher
+            .watch(folder, RecursiveMode::NonRecursive)
+            .map_err(|error| CliError(format!("cannot watch {}: {error}", folder.display())))?;
+    }
     let name = name.to_owned();
     std::thread::spawn(move || {
         while receive.recv().is_ok() {
             std::thread::sleep(SETTLE);
             while receive.try_recv().is_ok() {}
-            update(&name, &shared);
+            update(&name, &follower);
         }
     });
     Ok(watcher)
 }
 
+fn folder_and_name(path: &Path) -> (PathBuf, Option<std::ffi::OsString>) {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    (folder, path.file_name().map(ToOwned::to_owned))
+}
+
 /// Reads the file again and publishes its scene, laid out from the last one. A file
-/// that is gone or half written keeps the last scene.
-fn update(name: &str, shared: &Shared) {
-    let previous = match shared.current.lock() {
-        Ok(current) => current.positions.clone(),
+/// that is gone, half written, not a regular file or too large keeps the last scene
+/// (`read_source` refuses the last two without blocking or reading them whole).
+fn update(name: &str, follower: &Follower) {
+    let previous = match follower.positions.lock() {
+        Ok(positions) => positions.clone(),
         Err(_) => return,
     };
     let (scene, solved) = match scene_of(name, &previous) {
@@ -194,124 +428,16 @@ fn update(name: &str, shared: &Shared) {
     let Ok(json) = serde_json::to_string(&scene) else {
         return;
     };
-    if let Ok(mut current) = shared.current.lock() {
-        if current.json != json {
-            current.generation += 1;
-            current.json = json;
-            current.positions = scene.positions();
-            current.solved = solved;
-            shared.changed.notify_all();
+    if let Ok(mut positions) = follower.positions.lock() {
+        *positions = scene.positions();
+    }
+    follower.publish.send_if_modified(|current| {
+        if *current.json == *json {
+            return false;
         }
-    }
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("a valid header")
-}
-
-fn handle(request: Request, shared: &Shared) {
-    let path = request.url().split('?').next().unwrap_or("").to_owned();
-    let (body, content_type) = match path.as_str() {
-        "/" | "/index.html" => (INDEX_HTML.to_owned(), "text/html; charset=utf-8"),
-        "/view.js" => (VIEW_JS.to_owned(), "text/javascript; charset=utf-8"),
-        "/view.css" => (VIEW_CSS.to_owned(), "text/css; charset=utf-8"),
-        "/scene.json" => match shared.current.lock() {
-            Ok(current) => (current.json.clone(), "application/json"),
-            Err(_) => (String::new(), "application/json"),
-        },
-        "/events" => return follow(request, shared),
-        "/slice" => {
-            let query = request.url().split_once('?').map_or("", |(_, q)| q);
-            let (status, body) = slice_route(query, shared);
-            let response = Response::from_string(body)
-                .with_status_code(status)
-                .with_header(header("Content-Type", "application/json"))
-                .with_header(header("Cache-Control", "no-store"));
-            let _ = request.respond(response);
-            return;
-        }
-        _ => {
-            let _ = request.respond(Response::from_string("not found").with_status_code(404));
-            return;
-        }
-    };
-    let response = Response::from_string(body)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"));
-    let _ = request.respond(response);
-}
-
-/// Server-sent events: one `scene` event with the scene JSON now and after every change.
-///
-/// tiny_http buffers chunked bodies until 8 KiB have gathered, which would hold back small
-/// events, so the stream is written on the raw connection: a status line and headers,
-/// then the events, each flushed, until the page goes away.
-fn follow(request: Request, shared: &Shared) {
-    if shared.followers.fetch_add(1, Ordering::SeqCst) >= MAX_FOLLOWERS {
-        shared.followers.fetch_sub(1, Ordering::SeqCst);
-        let _ = request.respond(Response::from_string("too many pages").with_status_code(503));
-        return;
-    }
-    let mut writer = request.into_writer();
-    let _ = stream_events(&mut *writer, shared);
-    shared.followers.fetch_sub(1, Ordering::SeqCst);
-}
-
-fn stream_events(writer: &mut dyn Write, shared: &Shared) -> std::io::Result<()> {
-    writer.write_all(
-        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
-    )?;
-    let mut sent = None;
-    loop {
-        let event = {
-            let current = shared
-                .current
-                .lock()
-                .map_err(|_| std::io::Error::other("poisoned"))?;
-            let (current, _) = shared
-                .changed
-                .wait_timeout_while(current, KEEPALIVE, |c| Some(c.generation) == sent)
-                .map_err(|_| std::io::Error::other("poisoned"))?;
-            (Some(current.generation) != sent).then(|| {
-                sent = Some(current.generation);
-                format!("event: scene\ndata: {}\n\n", current.json)
-            })
-        };
-        writer.write_all(event.as_deref().unwrap_or(": keepalive\n\n").as_bytes())?;
-        writer.flush()?;
-    }
-}
-
-/// `GET /slice?cat=ID&turn=mouse|cat`: one slice of the current file's position table
-/// (`docs/view.md`), `null` when the game is not solved; 400 with a message for a missing
-/// or bad parameter or a node the graph does not have. Status and JSON body.
-fn slice_route(query: &str, shared: &Shared) -> (u16, String) {
-    let mut cat = None;
-    let mut turn = None;
-    for pair in query.split('&') {
-        match pair.split_once('=') {
-            Some(("cat", value)) => cat = value.parse::<u32>().ok(),
-            Some(("turn", value)) => turn = parse_turn(value),
-            _ => {}
-        }
-    }
-    let (Some(cat), Some(turn)) = (cat, turn) else {
-        let message = "/slice needs ?cat=NODE_ID&turn=mouse|cat";
-        return (400, serde_json::json!({ "error": message }).to_string());
-    };
-    let Ok(solved) = shared.current.lock().map(|c| Arc::clone(&c.solved)) else {
-        return (
-            500,
-            serde_json::json!({ "error": "internal error" }).to_string(),
-        );
-    };
-    let (graph, solution) = &*solved;
-    match slice(graph, solution.as_ref(), cat, turn) {
-        Ok(found) => (200, serde_json::to_string(&found).unwrap_or_default()),
-        Err(cmg_ide::view::SliceError::NotSolved) => (200, "null".to_owned()),
-        Err(error) => (
-            400,
-            serde_json::json!({ "error": error.to_string() }).to_string(),
-        ),
-    }
+        current.generation += 1;
+        current.json = json.into();
+        current.solved = solved;
+        true
+    });
 }

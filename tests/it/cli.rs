@@ -1506,7 +1506,7 @@ fn headers(stdout: &str) -> usize {
 #[test]
 fn a_long_line_of_duplicates_gives_bounded_output_and_complete_json() {
     let count = if slow_tests() { 200_000 } else { 20_000 };
-    let text = hostile::long_chain(count, 5000);
+    let text = hostile::long_line_of_statements(count, 5000);
     let duplicates = count - 1 - 5000;
     let out = run_stdin(&["check", "-"], &text);
     assert_eq!(out.code, 1, "a self-loop is an error");
@@ -1530,12 +1530,12 @@ fn a_long_line_of_duplicates_gives_bounded_output_and_complete_json() {
     let widest = out.stdout.lines().map(|l| l.chars().count()).max().unwrap();
     assert!(widest <= 150, "a line of {widest} characters");
     assert!(out.stdout.len() < 200 * 700, "{} bytes", out.stdout.len());
-    assert!(out.stdout.contains("…"), "cut lines are marked");
+    assert!(out.stdout.contains("..."), "cut lines are marked");
 
     // `--max-diagnostics` moves the bound; 0 shows all.
     let out = run_stdin(&["check", "--max-diagnostics", "3", "-"], &text);
     assert_eq!(headers(&out.stdout), 3);
-    let shorter = hostile::long_chain(6000, 5000);
+    let shorter = hostile::long_line_of_statements(6000, 5000);
     let out = run_stdin(&["check", "--max-diagnostics", "0", "-"], &shorter);
     assert_eq!(headers(&out.stdout), 1 + (6000 - 1 - 5000));
     assert!(!out.stdout.contains("more not shown"), "nothing left out");
@@ -1580,7 +1580,7 @@ fn a_pasted_adjacency_line_gives_bounded_output() {
 #[test]
 fn solve_bounds_the_diagnostics_it_prints_too() {
     // A cycle of 50 nodes, so that the solve itself is quick.
-    let text = hostile::long_chain(1050, 50);
+    let text = hostile::long_line_of_statements(1050, 50);
     let out = run_stdin(&["solve", "--max-diagnostics", "5", "-"], &text);
     assert_eq!(headers(&out.stderr), 5, "{}", out.stderr);
     assert!(

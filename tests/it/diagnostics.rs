@@ -272,9 +272,10 @@ fn too_large_is_reported_above_the_limit_only() {
     let estimate = cmg_solve::peak_memory_bytes(4);
     assert_eq!(too_large(text, memory(estimate)), None);
     // The message names what sets the budget: the CLI's flag, or the server's setting.
+    // A budget under a MiB is named in bytes, not as "0 MiB".
     assert!(too_large(text, memory(estimate - 1))
         .unwrap()
-        .ends_with("above the memory budget of 0 MiB, so the outcome is not computed: raise the budget with `cmg solve --max-memory SIZE` to solve it"));
+        .ends_with(&format!("above the memory budget of {} bytes, so the outcome is not computed: raise the budget with `cmg solve --max-memory SIZE` to solve it", estimate - 1)));
     let server = SolveLimits {
         memory_setting: MemorySetting::ServerSetting,
         ..memory(estimate - 1)

@@ -94,7 +94,7 @@ async fn a_graph_above_the_memory_budget_is_not_solved_and_the_message_says_why(
     let message = params["diagnostics"][0]["message"].as_str().unwrap();
     // The budget is the server's setting, so the message names it (not `--max-memory`).
     assert!(
-        message.ends_with("above the memory budget of 0 MiB, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
+        message.ends_with("above the memory budget of 0 bytes, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
         "{message}"
     );
 }
@@ -176,4 +176,34 @@ async fn a_slow_analysis_does_not_hold_up_requests() {
         )
         .await;
     assert_eq!(symbols.as_array().unwrap().len(), 3000);
+}
+
+/// Issue 19 item 6: a 2 MB line of `\x01`, or a file tail of NUL bytes, was one 12 MB
+/// publication, since the syntax error quoted the whole token. The message now quotes
+/// at most 40 characters, escaped.
+#[tokio::test]
+async fn a_huge_unknown_token_is_quoted_short_and_escaped_in_the_publication() {
+    let mut client = started(json!({})).await;
+    for (version, fill) in [(1, "\u{1}"), (2, "\u{0}")] {
+        let text = format!("0 -- 1 -- 2\n{}", fill.repeat(200_000));
+        if version == 1 {
+            client.open(URI, version, &text).await;
+        } else {
+            client.change(URI, version, json!([{"text": text}])).await;
+        }
+        let params = client
+            .diagnostics_where(URI, |p| p["version"] == version)
+            .await;
+        assert!(
+            params.to_string().len() < 2000,
+            "{} bytes",
+            params.to_string().len()
+        );
+        let message = params["diagnostics"][0]["message"].as_str().unwrap();
+        assert!(
+            message.contains("\\u{") && message.contains('…'),
+            "{message}"
+        );
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+    }
 }

@@ -8,6 +8,7 @@
 mod common;
 
 mod cli;
+mod cli_hostile;
 mod cli_view;
 mod diagnostics;
 mod docs;
@@ -24,3 +25,4 @@ mod lsp_soak;
 mod parser;
 mod robustness;
 mod solver;
+mod view_server;

@@ -132,11 +132,12 @@ fn a_large_group_product_is_one_declaration_with_one_diagnostic_per_code() {
     }
 }
 
-/// Issue 7, measurement 2: on one long line every link of the chain is its own
-/// declaration, so each repeated edge is its own warning (the front ends bound what
-/// they show); the count is exact and the ranges convert to columns on the one line.
+/// Issue 7, measurement 2, and issue 19 item 8: a long chain whose links repeat edges is
+/// one statement, and one rule holds for all statements: one diagnostic per code with
+/// the count, covering the links that repeat; the range converts to columns on the one
+/// line.
 #[test]
-fn a_long_chain_on_one_line_warns_once_per_repeated_link() {
+fn a_long_chain_on_one_line_warns_once_per_code_with_the_count() {
     let (len, modulo) = (20_000, 500);
     let text = hostile::long_chain(len, modulo);
     let analysis = Analysis::new(text.as_str());
@@ -150,17 +151,70 @@ fn a_long_chain_on_one_line_warns_once_per_repeated_link() {
     assert_eq!(analysis.model.edges.len(), len as usize);
     assert_eq!(
         code_counts(&analysis),
-        [(Code::SelfLoop, 1), (Code::DuplicateEdge, repeated)]
+        [(Code::SelfLoop, 1), (Code::DuplicateEdge, 1)]
     );
     // Besides the self-loop, 19 999 links over 500 distinct edges (the cycle closes with
     // 499 -- 0).
     assert_eq!(repeated, 19_499);
+    let duplicate = analysis
+        .model
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::DuplicateEdge)
+        .unwrap();
+    assert!(
+        duplicate
+            .message
+            .starts_with(&format!("this statement declares {repeated} edges again")),
+        "{}",
+        duplicate.message
+    );
     let last = analysis.model.diagnostics.iter().map(|d| d.range.end).max();
     let column = analysis.line_index.char_col(last.unwrap());
     assert_eq!(
         column as usize,
         text.trim_end().len(),
         "the last link ends the line"
+    );
+}
+
+/// Issue 19 item 8: adjacency rows and chains that repeat a pair within themselves get
+/// one diagnostic per code, with the count, as group products do; statements apart
+/// still get one each.
+#[test]
+fn every_statement_repeating_pairs_gets_one_diagnostic_per_code() {
+    let n = 20_000;
+    let repeated_row = format!("[[1,2],[{}],[0]]\n", vec!["0"; n + 1].join(","));
+    let looping_row = format!("[[1,2],[0,{}],[0]]\n", vec!["1"; n].join(","));
+    let looping_chain = format!("0 -- 1 -- 2\n{}\n", vec!["1"; n].join(" -- "));
+    let repeated_chain = format!("0 -- 1 -- 2\n{}\n", vec!["0 -- 1"; 75].join(" -- "));
+    for (text, code, count) in [
+        (&repeated_row, Code::DuplicateEdge, n),
+        (&looping_row, Code::SelfLoop, n),
+        (&looping_chain, Code::SelfLoop, n - 1),
+        (&repeated_chain, Code::DuplicateEdge, 149),
+    ] {
+        let analysis = Analysis::new(text.as_str());
+        let found: Vec<_> = analysis
+            .model
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .collect();
+        assert_eq!(found.len(), 1, "{code:?} in {:.40}: {found:?}", text);
+        assert!(
+            found[0].message.contains(&format!(" {count} ")),
+            "{code:?}: {}",
+            found[0].message
+        );
+    }
+    // Two statements, one repeat each: one diagnostic each, pointing at the repeat.
+    let analysis = Analysis::new("0 -- 1 -- 2\n1 -- 0\n2 -- 1\n");
+    assert_eq!(
+        code_counts(&analysis),
+        [(Code::DuplicateEdge, 2)],
+        "{:?}",
+        analysis.model.diagnostics
     );
 }
 
@@ -227,4 +281,21 @@ fn a_product_over_the_edge_limit_is_refused_before_any_pair_is_made() {
     let scene = cmg_ide::view::scene(&analysis, None, &Default::default());
     assert!(scene.too_large.is_some());
     assert!(format(&text, &analysis.parse).len() <= text.len());
+}
+
+/// Issue 19 item 8: `[[1,1,1,…]]`, a list that names one missing neighbour a great many
+/// times, is one `one-sided-edge` (and one `duplicate-edge` with the count), not one per
+/// entry.
+#[test]
+fn a_list_naming_a_missing_neighbour_many_times_is_one_diagnostic() {
+    let text = hostile::repeated_list(20_000);
+    let analysis = Analysis::new(text.as_str());
+    assert_eq!(
+        code_counts(&analysis),
+        [
+            (Code::MissingCat, 1),
+            (Code::DuplicateEdge, 1),
+            (Code::OneSidedEdge, 1)
+        ]
+    );
 }

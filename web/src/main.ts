@@ -9,6 +9,7 @@ import {
   lastLevel,
   sliceColours,
 } from "./explorer";
+import { follow } from "./follow";
 import { colourNodes, createPicture, draw, drawTokens, markLastMove, type Picture } from "./render";
 import {
   Game,
@@ -50,8 +51,15 @@ declare function acquireVsCodeApi(): VsCodeApi;
 function browserHost(): Host {
   return {
     start(onScene) {
-      const events = new EventSource("events");
-      events.addEventListener("scene", (event) => onScene(JSON.parse((event as MessageEvent<string>).data)));
+      const connection = byId("connection");
+      follow(
+        "events",
+        (data) => onScene(JSON.parse(data)),
+        (text) => {
+          connection.textContent = text ?? "";
+          connection.hidden = text === null;
+        },
+      );
     },
     async slice(cat, turn) {
       const response = await fetch(`slice?cat=${cat}&turn=${turn}`, { cache: "no-store" });

@@ -28,6 +28,20 @@ impl Analysis {
         }
     }
 
+    /// [`Analysis::new`] whose model has only the diagnostics of reading the file (see
+    /// [`Model::without_checks`]), for commands that need the graph and not the checks.
+    pub fn without_checks(text: impl Into<String>) -> Analysis {
+        let text = text.into();
+        let parse = parse(&text);
+        let model = Model::without_checks(&parse);
+        Analysis {
+            line_index: LineIndex::new(&text),
+            text,
+            parse,
+            model,
+        }
+    }
+
     /// Every diagnostic of the file but `too-large`, sorted by position: see
     /// [`Analysis::diagnostics_with`].
     pub fn diagnostics(&self, solution: Option<&Solution>) -> Vec<Diagnostic> {
@@ -73,7 +87,11 @@ impl Analysis {
             return SolvePlan::TooLarge(TooLarge::SolverLimit { nodes });
         }
         if let Some(limit) = limits.max_nodes.filter(|&limit| nodes > limit) {
-            return SolvePlan::TooLarge(TooLarge::LiveSolveLimit { nodes, limit });
+            return SolvePlan::TooLarge(TooLarge::LiveSolveLimit {
+                nodes,
+                limit,
+                setting: limits.memory_setting,
+            });
         }
         let estimate = peak_memory_bytes(nodes);
         if let Some(budget) = limits.max_memory.filter(|&budget| estimate > budget) {
@@ -104,20 +122,23 @@ pub struct SolveLimits {
     pub max_nodes: Option<usize>,
     /// The budget for the solver's estimated peak memory, in bytes.
     pub max_memory: Option<u64>,
-    /// What sets `max_memory`, as the message over the budget names it: the CLI's
-    /// `--max-memory` or the server's `cmg.solver.maxMemoryMiB`.
+    /// What sets the limits, as the message over them names it: the CLI's
+    /// `--max-memory` or `--no-limits`, or the server's settings.
     pub memory_setting: MemorySetting,
 }
 
-/// Where a front end's memory budget comes from, so that the message over it names the
-/// one thing that raises it.
+/// Where a front end's limits come from, so that the message over them names the one
+/// thing that lifts them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MemorySetting {
     /// `cmg solve --max-memory SIZE` (and the same default in `cmg check` and `cmg dot`).
     #[default]
     CliFlag,
-    /// The server's setting `cmg.solver.maxMemoryMiB`.
+    /// The server's settings `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`.
     ServerSetting,
+    /// `cmg check` checking an `expect`: the server's default limits, lifted by
+    /// `cmg check --no-limits`.
+    CheckDefaults,
 }
 
 /// What [`Analysis::solve_plan`] decides.
@@ -135,7 +156,11 @@ pub enum TooLarge {
     /// Above the solver's hard limit, [`MAX_NODES`]: no setting can help.
     SolverLimit { nodes: usize },
     /// Above the live-solve limit, a setting.
-    LiveSolveLimit { nodes: usize, limit: usize },
+    LiveSolveLimit {
+        nodes: usize,
+        limit: usize,
+        setting: MemorySetting,
+    },
     /// The solver's peak memory, estimated before anything is allocated, is above the
     /// budget.
     MemoryBudget {
@@ -158,8 +183,16 @@ impl TooLarge {
             TooLarge::SolverLimit { nodes } => format!(
                 "the graph has {nodes} nodes, more than the {MAX_NODES} the solver can hold, so its outcome cannot be computed"
             ),
-            TooLarge::LiveSolveLimit { nodes, limit } => format!(
-                "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: raise the setting `cmg.solver.maxNodes`, or run `cmg solve`"
+            TooLarge::LiveSolveLimit {
+                nodes,
+                limit,
+                setting,
+            } => format!(
+                "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: {}",
+                match setting {
+                    MemorySetting::CheckDefaults => "`cmg check --no-limits` solves it anyway",
+                    _ => "raise the setting `cmg.solver.maxNodes`, or run `cmg solve`",
+                }
             ),
             TooLarge::MemoryBudget {
                 nodes,
@@ -167,12 +200,18 @@ impl TooLarge {
                 budget,
                 setting,
             } => format!(
-                "solving this graph of {nodes} nodes would take about {} MiB, above the memory budget of {} MiB, so the outcome is not computed: {}",
+                "solving this graph of {nodes} nodes would take about {} MiB, above the memory budget of {}, so the outcome is not computed: {}",
                 estimate.div_ceil(MIB),
-                budget / MIB,
+                // A budget under a MiB (`--max-memory 1`) is not "0 MiB".
+                if budget < MIB {
+                    format!("{budget} byte{}", if budget == 1 { "" } else { "s" })
+                } else {
+                    format!("{} MiB", budget / MIB)
+                },
                 match setting {
                     MemorySetting::CliFlag => "raise the budget with `cmg solve --max-memory SIZE` to solve it",
                     MemorySetting::ServerSetting => "raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`",
+                    MemorySetting::CheckDefaults => "`cmg check --no-limits` solves it anyway",
                 }
             ),
             TooLarge::EdgeLimit => format!(

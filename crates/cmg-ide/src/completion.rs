@@ -21,16 +21,50 @@ pub struct CompletionItem {
     pub detail: Option<String>,
 }
 
-/// What may be typed at the cursor.
+/// At most this many node ids are offered at once; the list then says it is incomplete,
+/// and the editor asks again as more of the id is typed (a graph of 666 666 nodes was
+/// a 19 MB answer).
+pub const MAX_COMPLETIONS: usize = 1000;
+
+/// The items, and whether some were left out ([`MAX_COMPLETIONS`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Completions {
+    pub items: Vec<CompletionItem>,
+    pub is_incomplete: bool,
+}
+
+/// What may be typed at the cursor: keywords, outcomes, or the node ids that start with
+/// the digits typed so far.
 pub fn completions(analysis: &Analysis, offset: u32) -> Vec<CompletionItem> {
+    completion_list(analysis, offset).items
+}
+
+/// [`completions`], with whether the list was cut.
+pub fn completion_list(analysis: &Analysis, offset: u32) -> Completions {
+    let complete = |items| Completions {
+        items,
+        is_incomplete: false,
+    };
     if offset as usize > analysis.text.len() {
-        return Vec::new();
+        return complete(Vec::new());
     }
     match context(&analysis.parse, offset) {
-        Context::StatementStart => keywords(),
-        Context::NodeId => node_ids(analysis),
-        Context::Outcome => outcomes(),
-        Context::Nothing => Vec::new(),
+        Context::StatementStart => complete(keywords()),
+        Context::NodeId => node_ids(analysis, typed_digits(analysis, offset)),
+        Context::Outcome => complete(outcomes()),
+        Context::Nothing => complete(Vec::new()),
+    }
+}
+
+/// The digits of the number the cursor is in or at the end of, up to the cursor.
+fn typed_digits(analysis: &Analysis, offset: u32) -> &str {
+    let tokens = &analysis.parse.tokens;
+    let index = tokens.partition_point(|t| t.range.end < offset);
+    match tokens.get(index) {
+        Some(token) if token.kind == SyntaxKind::Number && token.range.start < offset => {
+            &analysis.text[token.range.start as usize..offset as usize]
+        }
+        _ => "",
     }
 }
 
@@ -128,13 +162,18 @@ fn outcomes() -> Vec<CompletionItem> {
     .collect()
 }
 
-/// Every node of the graph, labelled with its label or else its role in the game.
-fn node_ids(analysis: &Analysis) -> Vec<CompletionItem> {
+/// The nodes of the graph whose id starts with `typed`, labelled with their label or
+/// else their role in the game; at most [`MAX_COMPLETIONS`].
+fn node_ids(analysis: &Analysis, typed: &str) -> Completions {
     let graph = &analysis.model.graph;
-    graph
+    let mut matching = graph
         .ids()
         .iter()
         .enumerate()
+        .filter(|(_, id)| typed.is_empty() || id.to_string().starts_with(typed));
+    let items: Vec<CompletionItem> = matching
+        .by_ref()
+        .take(MAX_COMPLETIONS)
         .map(|(index, &id)| {
             let role = NodeRole::of(id).map(NodeRole::name);
             let detail = graph.label(index as u32).or(role);
@@ -144,7 +183,11 @@ fn node_ids(analysis: &Analysis) -> Vec<CompletionItem> {
                 detail: detail.map(str::to_owned),
             }
         })
-        .collect()
+        .collect();
+    Completions {
+        items,
+        is_incomplete: matching.next().is_some(),
+    }
 }
 
 #[cfg(test)]
@@ -204,13 +247,8 @@ mod tests {
         check(
             &format!("{GRAPH}3 -- 4$0"),
             expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
+                Node 4 -
+            "#]],
         );
     }
 
@@ -334,5 +372,45 @@ mod tests {
         let (analysis, _, _) = analyze("1 -- 2");
         assert!(completions(&analysis, 7).is_empty());
         assert!(completions(&analysis, u32::MAX).is_empty());
+    }
+
+    #[test]
+    fn node_ids_are_filtered_by_the_digits_typed() {
+        check(
+            "0 -- 1 -- 2 -- 10 -- 11 -- 21\n3 -- 1$0",
+            expect![[r#"
+            Node 1 mouse start
+            Node 10 -
+            Node 11 -
+        "#]],
+        );
+    }
+
+    /// Issue 19: 666 666 items were a 19 MB answer. The list stops at the bound and
+    /// says so; the digits typed narrow it.
+    #[test]
+    fn node_ids_are_capped_and_the_list_says_it_is_incomplete() {
+        let ids: Vec<String> = (0..MAX_COMPLETIONS as u32 * 3)
+            .map(|id| id.to_string())
+            .collect();
+        let text = format!("{}\n3 -- ", ids.join(" -- "));
+        let analysis = Analysis::new(text.as_str());
+        let list = completion_list(&analysis, text.len() as u32);
+        assert_eq!(list.items.len(), MAX_COMPLETIONS);
+        assert!(list.is_incomplete);
+        let typed = format!("{text}299");
+        let analysis = Analysis::new(typed.as_str());
+        let list = completion_list(&analysis, typed.len() as u32);
+        assert_eq!(
+            list.items
+                .iter()
+                .map(|item| item.label.as_str())
+                .collect::<Vec<_>>(),
+            [
+                "299", "2990", "2991", "2992", "2993", "2994", "2995", "2996", "2997", "2998",
+                "2999"
+            ]
+        );
+        assert!(!list.is_incomplete);
     }
 }

@@ -10,10 +10,10 @@
 //! hint: the game would be over before the first move, so the hint would only say the
 //! obvious. The hint sits at the node's first mention that stands for the node itself:
 //!
-//! - after an id written in an edge chain or a `node` statement, as ": mouse in 3",
-//!   ": cat in 2" or ": draw", led by a colon so that `5: mouse in 3` reads as a property
+//! - after an id written in an edge chain or a `node` statement, as ": mouse wins in 3",
+//!   ": cat wins in 2" or ": draw", led by a colon so that `5: mouse wins in 3` reads as a property
 //!   of node 5 (short, because a graph can have many of them);
-//! - at the start of row `i` of an adjacency literal, as "node 3: cat in 2 ▸", since the
+//! - at the start of row `i` of an adjacency literal, as "node 3: cat wins in 2 ▸", since the
 //!   row is node `i` although its id is not written there. The ids inside a row are that
 //!   row's neighbours, so they never carry a hint of their own: putting node 5's hint
 //!   after the `5` in row 0 would make it read as a fact about row 0.
@@ -91,11 +91,11 @@ pub fn inlay_hints(
             let outcome = solution.outcome(position);
             let moves = solution.moves_to_end(position);
             let short = match (outcome, moves) {
-                (Outcome::MouseWins, Some(moves)) => format!("mouse in {moves}"),
-                (Outcome::CatWins, Some(moves)) => format!("cat in {moves}"),
+                (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
+                (Outcome::CatWins, Some(moves)) => format!("cat wins in {moves}"),
                 _ => "draw".to_owned(),
             };
-            // An id's hint hugs the id, so that `5: mouse in 3` reads as one phrase; a
+            // An id's hint hugs the id, so that `5: mouse wins in 3` reads as one phrase; a
             // row's hint keeps the row's indentation and stands apart from its `[`.
             let (label, pad_left, pad_right) = match place {
                 HintPlace::AfterId => (format!(": {short}"), false, false),
@@ -146,9 +146,9 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
 /// How a per-node hint sits next to its node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum HintPlace {
-    /// Right after the written id: `3: cat in 2`.
+    /// Right after the written id: `3: cat wins in 2`.
     AfterId,
-    /// At the start of the node's row in an adjacency literal: `node 3: cat in 2 ▸ [1, 2]`.
+    /// At the start of the node's row in an adjacency literal: `node 3: cat wins in 2 ▸ [1, 2]`.
     BeforeRow,
 }
 
@@ -225,7 +225,7 @@ mod tests {
         check(
             "[[1,3],[0],[3],[0,2]]\nexpect mouse\n",
             expect![[r#"
-                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2]] ⟨⟹ outcome: mouse wins in 1⟩
+                [[1,3],⟨node 1: mouse wins in 1 ▸⟩ [0],[3],⟨node 3: mouse wins in 1 ▸⟩ [0,2]] ⟨⟹ outcome: mouse wins in 1⟩
                 expect mouse
             "#]],
         );
@@ -238,9 +238,9 @@ mod tests {
             expect![[r##"
                 # cat wins ⟨⟹ outcome: cat wins in 2⟩
                 node 0 "hole"
-                0 -- 3⟨: mouse in 1⟩ -- 1⟨: cat in 2⟩
+                0 -- 3⟨: mouse wins in 1⟩ -- 1⟨: cat wins in 2⟩
                 2 -- 3
-                3 -- 4⟨: cat in 2⟩
+                3 -- 4⟨: cat wins in 2⟩
             "##]],
         );
     }
@@ -250,8 +250,8 @@ mod tests {
         check(
             "0 -- {2 5}\n4 -- 3 -- 1\n2 -- {4 5}\n3 -- 5\n",
             expect![[r#"
-                0 -- {2 5⟨: mouse in 1⟩} ⟨⟹ outcome: draw⟩
-                4⟨: draw⟩ -- 3⟨: cat in 4⟩ -- 1⟨: draw⟩
+                0 -- {2 5⟨: mouse wins in 1⟩} ⟨⟹ outcome: draw⟩
+                4⟨: draw⟩ -- 3⟨: cat wins in 4⟩ -- 1⟨: draw⟩
                 2 -- {4 5}
                 3 -- 5
             "#]],
@@ -279,7 +279,7 @@ mod tests {
         // Node 4 has no neighbours, so only its (empty) row stands for it.
         check(
             "[[1,3],[0],[3],[0,2],[]]",
-            expect!["[[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],⟨node 3: mouse in 1 ▸⟩ [0,2],⟨node 4: draw ▸⟩ []] ⟨⟹ outcome: mouse wins in 1⟩"],
+            expect!["[[1,3],⟨node 1: mouse wins in 1 ▸⟩ [0],[3],⟨node 3: mouse wins in 1 ▸⟩ [0,2],⟨node 4: draw ▸⟩ []] ⟨⟹ outcome: mouse wins in 1⟩"],
         );
     }
 
@@ -295,15 +295,15 @@ mod tests {
                 # of best play by both sides. `cmg solve` prints the whole optimal line.
                 [
                   [5, 7, 9],
-                  ⟨node 1: mouse in 21 ▸⟩ [3, 4, 5, 6],
+                  ⟨node 1: mouse wins in 21 ▸⟩ [3, 4, 5, 6],
                   [3, 4, 5, 8],
-                  ⟨node 3: mouse in 3 ▸⟩ [1, 2, 6, 7],
-                  ⟨node 4: mouse in 3 ▸⟩ [1, 2, 5, 7, 9],
-                  ⟨node 5: mouse in 1 ▸⟩ [0, 1, 2, 4, 8],
-                  ⟨node 6: mouse in 3 ▸⟩ [1, 3, 7, 8],
-                  ⟨node 7: mouse in 1 ▸⟩ [0, 3, 4, 6, 8],
-                  ⟨node 8: mouse in 3 ▸⟩ [2, 5, 6, 7, 9],
-                  ⟨node 9: mouse in 1 ▸⟩ [0, 4, 8],
+                  ⟨node 3: mouse wins in 3 ▸⟩ [1, 2, 6, 7],
+                  ⟨node 4: mouse wins in 3 ▸⟩ [1, 2, 5, 7, 9],
+                  ⟨node 5: mouse wins in 1 ▸⟩ [0, 1, 2, 4, 8],
+                  ⟨node 6: mouse wins in 3 ▸⟩ [1, 3, 7, 8],
+                  ⟨node 7: mouse wins in 1 ▸⟩ [0, 3, 4, 6, 8],
+                  ⟨node 8: mouse wins in 3 ▸⟩ [2, 5, 6, 7, 9],
+                  ⟨node 9: mouse wins in 1 ▸⟩ [0, 4, 8],
                 ]
                 expect mouse  # the mouse wins in 21 moves
             "#]],
@@ -317,8 +317,8 @@ mod tests {
         check(
             "0 -- 3\n[[1,3],[0],[3],[0,2,4]]\n",
             expect![[r#"
-                0 -- 3⟨: mouse in 1⟩ ⟨⟹ outcome: mouse wins in 1⟩
-                [[1,3],⟨node 1: mouse in 1 ▸⟩ [0],[3],[0,2,4⟨: cat in 2⟩]]
+                0 -- 3⟨: mouse wins in 1⟩ ⟨⟹ outcome: mouse wins in 1⟩
+                [[1,3],⟨node 1: mouse wins in 1 ▸⟩ [0],[3],[0,2,4⟨: cat wins in 2⟩]]
             "#]],
         );
     }
@@ -333,7 +333,9 @@ mod tests {
     fn unicode_and_crlf() {
         check(
             "# é😀\r\n0 -- 1\r\n1 -- 2\r\n",
-            expect!["# é😀 ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse in 1⟩\r\n1 -- 2\r\n"],
+            expect![
+                "# é😀 ⟨⟹ outcome: mouse wins in 1⟩\r\n0 -- 1⟨: mouse wins in 1⟩\r\n1 -- 2\r\n"
+            ],
         );
     }
 

@@ -26,6 +26,11 @@ pub struct Highlight {
     pub kind: HighlightKind,
 }
 
+/// At most this many references or highlights are answered: a node mentioned a million
+/// times would otherwise be a 100 MB answer, and VS Code asks for highlights whenever
+/// the cursor rests. The ones nearest the cursor are kept (see [`nearest`]).
+pub const MAX_REFERENCES: usize = 10_000;
+
 /// The `node n` declaration of the node under the cursor if there is one, else its
 /// first mention.
 pub fn definition(analysis: &Analysis, offset: u32) -> Option<NavigationTarget> {
@@ -33,29 +38,47 @@ pub fn definition(analysis: &Analysis, offset: u32) -> Option<NavigationTarget> 
     definition_of(analysis, id)
 }
 
-/// Every mention of the node under the cursor as an id, in source order. The lists of
-/// an adjacency literal are left out: they are not the node's id.
+/// Every mention of the node under the cursor as an id, in source order, at most
+/// [`MAX_REFERENCES`] of them. The lists of an adjacency literal are left out: they are
+/// not the node's id.
 pub fn references(analysis: &Analysis, offset: u32, include_declaration: bool) -> Vec<TextRange> {
     let Some(id) = node_at(analysis, offset) else {
         return Vec::new();
     };
     let definition = definition_of(analysis, id).map(|target| target.focus_range);
-    id_mentions(analysis, id)
+    let all: Vec<TextRange> = id_mentions(analysis, id)
         .map(|mention| mention.range)
         .filter(|&range| include_declaration || Some(range) != definition)
-        .collect()
+        .collect();
+    nearest(all, offset, MAX_REFERENCES)
 }
 
-/// The references of the node under the cursor, with its definition site as a write.
+/// At most `max` of `ranges` (in source order), those around `offset`: the part of the
+/// file the user is looking at.
+fn nearest(ranges: Vec<TextRange>, offset: u32, max: usize) -> Vec<TextRange> {
+    if ranges.len() <= max {
+        return ranges;
+    }
+    let at = ranges.partition_point(|range| range.end < offset);
+    let start = at.saturating_sub(max / 2).min(ranges.len() - max);
+    ranges[start..start + max].to_vec()
+}
+
+/// The references of the node under the cursor, with its definition site as a write;
+/// at most [`MAX_REFERENCES`], those around the cursor.
 pub fn highlights(analysis: &Analysis, offset: u32) -> Vec<Highlight> {
     let Some(id) = node_at(analysis, offset) else {
         return Vec::new();
     };
     let definition = definition_of(analysis, id).map(|target| target.focus_range);
-    id_mentions(analysis, id)
-        .map(|mention| Highlight {
-            range: mention.range,
-            kind: if Some(mention.range) == definition {
+    let all: Vec<TextRange> = id_mentions(analysis, id)
+        .map(|mention| mention.range)
+        .collect();
+    nearest(all, offset, MAX_REFERENCES)
+        .into_iter()
+        .map(|range| Highlight {
+            range,
+            kind: if Some(range) == definition {
                 HighlightKind::Write
             } else {
                 HighlightKind::Read
@@ -229,5 +252,27 @@ node 3 "corner"
         assert_eq!(definition(&analysis, 100), None);
         assert!(references(&analysis, u32::MAX, true).is_empty());
         assert!(highlights(&analysis, u32::MAX).is_empty());
+    }
+
+    /// A node mentioned more than the bound: the answers stop at it, and keep the
+    /// mentions around the cursor (issue 19: a million mentions were 94 MB).
+    #[test]
+    fn references_and_highlights_are_bounded_around_the_cursor() {
+        let count = MAX_REFERENCES * 3;
+        let text = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; count].join("\n"));
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        let middle = text.len() as u32 / 2;
+        let cursor = middle + text[middle as usize..].find('3').unwrap() as u32;
+        let found = references(&analysis, cursor, true);
+        assert_eq!(found.len(), MAX_REFERENCES);
+        assert!(found.iter().any(|range| range.start == cursor));
+        assert!(found.windows(2).all(|pair| pair[0].start < pair[1].start));
+        let lit = highlights(&analysis, cursor);
+        assert_eq!(lit.len(), MAX_REFERENCES);
+        assert!(lit.iter().any(|highlight| highlight.range.start == cursor));
+        // At the start of the file, the first ones.
+        let first = references(&analysis, 13, true);
+        assert_eq!(first.len(), MAX_REFERENCES);
+        assert_eq!(first[0].start, 12);
     }
 }

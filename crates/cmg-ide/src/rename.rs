@@ -7,6 +7,10 @@ use cmg_syntax::{parse_node_id, TextRange, MAX_NODE_ID};
 use super::navigation::{id_mentions, node_at};
 use super::{mention_at, TextEdit};
 
+/// A rename rewrites at most this many mentions: above it the answer would be tens of
+/// megabytes that the editor applies in one step, so it is refused with the count.
+pub const MAX_RENAME_EDITS: usize = 10_000;
+
 /// The id under the cursor, if that node can be renumbered; otherwise why not.
 pub fn prepare_rename(analysis: &Analysis, offset: u32) -> Result<TextRange, String> {
     let Some(mention) = mention_at(analysis, offset) else {
@@ -32,6 +36,12 @@ pub fn rename(analysis: &Analysis, offset: u32, new_name: &str) -> Result<Vec<Te
     if analysis.model.graph.contains(new) {
         return Err(format!(
             "node {new} already exists; renumbering node {old} to {new} would merge the two nodes"
+        ));
+    }
+    let mentions = id_mentions(analysis, old).count();
+    if mentions > MAX_RENAME_EDITS {
+        return Err(format!(
+            "node {old} is mentioned {mentions} times, more than the {MAX_RENAME_EDITS} a rename rewrites at once; replace the id with a text search instead"
         ));
     }
     let new_text = new.to_string();
@@ -190,5 +200,20 @@ mod tests {
                 [[1, 2], [0, 3], [0]]
             "#]],
         );
+    }
+
+    #[test]
+    fn a_node_mentioned_too_often_is_not_renamed_and_the_count_is_said() {
+        let count = MAX_RENAME_EDITS + 1;
+        let text = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; count].join("\n"));
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        let error = rename(&analysis, 12, "9").unwrap_err();
+        assert!(
+            error.contains(&format!("mentioned {count} times")),
+            "{error}"
+        );
+        let fewer = format!("0 -- 1 -- 2\n{}\n", vec!["3 -- 4"; count - 1].join("\n"));
+        let analysis = cmg_core::analysis::Analysis::new(fewer.as_str());
+        assert_eq!(rename(&analysis, 12, "9").unwrap().len(), count - 1);
     }
 }

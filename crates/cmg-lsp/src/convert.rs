@@ -6,8 +6,8 @@ use ropey::Rope;
 use std::collections::BTreeMap;
 
 use tower_lsp_server::ls_types::{
-    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag,
-    Location, NumberOrString, Position, PositionEncodingKind, Range, Uri,
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
+    NumberOrString, Position, PositionEncodingKind, Range, Uri,
 };
 
 use cmg_core::model::Severity;
@@ -187,10 +187,6 @@ pub fn apply_change(rope: &mut Rope, encoding: Encoding, range: Option<Range>, t
     }
 }
 
-/// Where each diagnostic code is documented: the code is appended as the anchor of its
-/// section (`docs/diagnostics.md` has one `## code` section per code).
-pub const DIAGNOSTICS_DOCS: &str = "https://github.com/cmg-lang/cmg/blob/main/docs/diagnostics.md#";
-
 fn severity(severity: Severity) -> DiagnosticSeverity {
     match severity {
         Severity::Error => DiagnosticSeverity::ERROR,
@@ -278,10 +274,9 @@ pub fn diagnostic(
         range: range(rope, encoding, diagnostic.range),
         severity: Some(severity(diagnostic.severity())),
         code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
-        code_description: format!("{DIAGNOSTICS_DOCS}{}", diagnostic.code.as_str())
-            .parse()
-            .ok()
-            .map(|href| CodeDescription { href }),
+        // No link: the project has no published documentation address to point to, and
+        // an invented one would lead nowhere; `cmg explain CODE` prints the page offline.
+        code_description: None,
         source: Some("cmg".to_owned()),
         message: diagnostic.message.clone(),
         related_information: (!related.is_empty()).then_some(related),

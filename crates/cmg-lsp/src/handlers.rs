@@ -414,8 +414,11 @@ pub fn rename(
         .map_err(refusal)
 }
 
-pub fn completions(snapshot: &Snapshot, position: Position) -> Vec<CompletionItem> {
-    completion::completions(&snapshot.analysis, snapshot.offset(position))
+/// The list says when it is cut, so that the client asks again as the user types.
+pub fn completions(snapshot: &Snapshot, position: Position) -> CompletionResponse {
+    let list = completion::completion_list(&snapshot.analysis, snapshot.offset(position));
+    let items = list
+        .items
         .into_iter()
         .map(|item| CompletionItem {
             label: item.label,
@@ -427,7 +430,11 @@ pub fn completions(snapshot: &Snapshot, position: Position) -> Vec<CompletionIte
             detail: item.detail,
             ..CompletionItem::default()
         })
-        .collect()
+        .collect();
+    CompletionResponse::List(CompletionList {
+        is_incomplete: list.is_incomplete,
+        items,
+    })
 }
 
 pub fn formatting(snapshot: &Snapshot) -> Vec<TextEdit> {

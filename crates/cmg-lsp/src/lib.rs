@@ -12,6 +12,7 @@ mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
 
+pub use config::Config;
 pub use server::Server;
 
 /// The tables `cargo xtask codegen` writes the editor files from.

@@ -841,10 +841,7 @@ impl LanguageServer for Server {
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
         let at = params.text_document_position;
         self.answer(&at.text_document.uri, "completion", move |s| {
-            Some(CompletionResponse::Array(handlers::completions(
-                s,
-                at.position,
-            )))
+            Some(handlers::completions(s, at.position))
         })
         .await
     }

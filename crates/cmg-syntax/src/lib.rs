@@ -4,6 +4,7 @@ mod ast;
 mod lexer;
 mod line_index;
 mod parser;
+mod quote;
 mod text_range;
 
 pub use ast::*;
@@ -11,4 +12,5 @@ pub use lexer::{SyntaxKind, Token};
 pub use line_index::{ColumnUnit, LineCol, LineIndex};
 pub use parser::parse_node_id;
 pub use parser::{parse, Chunk, Parse, SyntaxError};
+pub use quote::{quote, MAX_QUOTED_CHARS};
 pub use text_range::TextRange;

@@ -118,7 +118,15 @@ class Session {
   }
 
   async start(browser) {
-    const env = { ...process.env, EXTENSIONS_GALLERY: "{}" };
+    // code-server keeps its own files under the XDG folders (a default config.yaml,
+    // its state): pointing them into the session's folder leaves the user's home alone.
+    const env = {
+      ...process.env,
+      EXTENSIONS_GALLERY: "{}",
+      XDG_CONFIG_HOME: path.join(this.dir, "xdg-config"),
+      XDG_DATA_HOME: path.join(this.dir, "xdg-data"),
+      XDG_CACHE_HOME: path.join(this.dir, "xdg-cache"),
+    };
     execFileSync(args["code-server"], [...this.codeServerArgs(), "--install-extension", path.resolve(args.vsix)], {
       env,
       stdio: ["ignore", "pipe", "inherit"],
@@ -381,7 +389,7 @@ async function machineSettingsScenario(browser) {
     await session.open("long-game.cmg");
     const rows = await until(async () => {
       const lines = (await session.lines("long-game.cmg")).map((line) => line.text.trim());
-      return lines.some((text) => text.startsWith("node 1: mouse in 21 ▸")) ? lines : undefined;
+      return lines.some((text) => text.startsWith("node 1: mouse wins in 21 ▸")) ? lines : undefined;
     });
     const rowOf = (id) => (rows ?? []).find((text) => text.startsWith(`node ${id}:`));
     check(
@@ -580,7 +588,12 @@ try {
     ["crashing server", () => crashingServerScenario(browser)],
     ["game view", () => gameViewScenario(browser)],
   ];
-  for (const [name, run] of scenarios.filter(([name]) => name.includes(args.only))) {
+  const chosen = scenarios.filter(([name]) => name.includes(args.only));
+  // A typo in --only must not pass as a clean run of nothing.
+  if (chosen.length === 0) {
+    check(`--only ${JSON.stringify(args.only)} names a scenario (${scenarios.map(([name]) => name).join(", ")})`, false);
+  }
+  for (const [name, run] of chosen) {
     console.log(`-- ${name}`);
     try {
       await run();

@@ -28,8 +28,39 @@ pub fn long_chain(len: u32, modulo: u32) -> String {
     ids.join(" -- ") + "\n"
 }
 
+/// The links of [`long_chain`] as statements of their own on one line, `0 -- 0; 0 -- 1;
+/// 1 -- 2; …`: every repeated link is then its own diagnostic (a chain that repeats
+/// edges within itself gets one per code), all on one long line.
+pub fn long_line_of_statements(len: u32, modulo: u32) -> String {
+    let ids = long_chain_ids(len, modulo);
+    let links: Vec<String> = ids
+        .windows(2)
+        .map(|pair| format!("{} -- {}", pair[0], pair[1]))
+        .collect();
+    links.join("; ") + "\n"
+}
+
 /// An adjacency literal with `lines` comment lines between its two lists: every line
 /// break inside the brackets asks whether the next line starts a statement.
 pub fn comments_in_brackets(lines: usize) -> String {
     format!("[[1],\n{}[0]]\n", "#\n".repeat(lines))
+}
+
+/// `[[1,1,1,…,1]]`: one adjacency list naming node 1 `count` times (2 MB at a million),
+/// with no list 1: a million repeats and one-sided entries in one statement.
+pub fn repeated_list(count: usize) -> String {
+    format!("[[{}]]\n", vec!["1"; count].join(","))
+}
+
+/// A game, then `bytes` of `fill` on one line: a 2 MB unknown token (`\x01`), or the
+/// zero-filled tail a crash leaves (`\0`).
+pub fn junk_tail(fill: char, bytes: usize) -> String {
+    format!("0 -- 1 -- 2\n{}", fill.to_string().repeat(bytes))
+}
+
+/// `expect OUTCOME` and a chain `0 -- 1 -- 3 -- … -- 2` of `nodes` nodes (the mouse
+/// wins in one move).
+pub fn chain_with_expect(nodes: u32, outcome: &str) -> String {
+    let middle: Vec<String> = (3..nodes).map(|id| id.to_string()).collect();
+    format!("expect {outcome}\n0 -- 1 -- {} -- 2\n", middle.join(" -- "))
 }

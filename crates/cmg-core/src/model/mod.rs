@@ -51,6 +51,16 @@ impl Model {
         Model::with_edge_limit(text, parse, MAX_EDGE_PAIRS)
     }
 
+    /// The model with only the diagnostics of reading it (`syntax`, `number-too-large`,
+    /// `too-many-edges`), none of the checks: for the commands that print no others
+    /// (`export`, `dot`, `fmt`), so that a file of a million repeats costs them no
+    /// million diagnostics.
+    pub fn without_checks(parse: &Parse) -> Model {
+        let mut model = lower::lower(parse, MAX_EDGE_PAIRS);
+        model.index_mentions();
+        model
+    }
+
     /// [`Model::new`] with another limit on declared edge pairs, so that tests can cross
     /// it with a small file.
     pub(crate) fn with_edge_limit(text: &str, parse: &Parse, max_edge_pairs: u64) -> Model {

@@ -189,10 +189,46 @@ fn escape(text: &str) -> String {
             '<' => escaped.push_str("&lt;"),
             '>' => escaped.push_str("&gt;"),
             '"' => escaped.push_str("&quot;"),
-            // Control characters are not allowed in XML 1.0.
+            // Control characters are not allowed in XML 1.0 (nor are the noncharacters
+            // U+FFFE and U+FFFF): a label holding one must not make the picture unreadable.
             c if c.is_control() => escaped.push(' '),
+            '\u{fffe}' | '\u{ffff}' => escaped.push('\u{fffd}'),
             c => escaped.push(c),
         }
     }
     escaped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::to_svg;
+    use crate::view::{scene, Positions};
+    use cmg_core::analysis::Analysis;
+
+    /// Every label a file can hold gives a picture that an XML parser reads, with the
+    /// label's allowed characters kept.
+    #[test]
+    fn any_label_gives_well_formed_xml() {
+        let labels = [
+            "\u{fffe}\u{ffff}",
+            "\u{0}\u{1}\u{8}\u{b}\u{c}\u{1b}[2J\u{7f}\u{85}\u{9b}",
+            "tab\there",
+            "<&>'\\\"",
+            "]]><!-- -->",
+            "\u{d7ff}\u{e000}\u{fffd}\u{10ffff}",
+        ];
+        for label in labels {
+            let text = format!("0 -- 1 -- 2\nnode 1 \"keep {label}\"\n");
+            let analysis = Analysis::new(text);
+            let picture = to_svg(&scene(&analysis, None, &Positions::new()));
+            let document = roxmltree::Document::parse(&picture)
+                .unwrap_or_else(|error| panic!("{label:?}: {error}"));
+            assert!(
+                document
+                    .descendants()
+                    .any(|node| node.text().is_some_and(|text| text.contains("keep"))),
+                "{label:?}: the label is gone"
+            );
+        }
+    }
 }

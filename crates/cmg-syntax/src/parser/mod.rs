@@ -521,11 +521,13 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
         chumsky::error::RichReason::Custom(message) => message.clone(),
         chumsky::error::RichReason::ExpectedFound { expected, found } => {
             let found_text = &text[range.to_usize()];
+            let quoted = crate::quote(found_text);
+            let found_kind: Option<SyntaxKind> = found.as_deref().copied();
             let found =
                 match found.as_deref() {
                     None => "the end of the statement".to_owned(),
-                    Some(SyntaxKind::Word) => format!("the unknown word `{found_text}`"),
-                    Some(SyntaxKind::Error) => format!("`{found_text}`"),
+                    Some(SyntaxKind::Word) => format!("the unknown word `{quoted}`"),
+                    Some(SyntaxKind::Error) => format!("`{quoted}`"),
                     Some(SyntaxKind::UnterminatedString) => return SyntaxError {
                         range,
                         message:
@@ -556,10 +558,63 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
                 [one] => one.clone(),
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };
-            format!("expected {expected}, found {found}")
+            let hint = found_kind.and_then(|kind| suggestion(kind, found_text));
+            match hint {
+                Some(hint) => format!("expected {expected}, found {found}; {hint}"),
+                None => format!("expected {expected}, found {found}"),
+            }
         }
     };
     SyntaxError { range, message }
+}
+
+/// "Did you mean" for the slips newcomers make: other arrows for `--`, a keyword
+/// misspelt or capitalised, single quotes, `//` comments, the puzzle's `graph = ...`.
+fn suggestion(kind: SyntaxKind, found: &str) -> Option<String> {
+    const KEYWORDS: [&str; 5] = ["node", "expect", "mouse", "cat", "draw"];
+    let hint = match kind {
+        SyntaxKind::Error => match found {
+            "->" | "-" | "—" | "–" | "=>" | "<->" | "<-" | "=" | "==" | "−" => {
+                "did you mean `--`? An edge is written `0 -- 1`".to_owned()
+            }
+            "'" => "did you mean `\"`? Labels are written in double quotes: `node 1 \"start\"`"
+                .to_owned(),
+            "/" | "//" => "did you mean `#`? Comments start with `#`".to_owned(),
+            _ => return None,
+        },
+        SyntaxKind::Word if found == "graph" => {
+            "this looks like the puzzle's `graph = [[...]]`: `cmg import` turns it into .cmg text"
+                .to_owned()
+        }
+        SyntaxKind::Word if found.eq_ignore_ascii_case("mice") => {
+            "did you mean `mouse`?".to_owned()
+        }
+        SyntaxKind::Word => {
+            let lower = found.to_ascii_lowercase();
+            let near = KEYWORDS
+                .iter()
+                .find(|keyword| lower == **keyword || edits_within_one(&lower, keyword))?;
+            format!("did you mean `{near}`?")
+        }
+        _ => return None,
+    };
+    Some(hint)
+}
+
+/// Whether `a` becomes `b` by one insertion, deletion or substitution (ASCII words).
+fn edits_within_one(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len().abs_diff(b.len()) > 1 || a.len() < 3 {
+        return false;
+    }
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.len().max(b.len()) - prefix - suffix <= 1 && prefix + suffix >= a.len().min(b.len())
 }
 
 #[cfg(test)]

@@ -46,12 +46,12 @@ fn file_start(text: &str, parse: &Parse) -> TextRange {
 }
 
 /// Self-loops and duplicate edges, found in one pass over every pair with a map from
-/// each distinct pair to its first declaration. A declaration that repeats many pairs
-/// (`{1 2 3} -- {1 2 3}` has three self-loops and three repeated edges) gets one
-/// diagnostic per code, with the count and the first example, so a product of a
-/// thousand members costs two diagnostics, not a million. In an adjacency literal every
-/// edge is normally listed on both sides; that mirror listing is the same declaration,
-/// not a duplicate.
+/// each distinct pair to its first declaration. A statement that repeats many pairs
+/// (`{1 2 3} -- {1 2 3}` has three self-loops and three repeated edges, and so do
+/// `1 -- 1 -- 1 -- 1` and `[[1,1,1,1]]`) gets one diagnostic per code, with the count
+/// and the first example, so a product of a thousand members or a 2 MB list costs two
+/// diagnostics, not a million. In an adjacency literal every edge is normally listed
+/// on both sides; that mirror listing is the same declaration, not a duplicate.
 fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     // Made when the first link that can repeat a pair comes: a file without repeats
     // never zeroes its bits (8 MB at 8192 nodes).
@@ -60,7 +60,17 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
     // Where each repeated edge was first declared, looked up once per edge.
     let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
-    for edge in &model.edges {
+    // What the current statement repeats; reported when the next statement starts.
+    let mut statement = usize::MAX;
+    let mut loops = Repeats::default();
+    let mut repeats = Repeats::default();
+    for (index, edge) in model.edges.iter().enumerate() {
+        if edge.statement != statement {
+            self_loops.extend(loops.self_loop_diagnostic());
+            duplicates.extend(repeats.duplicate_diagnostic(model, &mut first_declared));
+            (loops, repeats) = (Repeats::default(), Repeats::default());
+            statement = edge.statement;
+        }
         // A chain link whose left ends have no repeats declares each of its pairs once
         // in the whole file, and none of them is a self-loop: nothing to find or to
         // remember. Listed edges are always looked at, for their mirror entries.
@@ -72,11 +82,9 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
         {
             continue;
         }
-        let mut loops = Repeats::default();
-        let mut repeats = Repeats::default();
         for (pair, a, b) in model.indexed_pairs(edge) {
             if pair.is_self_loop() {
-                loops.add(pair);
+                loops.add(pair, index, edge.range);
                 continue;
             }
             let is_mirror = pair.origin == EdgeOrigin::Listed
@@ -87,10 +95,52 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
             }
             let seen = seen.get_or_insert_with(|| SeenPairs::new(&model.graph));
             if !seen.insert(a.min(b), a.max(b)) && !is_mirror {
-                repeats.add(pair);
+                repeats.add(pair, index, edge.range);
             }
         }
-        self_loops.extend(loops.first.map(|pair| match loops.count {
+    }
+    self_loops.extend(loops.self_loop_diagnostic());
+    duplicates.extend(repeats.duplicate_diagnostic(model, &mut first_declared));
+    (self_loops, duplicates)
+}
+
+/// The pairs of one statement that one check finds: how many, the first, and the
+/// declarations they are in.
+#[derive(Default)]
+struct Repeats {
+    count: u64,
+    first: Option<EdgePair>,
+    /// The range from the first declaration with a repeat to the last.
+    range: Option<TextRange>,
+    /// How many declarations have one: a single group product keeps its own words.
+    declarations: u32,
+    last_declaration: Option<usize>,
+}
+
+impl Repeats {
+    fn add(&mut self, pair: EdgePair, declaration: usize, range: TextRange) {
+        self.count += 1;
+        self.first.get_or_insert(pair);
+        self.range = Some(self.range.map_or(range, |seen| seen.cover(range)));
+        if self.last_declaration != Some(declaration) {
+            self.declarations += 1;
+            self.last_declaration = Some(declaration);
+        }
+    }
+
+    /// What the repeats are in, for a message: "this group product" when they are all
+    /// in one declaration, "this statement" when in several.
+    fn what(&self) -> &'static str {
+        if self.declarations == 1 {
+            "this group product"
+        } else {
+            "this statement"
+        }
+    }
+
+    fn self_loop_diagnostic(&self) -> Option<Diagnostic> {
+        let pair = self.first?;
+        Some(match self.count {
             1 => Diagnostic::new(
                 Code::SelfLoop,
                 pair.range,
@@ -101,53 +151,48 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
             ),
             count => Diagnostic::new(
                 Code::SelfLoop,
-                edge.range,
+                self.range.unwrap_or(pair.range),
                 format!(
-                    "this group product joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
+                    "{} joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
+                    self.what(),
+                    pair.a,
+                    pair.b
+                ),
+            ),
+        })
+    }
+
+    fn duplicate_diagnostic(
+        &self,
+        model: &Model,
+        first_declared: &mut PairMap<TextRange>,
+    ) -> Option<Diagnostic> {
+        let pair = self.first?;
+        let diagnostic = match self.count {
+            1 => Diagnostic::new(
+                Code::DuplicateEdge,
+                pair.range,
+                format!(
+                    "the edge {} -- {} is declared again; it counts once, so this one can go",
                     pair.a, pair.b
                 ),
             ),
-        }));
-        duplicates.extend(repeats.first.map(|pair| {
-            let diagnostic = match repeats.count {
-                1 => Diagnostic::new(
-                    Code::DuplicateEdge,
-                    pair.range,
-                    format!(
-                        "the edge {} -- {} is declared again; it counts once, so this one can go",
-                        pair.a, pair.b
-                    ),
+            count => Diagnostic::new(
+                Code::DuplicateEdge,
+                self.range.unwrap_or(pair.range),
+                format!(
+                    "{} declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
+                    self.what(),
+                    pair.a,
+                    pair.b
                 ),
-                count => Diagnostic::new(
-                    Code::DuplicateEdge,
-                    edge.range,
-                    format!(
-                        "this group product declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
-                        pair.a, pair.b
-                    ),
-                ),
-            };
-            let (low, high) = pair.key();
-            let first = *first_declared
-                .entry(u64::from(low) << 32 | u64::from(high))
-                .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
-            diagnostic.with_related(first, "first declared here")
-        }));
-    }
-    (self_loops, duplicates)
-}
-
-/// The pairs of one declaration that one check finds: how many, and the first.
-#[derive(Default)]
-struct Repeats {
-    count: u64,
-    first: Option<EdgePair>,
-}
-
-impl Repeats {
-    fn add(&mut self, pair: EdgePair) {
-        self.count += 1;
-        self.first.get_or_insert(pair);
+            ),
+        };
+        let (low, high) = pair.key();
+        let first = *first_declared
+            .entry(u64::from(low) << 32 | u64::from(high))
+            .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
+        Some(diagnostic.with_related(first, "first declared here"))
     }
 }
 
@@ -282,9 +327,13 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
         .map(|mention| (mention.statement, mention.id))
         .collect();
+    // A list that names the same one-sided neighbour many times (`[[1,1,1,…]]`) gets
+    // one diagnostic for it: the repeats are `duplicate-edge`'s, counted there.
+    let mut reported: HashSet<(usize, u32, u32)> = HashSet::new();
     listed_pairs()
         .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
+        .filter(|edge| reported.insert((edge.statement, edge.a, edge.b)))
         .map(|edge| {
             let (a, b) = (edge.a, edge.b);
             let message = if has_list.contains(&(edge.statement, b)) {
@@ -311,8 +360,8 @@ fn duplicate_labels(model: &Model) -> Vec<Diagnostic> {
                     Code::DuplicateLabel,
                     label.range,
                     format!(
-                        "node {id} already has the label {:?}; the first label is kept, so remove or change one",
-                        earlier.value
+                        "node {id} already has the label \"{}\"; the first label is kept, so remove or change one",
+                        cmg_syntax::quote(&earlier.value)
                     ),
                 )
                 .with_related(earlier.range, "first labelled here"),
