@@ -1,6 +1,9 @@
-//! Benchmarks of the solver's engines side by side: random graphs of average degree 8 and 6, long games (a path off a dense core), and small known long games.
+//! Benchmarks of the solver's engines side by side on the graph families of `benches/common/graphs.rs` (n = 200, 2000, 5000; degrees 6 and 8), two cores against one, and small known long games.
 //!
-//! `cargo bench --bench solve -- 'random_deg8/hybrid/2000'` runs one point; the whole grid takes long.
+//! `cargo bench --bench solve -- 'geometric_deg8/hybrid/2000'` runs one point and
+//! `cargo bench --bench solve -- 'deg6/.*/5000'` one column. The pre-hybrid queue and the
+//! queue engine at 5000 nodes take seconds a solve, so those points run only with
+//! `CMG_SLOW_BENCHES=1`; the default run takes about 15 minutes on an idle 2-core machine.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -10,15 +13,12 @@ use cmg_solve::{solve, solve_with, Config, Engine, Game};
 
 mod common;
 
-/// The benchmark graph: see [`common::random_edges`].
-fn random_game(node_count: usize, edge_count: usize, seed: u64) -> Game {
-    let mut adjacency = vec![Vec::new(); node_count];
-    for (a, b) in common::random_edges(node_count, edge_count, seed) {
-        adjacency[a as usize].push(b);
-        adjacency[b as usize].push(a);
-    }
-    // Duplicates and self-loops from the random pairs are merged and dropped here, so the edge count is approximate.
-    Game::new(&adjacency, Some(0))
+use common::Family;
+
+/// A family's graph as the benchmarks draw it (seeded by family, size and degree).
+fn family_game(family: Family, node_count: usize, degree: usize) -> Game {
+    let seed = family.seed(node_count, degree);
+    Game::new(&family.adjacency(node_count, degree, seed), Some(0))
 }
 
 /// Small graphs whose start position takes many moves to decide (found by a search with the solver).
@@ -57,20 +57,6 @@ fn long_games() -> Vec<(&'static str, Game)> {
         ("mouse_in_21/10", game(&mouse_in_21)),
         ("cat_in_46/12", game(&cat_in_46)),
     ]
-}
-
-/// A random core of `node_count / 10` nodes (average degree 8) with a path of the other nodes
-/// hanging off its last node: games last about twice the path's length.
-fn path_off_core(node_count: usize) -> Game {
-    let core = (node_count / 10).max(3);
-    let mut adjacency = vec![Vec::new(); node_count];
-    let edges = common::random_edges(core, core * 4, 0x5eed_0000 + core as u64);
-    let path = (core - 1..node_count - 1).map(|node| (node as u32, node as u32 + 1));
-    for (a, b) in edges.into_iter().chain(path) {
-        adjacency[a as usize].push(b);
-        adjacency[b as usize].push(a);
-    }
-    Game::new(&adjacency, Some(0))
 }
 
 /// The queue solver this project had before the hybrid (`f02b8a2`, `crates/cmg-solve/src/retrograde.rs`),
@@ -189,7 +175,7 @@ mod old_queue {
     }
 }
 
-const SIZES: [usize; 5] = [50, 200, 1000, 2000, 5000];
+const SIZES: [usize; 3] = [200, 2000, 5000];
 
 const ENGINES: [(&str, Engine); 3] = [
     ("queue", Engine::Queue),
@@ -197,21 +183,37 @@ const ENGINES: [(&str, Engine); 3] = [
     ("hybrid", Engine::Hybrid),
 ];
 
-/// Every engine on every size of one family, the queue first as the baseline.
-fn bench_family(c: &mut Criterion, name: &str, game_of: impl Fn(usize) -> Game) {
+/// Whether to run the points that take seconds a solve (the queues at 5000 nodes).
+fn slow_points() -> bool {
+    std::env::var_os("CMG_SLOW_BENCHES").is_some_and(|value| value != "0")
+}
+
+/// Every engine on every size of one family and degree, the pre-hybrid queue first as the baseline.
+fn bench_family(c: &mut Criterion, family: Family, degree: usize) {
+    let name = match family {
+        // The path off a core does not use the degree: one group.
+        Family::PathOffCore => family.name().to_owned(),
+        _ => format!("{}_deg{degree}", family.name()),
+    };
     let mut group = c.benchmark_group(name);
     for node_count in SIZES {
-        let game = game_of(node_count);
-        group.sample_size(if node_count >= 1000 { 10 } else { 30 });
-        if node_count <= 1000 {
+        let game = family_game(family, node_count, degree);
+        group.sample_size(if node_count >= 2000 { 10 } else { 20 });
+        if node_count <= 200 {
             old_queue::check(&game);
         }
-        group.bench_with_input(
-            BenchmarkId::new("old_queue", node_count),
-            &game,
-            |b, game| b.iter(|| old_queue::solve(game)),
-        );
+        let slow = node_count >= 5000;
+        if !slow || slow_points() {
+            group.bench_with_input(
+                BenchmarkId::new("old_queue", node_count),
+                &game,
+                |b, game| b.iter(|| old_queue::solve(game)),
+            );
+        }
         for (engine_name, engine) in ENGINES {
+            if slow && engine == Engine::Queue && !slow_points() {
+                continue;
+            }
             let config = Config {
                 engine,
                 threads: None,
@@ -225,34 +227,35 @@ fn bench_family(c: &mut Criterion, name: &str, game_of: impl Fn(usize) -> Game) 
     group.finish();
 }
 
-fn bench_random(c: &mut Criterion) {
-    for degree in [8, 6] {
-        bench_family(c, &format!("random_deg{degree}"), |node_count| {
-            let seed = 0x5eed_0000 + node_count as u64;
-            random_game(node_count, node_count * degree / 2, seed)
-        });
+fn bench_families(c: &mut Criterion) {
+    for family in Family::ALL {
+        let degrees: &[usize] = if family == Family::PathOffCore {
+            &[8]
+        } else {
+            &[6, 8]
+        };
+        for &degree in degrees {
+            bench_family(c, family, degree);
+        }
     }
 }
 
-fn bench_path_off_core(c: &mut Criterion) {
-    bench_family(c, "path_off_core", path_off_core);
-}
-
 /// The hybrid on one thread and on two, side by side, where rounds run long enough to split:
-/// `cargo bench --bench solve -- 'threads/random_deg8_2000'`.
+/// `cargo bench --bench solve -- 'threads/uniform_deg8_2000'`.
 fn bench_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("threads");
     group.sample_size(10);
     let games = [
+        ("uniform_deg8_2000", family_game(Family::Uniform, 2000, 8)),
+        ("uniform_deg6_5000", family_game(Family::Uniform, 5000, 6)),
         (
-            "random_deg8_2000",
-            random_game(2000, 8000, 0x5eed_0000 + 2000),
+            "geometric_deg6_5000",
+            family_game(Family::Geometric, 5000, 6),
         ),
         (
-            "random_deg6_5000",
-            random_game(5000, 15_000, 0x5eed_0000 + 5000),
+            "path_off_core_2000",
+            family_game(Family::PathOffCore, 2000, 8),
         ),
-        ("path_off_core_1000", path_off_core(1000)),
     ];
     for (name, game) in &games {
         for threads in [1, 2] {
@@ -278,11 +281,5 @@ fn bench_long_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    bench_random,
-    bench_path_off_core,
-    bench_threads,
-    bench_long_games
-);
+criterion_group!(benches, bench_families, bench_threads, bench_long_games);
 criterion_main!(benches);

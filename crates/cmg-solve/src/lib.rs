@@ -1,14 +1,17 @@
 //! The Cat and Mouse solver: a [`Game`] goes in, a [`Solution`] with every position's outcome, moves to the end and optimal line comes out.
 //!
 //! Everything here works on dense node indices; the solver knows nothing about `.cmg` text.
-//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`) while many
-//! positions are decided per move, and the counter queue (`queue.rs`) for the long thin tail
-//! of a game.
-//! This module holds the public types, picks the engines, and answers the queries from the table.
+//! Two engines fill one table (`table.rs`): bit-parallel rounds (`rounds.rs`, their threads in
+//! `workers.rs`) while many positions are decided per unit of work, and the counter queue
+//! (`queue.rs`) for the long thin tail of a game; `hybrid.rs` decides the handover from what
+//! the rounds measure. Internally nodes are numbered breadth first from the hole (`order.rs`).
+//! This module holds the public types, runs the engines, and answers the queries from the table.
 
 #[cfg(test)]
 mod cancel_tests;
 mod game;
+mod hybrid;
+mod order;
 mod queue;
 mod rounds;
 mod strategy;
@@ -17,6 +20,7 @@ mod table;
 #[doc(hidden)]
 pub mod test_rng;
 mod what_if;
+mod workers;
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -43,7 +47,7 @@ pub enum Engine {
     Queue,
     /// Bit-parallel rounds to the end of the longest game.
     Rounds,
-    /// Rounds while many positions are decided per move, then the queue.
+    /// Rounds while they decide positions more cheaply than the queue would, then the queue.
     Hybrid,
     /// Rounds up to and including round `r` (none for 0), then the queue: a forced switch point.
     SwitchAfter(u32),
@@ -121,6 +125,8 @@ pub struct Position {
 pub struct Solution {
     game: Game,
     table: Table,
+    /// The solver's number of every node of `game` (`order.rs`); the table is indexed by it.
+    rank: Vec<u32>,
 }
 
 /// Solves every position of `game`.
@@ -152,8 +158,12 @@ pub fn solve_with(game: &Game, config: Config, cancel: &AtomicBool) -> Option<So
     solve_until(game, config, &|| cancel.load(Ordering::Relaxed))
 }
 
-fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> Option<Solution> {
-    let node_count = game.node_count();
+fn solve_until(
+    original: &Game,
+    config: Config,
+    should_stop: &dyn Fn() -> bool,
+) -> Option<Solution> {
+    let node_count = original.node_count();
     assert!(
         node_count <= MAX_NODES,
         "the solver handles at most {MAX_NODES} nodes, got {node_count}"
@@ -161,6 +171,8 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
     if should_stop() {
         return None;
     }
+    let rank = order::breadth_first(original);
+    let game = &order::renumbered(original, &rank);
     let layout = Layout::new(node_count);
     // Predecessors undo a move, so they are read from the reversed lists; for the usual symmetric
     // graph those are the lists themselves and nothing is copied.
@@ -187,10 +199,10 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
         })
         .collect();
     let policy = match config.engine {
-        Engine::Queue => rounds::Policy::After(0),
-        Engine::Rounds => rounds::Policy::Never,
-        Engine::Hybrid => rounds::Policy::Auto,
-        Engine::SwitchAfter(round) => rounds::Policy::After(round),
+        Engine::Queue => hybrid::Policy::After(0),
+        Engine::Rounds => hybrid::Policy::Never,
+        Engine::Hybrid => hybrid::Policy::Auto,
+        Engine::SwitchAfter(round) => hybrid::Policy::After(round),
     };
     let workers = config.threads.unwrap_or_else(|| {
         if node_count < PARALLEL_MIN_NODES {
@@ -208,8 +220,9 @@ fn solve_until(game: &Game, config: Config, should_stop: &dyn Fn() -> bool) -> O
             }
         };
     finished.then(|| Solution {
-        game: game.clone(),
+        game: original.clone(),
         table,
+        rank,
     })
 }
 
@@ -363,7 +376,8 @@ impl Solution {
             Player::Mouse => MOUSE,
             Player::Cat => CAT,
         };
-        let index = layout.position(turn, pos.mouse as usize, pos.cat as usize);
+        let (mouse, cat) = (self.rank[pos.mouse as usize], self.rank[pos.cat as usize]);
+        let index = layout.position(turn, mouse as usize, cat as usize);
         let winner = self.table.winner(index)?;
         Some((winner, self.table.moves(index)))
     }

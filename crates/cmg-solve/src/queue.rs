@@ -71,8 +71,12 @@ impl Moves<'_> {
             .filter(move |&next| Some(next) != hole)
     }
 
-    /// The nodes the player of `turn` could have come from to reach `node`.
-    fn predecessors(&self, turn: usize, node: usize) -> impl Iterator<Item = usize> + '_ {
+    /// The nodes the player of `turn` could have come from to reach `node` (never the hole for the cat).
+    pub(super) fn predecessors(
+        &self,
+        turn: usize,
+        node: usize,
+    ) -> impl Iterator<Item = usize> + '_ {
         let hole = if turn == CAT { self.hole } else { None };
         self.predecessors
             .neighbours(node as u32)

@@ -11,28 +11,18 @@
 //!   [`super::table::Layout`]) is what the other turn's OR and AND read, and what the solution keeps;
 //! - the *mover* orientation (rows by the mover's node) is what a row's new bits are written to.
 //!
-//! A round first computes the new bits of every row whose inputs changed (phase A, reading only
-//! the table orientation), then copies them into the table orientation by transposing 64×64
-//! blocks and writes their moves to the end (phase B, reading only the mover orientation). The
+//! A round first computes the new bits of every row word whose inputs changed (phase A, reading
+//! only the table orientation), then copies them into the table orientation and writes their
+//! moves to the end (phase B, reading only the mover orientation): by transposing the 64×64
+//! squares with many new bits, and one position at a time for the squares with few. The
 //! two phases never read what they write, so every round sees exactly the results of the rounds
 //! before it (Jacobi order), which is what makes the round number the moves to the end; and the
 //! rows of a phase can run on any number of threads with the same result.
 
-use std::sync::{Mutex, PoisonError};
-
+use super::hybrid::{self, Handover, Policy};
 use super::queue::{Entry, Moves};
 use super::table::{Layout, Table, CAT, MOUSE};
-
-/// When the rounds hand over to the counter queue.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Policy {
-    /// Rounds to the end.
-    Never,
-    /// Right after round `r` (0: before the first round).
-    After(u32),
-    /// When a level is cheaper to pass on with the queue than with a round.
-    Auto,
-}
+use super::workers::for_each_item;
 
 /// How the rounds ended.
 pub(super) enum Ending {
@@ -46,67 +36,38 @@ pub(super) enum Ending {
     },
 }
 
-/// The estimated cost of passing one position on with the queue, in the word operations a
-/// round is measured in: a queue pop reads each predecessor's bits and depth word, mostly
-/// cache misses, against a round's streaming ORs and ANDs. Measured with `benches/solve.rs`.
-const QUEUE_COST_PER_MOVE: u64 = 24;
+/// A 64×64 square of a round with at most this many new positions has them written one at a
+/// time (phase B's sparse path) instead of being transposed: a transpose costs about the same
+/// whatever the square holds, which dominated the thin rounds of long games on geometric
+/// graphs (`docs/dev/solver.md`).
+const SPARSE_SQUARE_BITS: u32 = 16;
 
-/// How much cheaper than a round the queue must look on the terminals to take over from the start.
-const FIRST_ROUND_MARGIN: u64 = 8;
+/// The word operations of transposing one square for both winners and merging it.
+const SQUARE_COST: u64 = 1_536;
 
-/// What a round costs beyond its rows' words, in the same units: starting the other threads
-/// twice (about 20 µs each) and walking the row and block flags. On a long game's thin rounds
-/// this dominates, and leaving it out kept a 1000-node path off a core in rounds to the end.
-fn round_overhead(layout: Layout, workers: usize) -> u64 {
-    let n = layout.node_count as u64;
-    let threads = 2 * (workers.max(1) as u64 - 1) * 65_536;
-    threads + 8 * n + 2 * (layout.words * layout.words) as u64
-}
-
-/// What a round costs on one thread beyond its estimated words, in the same units: 200-node
-/// long games took about 10 µs a round against the 2 µs their words and flags account for
-/// (`benches/solve.rs`, `path_off_core`). Only the before-the-first-round guess uses it.
-const ROUND_FIXED_COST: u64 = 32_768;
-
-/// The most mouse moves from any node that can reach the hole to the hole (0 without a hole):
-/// the game lasts about twice that many rounds when the mouse must run down a long path, and
-/// only a few rounds on a well-connected graph.
-fn hole_distance(moves: &Moves) -> u64 {
-    let Some(hole) = moves.hole else {
-        return 0;
-    };
-    let n = moves.game.node_count();
-    let mut distance = vec![u32::MAX; n];
-    distance[hole] = 0;
-    let mut queue = std::collections::VecDeque::from([hole]);
-    let mut farthest = 0;
-    while let Some(node) = queue.pop_front() {
-        farthest = distance[node];
-        // The mouse reaches `node` from its predecessors, and the mouse may step onto the hole.
-        for &from in moves.predecessors.neighbours(node as u32) {
-            if distance[from as usize] == u32::MAX {
-                distance[from as usize] = farthest + 1;
-                queue.push_back(from as usize);
-            }
-        }
-    }
-    u64::from(farthest)
-}
+/// The word operations of writing one position of a sparse square: a scattered write, like a queue pop's.
+const SPARSE_BIT_COST: u64 = hybrid::QUEUE_COST_PER_MOVE;
 
 /// Bytes the round engine adds to the table while it runs: the mover-orientation bitsets, the
-/// block and row flags, and a handover frontier (at most [`handover_capacity`] entries, listed
+/// square counts and row flags, the positions of sparse squares, and a handover frontier (at most [`handover_capacity`] entries, listed
 /// per block of rows and then joined, so up to three times that while it is built).
 pub(super) fn extra_bytes(layout: Layout) -> u64 {
     let n = layout.node_count as u64;
     let words = layout.words as u64;
     let bitsets = 2 * 2 * n * words * 8;
-    let flags = 2 * words * words + 4 * n;
-    bitsets + flags + handover_capacity(layout.node_count) as u64 * 4 * 3
+    // Square counts, and the dirty and changed word masks of every row of both turns.
+    let flags = 2 * words * words * 4 + 2 * 2 * n * words.div_ceil(64) * 8;
+    // The positions of sparse squares, listed per round: at most the bits of every square.
+    let sparse = 2 * words * words * u64::from(SPARSE_SQUARE_BITS) * 4;
+    bitsets + flags + sparse + handover_capacity(layout.node_count) as u64 * 4 * 3
 }
 
 /// The most entries a handover lists; a larger frontier is left for the queue to find in the table.
-fn handover_capacity(node_count: usize) -> usize {
-    (node_count * node_count / 256).max(1)
+/// Small games may list up to 4096 (48 KiB while it is built): a 200-node path off a core has
+/// levels of about 200 positions, above `n²/256`.
+pub(super) fn handover_capacity(node_count: usize) -> usize {
+    let square = node_count * node_count;
+    (square / 256).max(square.min(4096)).max(1)
 }
 
 /// Runs rounds over `table`, whose terminal positions (`terminals`, level 0) are decided.
@@ -122,39 +83,16 @@ pub(super) fn run(
     let n = layout.node_count;
     let full_round = round_cost(layout, moves);
     let average_moves = full_round / (4 * layout.words * n).max(1) as u64;
-    // The queue pays per position and the rounds per row, so the queue takes over once a level
-    // is cheaper to pass on one position at a time than a round. The turns alternate between
-    // cheap and dear rounds, so a round's cost is averaged with the one before, and a level is
-    // compared with the level two before (same player to move). A level still growing stays
-    // with the rounds, as the levels after it will be larger and the handover is one way.
-    // Before the first round the terminals are all there is to go by, and levels grow fast from
-    // them on dense graphs, so the queue then needs a wide margin.
-    let mut history = [usize::MAX, 0];
-    let mut previous_cost = full_round;
-    let mut switch = |level: u32, decided: usize, cost: u64| {
-        let growing = history[0] < decided;
-        history = [history[1], decided];
-        let average_cost = (cost + std::mem::replace(&mut previous_cost, cost)) / 2
-            + round_overhead(layout, workers);
-        match policy {
-            Policy::Never => false,
-            Policy::After(round) => level >= round,
-            Policy::Auto => {
-                let margin = if level == 0 { FIRST_ROUND_MARGIN } else { 1 };
-                let queue_cost = decided as u64 * (1 + average_moves) * QUEUE_COST_PER_MOVE;
-                !growing && queue_cost * margin < average_cost && decided <= handover_capacity(n)
-            }
-        }
-    };
-    // A long thin game pays a round's fixed cost hundreds of times, which the whole queue
-    // undercuts; the game's length is guessed from the mouse's way to the hole.
-    let long_game = policy == Policy::Auto && {
-        let round = full_round + round_overhead(layout, workers) + ROUND_FIXED_COST;
-        let rounds_cost = 2 * hole_distance(moves) * round;
-        let positions = 2 * (n * n) as u64;
-        rounds_cost > positions * (1 + average_moves) * QUEUE_COST_PER_MOVE
-    };
-    if long_game || switch(0, terminals.len(), full_round) {
+    let mut handover = Handover::new(
+        policy,
+        layout,
+        average_moves,
+        workers,
+        handover_capacity(n),
+        terminals.len(),
+    );
+    if handover.before_rounds() {
+        hybrid::record(0, Some(0));
         return Ending::Handover {
             level: 0,
             frontier: Some(terminals),
@@ -168,23 +106,25 @@ pub(super) fn run(
         if should_stop() {
             return Ending::Cancelled;
         }
-        let (decided, cost) = rounds.phase_a(table, workers);
+        let (decided, sparse, cost) = rounds.phase_a(table, workers);
         if decided == 0 {
+            hybrid::record(level, None);
             return Ending::Finished;
         }
         if should_stop() {
             return Ending::Cancelled;
         }
-        let handover = switch(level, decided, cost);
-        let listed = handover && decided <= handover_capacity(n);
+        let hand_over = handover.after_round(level, decided, cost);
+        let listed = hand_over && decided <= handover_capacity(n);
         let spilled = table.depth_word(level) == table.spilled;
-        let entries = rounds.phase_b(table, level, listed || spilled, workers);
+        let entries = rounds.phase_b(table, level, sparse, listed || spilled, workers);
         if spilled {
             for &entry in &entries {
                 table.set_moves(entry.row() * n + entry.column(), level);
             }
         }
-        if handover {
+        if hand_over {
+            hybrid::record(level, Some(level));
             return Ending::Handover {
                 level,
                 frontier: listed.then_some(entries),
@@ -194,9 +134,28 @@ pub(super) fn run(
     }
 }
 
+/// Phases estimated below this many word operations (about 90 µs) run on the calling thread:
+/// starting the helpers costs about 20 µs each, and the thin rounds of long games would pay
+/// it hundreds of times for nothing.
+const PARALLEL_MIN_PHASE_COST: u64 = 131_072;
+
+/// The threads for a phase of `cost` word operations.
+fn workers_for(cost: u64, workers: usize) -> usize {
+    if cost < PARALLEL_MIN_PHASE_COST {
+        1
+    } else {
+        workers
+    }
+}
+
 /// The word operations of recomputing one row: it ORs and ANDs the rows of its moves and writes its own.
 fn row_cost(layout: Layout, moves: &Moves, turn: usize, node: usize) -> u64 {
-    (moves.moves(turn, node).count() as u64 + 1) * layout.words as u64 * 2
+    word_cost(moves, turn, node) * layout.words as u64
+}
+
+/// The word operations of recomputing one word of a row.
+fn word_cost(moves: &Moves, turn: usize, node: usize) -> u64 {
+    (moves.moves(turn, node).count() as u64 + 1) * 2
 }
 
 /// The word operations of a round that recomputes every row.
@@ -217,17 +176,22 @@ struct Rounds<'a> {
     mover: [[Vec<u64>; 2]; 2],
     /// `valid[turn]`: the columns (non-mover nodes) a row may decide; the cat never stands on the hole.
     valid: [Vec<u64>; 2],
-    /// `dirty[turn][node]`: the row's inputs changed in the last round, so it is recomputed in this one.
-    dirty: [Vec<bool>; 2],
-    /// `row_cost[turn][node]`: the word operations of recomputing the row ([`row_cost`]).
-    row_cost: [Vec<u64>; 2],
-    /// The word operations of the dirty rows: the next round's cost, summed as rows are marked.
+    /// Words of a row mask: one bit per word of a bitset row.
+    mask_words: usize,
+    /// `dirty[turn][node * mask_words..]`: the words of the mover row whose inputs changed in
+    /// the last round, so they are recomputed in this one; a word none of whose moves' words
+    /// changed would give the same bits as before, all decided already.
+    dirty: [Vec<u64>; 2],
+    /// `word_cost[turn][node]`: the word operations of recomputing one word of the row ([`word_cost`]).
+    word_cost: [Vec<u64>; 2],
+    /// The word operations of the dirty words: the next round's cost, summed as rows are marked.
     dirty_cost: u64,
-    /// `changed[turn][row]`: the table row got new bits in this round.
-    changed: [Vec<bool>; 2],
-    /// `blocks[turn][i * words + j]`: the 64×64 block of mover rows `64i..` and columns `64j..`
-    /// got new bits in phase A, so phase B transposes it.
-    blocks: [Vec<bool>; 2],
+    /// `changed[turn][row * mask_words..]`: the words of the table row that got new bits in this round.
+    changed: [Vec<u64>; 2],
+    /// `blocks[turn][i * words + j]`: how many new bits the 64×64 square of mover rows `64i..`
+    /// and columns `64j..` got in phase A; phase B transposes the squares with more than
+    /// [`SPARSE_SQUARE_BITS`] and writes the others' positions one at a time.
+    blocks: [Vec<u32>; 2],
 }
 
 impl<'a> Rounds<'a> {
@@ -245,46 +209,57 @@ impl<'a> Rounds<'a> {
         if let Some(hole) = moves.hole {
             valid[MOUSE][hole / 64] &= !(1 << (hole % 64));
         }
+        let mask_words = words.div_ceil(64);
+        // Every word of every row is computed in the first round.
+        let mut full_mask = vec![0u64; mask_words];
+        for word in 0..words {
+            full_mask[word / 64] |= 1 << (word % 64);
+        }
+        let full_masks = full_mask.repeat(n);
         let mut rounds = Rounds {
             layout,
             moves,
             mover,
             valid,
-            dirty: [vec![true; n], vec![true; n]],
-            row_cost: [MOUSE, CAT].map(|turn| {
-                (0..n)
-                    .map(|node| row_cost(layout, moves, turn, node))
-                    .collect()
-            }),
+            mask_words,
+            dirty: [full_masks.clone(), full_masks],
+            word_cost: [MOUSE, CAT]
+                .map(|turn| (0..n).map(|node| word_cost(moves, turn, node)).collect()),
             dirty_cost: 0,
-            changed: [vec![false; n], vec![false; n]],
-            blocks: [vec![false; words * words], vec![false; words * words]],
+            changed: [vec![0; n * mask_words], vec![0; n * mask_words]],
+            blocks: [vec![0; words * words], vec![0; words * words]],
         };
         if let Some(hole) = moves.hole {
             // Positions with the cat on the hole cannot arise: that row of the cat's turn is never computed.
-            rounds.dirty[CAT][hole] = false;
+            rounds.dirty[CAT][hole * mask_words..(hole + 1) * mask_words].fill(0);
         }
         rounds.dirty_cost = rounds.sum_dirty_cost();
         rounds
     }
 
-    /// The word operations of recomputing the dirty rows.
+    /// The word operations of recomputing the dirty words.
     fn sum_dirty_cost(&self) -> u64 {
-        let rows = self.dirty.iter().zip(&self.row_cost);
-        rows.flat_map(|(dirty, cost)| dirty.iter().zip(cost))
-            .filter(|(&dirty, _)| dirty)
-            .map(|(_, &cost)| cost)
+        let rows = self.dirty.iter().zip(&self.word_cost);
+        rows.flat_map(|(dirty, cost)| dirty.chunks(self.mask_words).zip(cost))
+            .map(|(mask, &cost)| {
+                cost * mask
+                    .iter()
+                    .map(|word| u64::from(word.count_ones()))
+                    .sum::<u64>()
+            })
             .sum()
     }
 
-    /// Computes the new bits of every dirty row into the mover orientation. Returns how many
-    /// positions were decided and what the round cost in word operations.
-    fn phase_a(&mut self, table: &Table, workers: usize) -> (usize, u64) {
+    /// Computes the new bits of every dirty row into the mover orientation, and counts them per
+    /// square. Returns how many positions were decided, the positions of the sparse squares as
+    /// table entries, and what the round costs in word operations: the rows recomputed, and
+    /// phase B's squares and sparse positions.
+    fn phase_a(&mut self, table: &Table, workers: usize) -> (usize, Vec<Entry>, u64) {
         let layout = self.layout;
         let n = layout.node_count;
         let words = layout.words;
         let moves = self.moves;
-        let cost = self.dirty_cost;
+        let rows_cost = self.dirty_cost;
         let mut items = Vec::new();
         for (turn, ([mouse_wins, cat_wins], blocks)) in self
             .mover
@@ -292,7 +267,7 @@ impl<'a> Rounds<'a> {
             .zip(self.blocks.iter_mut())
             .enumerate()
         {
-            blocks.fill(false);
+            blocks.fill(0);
             let rows = mouse_wins
                 .chunks_mut(64 * words)
                 .zip(cat_wins.chunks_mut(64 * words))
@@ -300,48 +275,71 @@ impl<'a> Rounds<'a> {
                 .enumerate();
             for (block, ((mouse_wins, cat_wins), blocks)) in rows {
                 let first = block * 64;
-                if self.dirty[turn][first..(first + 64).min(n)].contains(&true) {
+                let masks = first * self.mask_words..(first + 64).min(n) * self.mask_words;
+                if self.dirty[turn][masks].iter().any(|&mask| mask != 0) {
                     items.push((turn, first, [mouse_wins, cat_wins], blocks));
                 }
             }
         }
         let dirty = &self.dirty;
+        let mask_words = self.mask_words;
         let valid = &self.valid;
-        let counts = for_each_item(items, workers, &|(turn, first, mut own, blocks)| {
+        // An item's sparse squares hold at most this many positions together; past it the item
+        // has a dense square, and its positions are left to the transposes.
+        let sparse_capacity = words * SPARSE_SQUARE_BITS as usize;
+        let workers = workers_for(rows_cost, workers);
+        let results = for_each_item(items, workers, &|(turn, first, mut own, blocks)| {
             let opponent = 1 - turn;
             let mut wins = vec![0u64; words];
             let mut losses = vec![0u64; words];
             let mut decided = 0;
+            let mut sparse = Vec::new();
+            let mut overflow = false;
             let row_of = |node: usize| {
                 let start = layout.row(opponent, node) * words;
                 &table.wins[start..start + words]
             };
             for offset in 0..own[MOUSE].len() / words {
                 let node = first + offset;
-                if !dirty[turn][node] {
+                let mask = &dirty[turn][node * mask_words..(node + 1) * mask_words];
+                if mask.iter().all(|&bits| bits == 0) {
                     continue;
                 }
                 let mut targets = moves.moves(turn, node);
                 let Some(target) = targets.next() else {
                     continue;
                 };
+                let dirty_words = || {
+                    mask.iter().enumerate().flat_map(|(at, &bits)| {
+                        let mut bits = bits;
+                        std::iter::from_fn(move || {
+                            (bits != 0).then(|| {
+                                let word = at * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                word
+                            })
+                        })
+                    })
+                };
                 // The mover wins if some move reaches a position the mover wins (OR), and loses
-                // if every move reaches one the opponent wins (AND).
-                for ((win, loss), pair) in wins.iter_mut().zip(&mut losses).zip(row_of(target)) {
-                    (*win, *loss) = (pair[turn], pair[opponent]);
+                // if every move reaches one the opponent wins (AND). Only the dirty words are
+                // computed; a row whose every word is dirty walks its moves' rows in order.
+                let first_row = row_of(target);
+                for word in dirty_words() {
+                    (wins[word], losses[word]) = (first_row[word][turn], first_row[word][opponent]);
                 }
                 for target in targets {
-                    for ((win, loss), pair) in wins.iter_mut().zip(&mut losses).zip(row_of(target))
-                    {
-                        *win |= pair[turn];
-                        *loss &= pair[opponent];
+                    let pairs = row_of(target);
+                    for word in dirty_words() {
+                        wins[word] |= pairs[word][turn];
+                        losses[word] &= pairs[word][opponent];
                     }
                 }
                 let row = offset * words..(offset + 1) * words;
                 let [mouse_row, cat_row] = &mut own;
                 let mouse_row = &mut mouse_row[row.clone()];
                 let cat_row = &mut cat_row[row];
-                for word in 0..words {
+                for word in dirty_words() {
                     let open = !(mouse_row[word] | cat_row[word]) & valid[turn][word];
                     let won = wins[word] & open;
                     let lost = losses[word] & open & !won;
@@ -355,22 +353,71 @@ impl<'a> Rounds<'a> {
                     };
                     mover_row[word] |= won;
                     opponent_row[word] |= lost;
-                    blocks[word] = true;
-                    decided += (won | lost).count_ones() as usize;
+                    let count = (won | lost).count_ones();
+                    blocks[word] += count;
+                    decided += count as usize;
+                    if overflow || sparse.len() + count as usize > sparse_capacity {
+                        overflow = true;
+                        continue;
+                    }
+                    for (mut bits, winner) in [(won, turn), (lost, opponent)] {
+                        while bits != 0 {
+                            let other = word * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            sparse.push(Entry::new(layout.row(turn, other), node, winner));
+                        }
+                    }
                 }
             }
-            decided
+            if overflow {
+                // Too many to keep: every square of the item goes through the transposes.
+                for count in blocks.iter_mut().filter(|count| **count > 0) {
+                    *count = (*count).max(SPARSE_SQUARE_BITS + 1);
+                }
+                sparse.clear();
+            }
+            sparse.retain(|entry| blocks[entry.row() % n / 64] <= SPARSE_SQUARE_BITS);
+            (decided, sparse)
         });
-        (counts.into_iter().sum(), cost)
+        let mut decided = 0;
+        let mut sparse = Vec::new();
+        for (count, entries) in results {
+            decided += count;
+            sparse.extend(entries);
+        }
+        let dense_squares = self
+            .blocks
+            .iter()
+            .flatten()
+            .filter(|&&count| count > SPARSE_SQUARE_BITS)
+            .count() as u64;
+        let cost = rows_cost + dense_squares * SQUARE_COST + sparse.len() as u64 * SPARSE_BIT_COST;
+        (decided, sparse, cost)
     }
 
     /// Copies the round's new bits into the table orientation and writes `level` as their
-    /// moves to the end. Returns the new positions as queue entries when `list` is set.
-    fn phase_b(&mut self, table: &mut Table, level: u32, list: bool, workers: usize) -> Vec<Entry> {
+    /// moves to the end: the `sparse` positions one at a time, the other squares by
+    /// transposing them. Returns the new positions as queue entries when `list` is set.
+    fn phase_b(
+        &mut self,
+        table: &mut Table,
+        level: u32,
+        sparse: Vec<Entry>,
+        list: bool,
+        workers: usize,
+    ) -> Vec<Entry> {
         let layout = self.layout;
         let n = layout.node_count;
         let words = layout.words;
         let depth = table.depth_word(level);
+        // The sparse squares and the dense ones never share a table word, so the order of the two does not matter.
+        for &entry in &sparse {
+            let (row, column) = (entry.row(), entry.column());
+            table.wins[row * words + column / 64][entry.winner()] |= 1 << (column % 64);
+            table.depth[row * n + column] = depth;
+            self.changed[row / n][row % n * self.mask_words + column / 64 / 64] |=
+                1 << (column / 64 % 64);
+        }
         let mut items = Vec::new();
         let tables = table
             .wins
@@ -381,10 +428,11 @@ impl<'a> Rounds<'a> {
             let rows = wins
                 .chunks_mut(64 * words)
                 .zip(depths.chunks_mut(64 * n))
-                .zip(changed.chunks_mut(64))
+                .zip(changed.chunks_mut(64 * self.mask_words))
                 .enumerate();
             for (block, ((wins, depths), changed)) in rows {
-                let touched = (0..words).any(|i| self.blocks[turn][i * words + block]);
+                let touched =
+                    (0..words).any(|i| self.blocks[turn][i * words + block] > SPARSE_SQUARE_BITS);
                 if touched {
                     items.push((turn, block, wins, depths, changed));
                 }
@@ -392,12 +440,19 @@ impl<'a> Rounds<'a> {
         }
         let mover = &self.mover;
         let blocks = &self.blocks;
+        let mask_words = self.mask_words;
+        let dense_squares = blocks
+            .iter()
+            .flatten()
+            .filter(|&&count| count > SPARSE_SQUARE_BITS)
+            .count() as u64;
+        let workers = workers_for(dense_squares * SQUARE_COST, workers);
         let lists = for_each_item(items, workers, &|(turn, block, own, depths, changed)| {
             let mut listed = Vec::new();
-            let rows = changed.len();
+            let rows = changed.len() / mask_words;
             let mut square = [0u64; 64];
             for source in 0..words {
-                if !blocks[turn][source * words + block] {
+                if blocks[turn][source * words + block] <= SPARSE_SQUARE_BITS {
                     continue;
                 }
                 for winner in [MOUSE, CAT] {
@@ -418,7 +473,7 @@ impl<'a> Rounds<'a> {
                             continue;
                         }
                         *slot |= new;
-                        changed[offset] = true;
+                        changed[offset * mask_words + source / 64] |= 1 << (source % 64);
                         let start = offset * n + source * 64;
                         while new != 0 {
                             let bit = new.trailing_zeros() as usize;
@@ -434,66 +489,43 @@ impl<'a> Rounds<'a> {
             }
             listed
         });
-        lists.concat()
+        let mut entries = if list { sparse } else { Vec::new() };
+        for listed in lists {
+            entries.extend(listed);
+        }
+        entries
     }
 
-    /// Marks for the next round every row that reads a table row changed in this one, and clears the changes.
+    /// Marks for the next round every word that reads a table word changed in this one, and clears the changes.
     fn mark_dirty_rows(&mut self) {
         let moves = self.moves;
+        let mask_words = self.mask_words;
+        // From the changed rows to the rows that read them (the predecessors), not the other
+        // way: a thin round changes few rows, and walking every row's moves was most of the
+        // round on a 2000-node tree with back edges.
         for turn in [MOUSE, CAT] {
-            let changed = &self.changed[1 - turn];
-            for (node, dirty) in self.dirty[turn].iter_mut().enumerate() {
-                let cat_on_hole = turn == CAT && Some(node) == moves.hole;
-                *dirty = !cat_on_hole && moves.moves(turn, node).any(|next| changed[next]);
+            let opponent = 1 - turn;
+            let dirty = &mut self.dirty[turn];
+            dirty.fill(0);
+            for (target, words) in self.changed[opponent].chunks(mask_words).enumerate() {
+                if words.iter().all(|&word| word == 0)
+                    || (turn == CAT && Some(target) == moves.hole)
+                {
+                    continue;
+                }
+                for node in moves.predecessors(turn, target) {
+                    let row = &mut dirty[node * mask_words..(node + 1) * mask_words];
+                    for (dirty, &changed) in row.iter_mut().zip(words) {
+                        *dirty |= changed;
+                    }
+                }
             }
         }
         for changed in &mut self.changed {
-            changed.fill(false);
+            changed.fill(0);
         }
         self.dirty_cost = self.sum_dirty_cost();
     }
-}
-
-/// Runs `work` on every item, on up to `workers` threads, and returns the results in item order.
-///
-/// Items are handed out one at a time from a shared list, so a thread that drew cheap rows takes
-/// more; the results do not depend on which thread ran what.
-fn for_each_item<T: Send, R: Send>(
-    items: Vec<T>,
-    workers: usize,
-    work: &(dyn Fn(T) -> R + Sync),
-) -> Vec<R> {
-    if workers <= 1 || items.len() <= 1 {
-        return items.into_iter().map(work).collect();
-    }
-    let pending = Mutex::new(items.into_iter().enumerate());
-    let drain = || {
-        let mut done = Vec::new();
-        loop {
-            let next = pending
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .next();
-            let Some((at, item)) = next else {
-                return done;
-            };
-            done.push((at, work(item)));
-        }
-    };
-    let mut done = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..workers).map(|_| scope.spawn(drain)).collect();
-        let mut done = drain();
-        for helper in helpers {
-            done.extend(
-                helper
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
-        }
-        done
-    });
-    done.sort_unstable_by_key(|&(at, _)| at);
-    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// Transposes a 64×64 bit matrix in place: bit `c` of word `r` trades places with bit `r` of word `c`.
@@ -518,33 +550,7 @@ pub(super) fn transpose(square: &mut [u64; 64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::{hole_distance, transpose};
-    use crate::queue::Moves;
-    use crate::Game;
-
-    /// The long-game guess counts the mouse's way to the hole along a path, and nothing without a hole.
-    #[test]
-    fn hole_distance_is_the_farthest_walk_to_the_hole() {
-        // A triangle 0-1-2 with the path 2-3-4-5 hanging off it; node 6 cannot reach the hole.
-        let adjacency: Vec<Vec<u32>> = vec![
-            vec![1, 2],
-            vec![0, 2],
-            vec![0, 1, 3],
-            vec![2, 4],
-            vec![3, 5],
-            vec![4],
-            vec![],
-        ];
-        for (hole, expected) in [(Some(0), 4), (Some(5), 4), (None, 0)] {
-            let game = Game::new(&adjacency, hole);
-            let moves = Moves {
-                game: &game,
-                predecessors: &game,
-                hole: hole.map(|hole| hole as usize),
-            };
-            assert_eq!(hole_distance(&moves), expected, "{hole:?}");
-        }
-    }
+    use super::transpose;
 
     #[test]
     fn transpose_moves_every_bit_across_the_diagonal() {
