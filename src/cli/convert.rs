@@ -34,7 +34,7 @@ pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
 
 /// The list of `graph = [[2,5],[3]]`, as the puzzle's input is usually pasted: text
 /// before the first `[` that ends in `=` is a name, not part of the list.
-fn strip_assignment(input: &str) -> &str {
+pub(super) fn strip_assignment(input: &str) -> &str {
     match input.find('[') {
         Some(start) if input[..start].trim_end().ends_with('=') => &input[start..],
         _ => input,
@@ -63,7 +63,16 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
         }
     }
     let mut text = String::from("# imported from an adjacency list\n");
-    for (i, list) in neighbours.iter_mut().enumerate() {
+    text.push_str(&edge_statements(&neighbours));
+    Ok(text)
+}
+
+/// One statement per node for symmetric adjacency lists: `i -- j` or `i -- {j k}` for the
+/// neighbours above `i`, `node i` for a node without edges. `cmg gen` writes its graphs with it.
+pub(super) fn edge_statements<T: Copy + Into<u64>>(lists: &[Vec<T>]) -> String {
+    let mut text = String::new();
+    for (i, list) in lists.iter().enumerate() {
+        let mut list: Vec<u64> = list.iter().map(|&j| j.into()).collect();
         list.sort_unstable();
         list.dedup();
         let above: Vec<String> = list
@@ -78,7 +87,7 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
             many => text.push_str(&format!("{i} -- {{{}}}\n", many.join(" "))),
         }
     }
-    Ok(text)
+    text
 }
 
 pub fn export(path: &str) -> CliResult {
