@@ -62,32 +62,16 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
             }
         }
     }
-    let mut text = String::from("# imported from an adjacency list\n");
-    text.push_str(&edge_statements(&neighbours));
-    Ok(text)
-}
-
-/// One statement per node for symmetric adjacency lists: `i -- j` or `i -- {j k}` for the
-/// neighbours above `i`, `node i` for a node without edges. `cmg gen` writes its graphs with it.
-pub(super) fn edge_statements<T: Copy + Into<u64>>(lists: &[Vec<T>]) -> String {
-    let mut text = String::new();
-    for (i, list) in lists.iter().enumerate() {
-        let mut list: Vec<u64> = list.iter().map(|&j| j.into()).collect();
+    for list in &mut neighbours {
         list.sort_unstable();
         list.dedup();
-        let above: Vec<String> = list
-            .iter()
-            .filter(|&&j| j > i as u64)
-            .map(u64::to_string)
-            .collect();
-        match above.as_slice() {
-            [] if list.is_empty() => text.push_str(&format!("node {i}\n")),
-            [] => {}
-            [one] => text.push_str(&format!("{i} -- {one}\n")),
-            many => text.push_str(&format!("{i} -- {{{}}}\n", many.join(" "))),
-        }
     }
-    text
+    let mut text = String::from("# imported from an adjacency list\n");
+    for line in cmg_ide::edge_statements((0..).zip(&neighbours)) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 pub fn export(path: &str) -> CliResult {

@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use super::convert::{edge_statements, strip_assignment};
+use super::convert::strip_assignment;
 use super::input::read_source;
 use super::render;
 use super::{CliError, CliResult};
@@ -230,7 +230,11 @@ fn cmg_text(
         " --steps {} --threads {}",
         found.steps_run, request.threads
     ));
-    let lists = found.graph.adjacency();
+    let mut edges = String::new();
+    for line in cmg_ide::edge_statements((0u32..).zip(&found.graph.adjacency())) {
+        edges.push_str(&line);
+        edges.push('\n');
+    }
     format!(
         "# made by: {command}\n\
          # ({:.1} s, {} solves)\n\
@@ -239,7 +243,7 @@ fn cmg_text(
         elapsed,
         found.solves,
         winner_keyword(winner),
-        edge_statements(&lists),
+        edges,
         winner_keyword(winner)
     )
 }
