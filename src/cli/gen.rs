@@ -135,7 +135,8 @@ pub fn run(args: &Args) -> CliResult {
         constraints,
     };
     let started = Instant::now();
-    let deadline = Duration::from_secs_f64(args.seconds);
+    // Seconds beyond what a `Duration` holds mean no deadline, not a panic.
+    let deadline = Duration::try_from_secs_f64(args.seconds).unwrap_or(Duration::MAX);
     let progress = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.enable_steady_tick(Duration::from_millis(200));

@@ -320,6 +320,9 @@ fn bad_requests_get_clear_messages() {
         assert_eq!(code, 2, "{args:?}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+    // More seconds than a `Duration` holds is no deadline, not a crash.
+    let (code, _, stderr) = gen(&["--nodes", "5", "--seconds", "1e300", "--steps", "1"]);
+    assert_eq!(code, 0, "{stderr}");
     let (_, _, stderr) = gen(&["--nodes", "51", "--steps", "1"]);
     assert!(
         stderr.contains("above LeetCode 913's cap of 50"),
