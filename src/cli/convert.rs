@@ -86,7 +86,7 @@ fn entries(n: usize, kind: &str) -> String {
 
 /// The list of `graph = [[2,5],[3]]`, as the puzzle's input is usually pasted: text
 /// before the first `[` that ends in `=` is a name, not part of the list.
-fn strip_assignment(input: &str) -> &str {
+pub(super) fn strip_assignment(input: &str) -> &str {
     match input.find('[') {
         Some(start) if input[..start].trim_end().ends_with('=') => &input[start..],
         _ => input,

@@ -5,6 +5,7 @@ mod convert;
 mod dot;
 mod explain;
 mod fmt;
+mod gen;
 mod input;
 mod render;
 mod solve;
@@ -158,6 +159,8 @@ enum Command {
     },
     /// Show the game view: a local page that follows the file, or an SVG picture.
     View(view::Args),
+    /// Search for a graph whose optimal game from the start is as long as possible.
+    Gen(gen::Args),
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -222,6 +225,7 @@ pub fn run() -> ExitCode {
             _ => Err(CliError(format!("cannot write the man page: {error}"))),
         }),
         Command::View(args) => view::run(&args),
+        Command::Gen(args) => gen::run(&args),
     };
     match result {
         Ok(code) => code,

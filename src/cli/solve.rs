@@ -140,10 +140,22 @@ pub fn run(
             "the player to move has no legal move: draw".to_owned()
         };
         let _ = writeln!(out, "      {ending}");
+        if let Some(note) = moves.and_then(turn_limit_note) {
+            let _ = writeln!(out, "{note}");
+        }
         explain.add_text(&mut out, graph, solution, start);
         render::print(&out);
     }
     Ok(exit_code(has_errors))
+}
+
+/// For a game decided in `moves` plies, the turn limits it breaks: a solution that calls
+/// every game still going after T turns a draw gets this one wrong for every T below `moves`.
+/// Nothing for games of one move, which only a limit of 0 would break.
+fn turn_limit_note(moves: u32) -> Option<String> {
+    (moves >= 2).then(|| {
+        format!("a solution that stops after T turns calls this a draw for every T < {moves}")
+    })
 }
 
 fn print_json(value: &Value) {

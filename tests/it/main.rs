@@ -13,6 +13,7 @@ mod cli_view;
 mod diagnostics;
 mod docs;
 mod format;
+mod gen;
 mod layers;
 mod lsp;
 mod lsp_actions;

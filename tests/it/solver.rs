@@ -9,10 +9,10 @@ use cmg_solve::{
 use proptest::prelude::*;
 
 /// The result of one decided position in the reference solver: who wins and in how many moves.
-type Decided = HashMap<Position, (Outcome, u32)>;
+pub(crate) type Decided = HashMap<Position, (Outcome, u32)>;
 
 /// A game as the reference solver sees it, straight from the definitions of the spec.
-struct ReferenceGame {
+pub(crate) struct ReferenceGame {
     moves: Vec<BTreeSet<u32>>,
     hole: Option<u32>,
 }
@@ -20,7 +20,7 @@ struct ReferenceGame {
 impl ReferenceGame {
     /// Reads adjacency lists the way the spec says the solver must: self-loops, duplicates and
     /// out-of-range neighbours are not moves, and each list is taken as given.
-    fn new(adjacency: &[Vec<u32>], hole: Option<u32>) -> ReferenceGame {
+    pub(crate) fn new(adjacency: &[Vec<u32>], hole: Option<u32>) -> ReferenceGame {
         let n = adjacency.len() as u32;
         let moves = adjacency
             .iter()
@@ -75,7 +75,7 @@ impl ReferenceGame {
 
     /// Decides positions level by level: level `k` holds the positions that end in exactly `k`
     /// moves under optimal play, computed only from the levels before it.
-    fn solve(&self) -> Decided {
+    pub(crate) fn solve(&self) -> Decided {
         let mut decided = Decided::new();
         for pos in self.positions() {
             if Some(pos.cat) == self.hole {

@@ -1,0 +1,127 @@
+//! The graph the search changes: at most 64 nodes, one neighbour bitset per node, always
+//! undirected and without self-loops; and the rules an edge change must keep (LeetCode 913's
+//! constraints, or none).
+
+use crate::eval::MAX_NODES;
+
+/// An undirected graph on nodes `0..n` (`n <= 64`); node 0 is the hole, 1 the mouse's start, 2 the cat's.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Graph {
+    rows: Vec<u64>,
+}
+
+/// Which graphs the search may produce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Constraints {
+    /// LeetCode 913: every node has a neighbour, and node 2 has one other than the hole
+    /// (no self-loops and no repeated neighbours hold for every graph here).
+    LeetCode,
+    /// Any graph on the nodes.
+    None,
+}
+
+impl Graph {
+    /// `n` nodes and no edges.
+    ///
+    /// # Panics
+    ///
+    /// Panics if `n` is above [`MAX_NODES`].
+    pub fn empty(n: usize) -> Graph {
+        assert!(n <= MAX_NODES, "at most {MAX_NODES} nodes, got {n}");
+        Graph { rows: vec![0; n] }
+    }
+
+    /// The graph of adjacency lists, each edge counting both ways; self-loops, repeats and
+    /// neighbours outside `0..n` are dropped. `None` above [`MAX_NODES`] nodes.
+    pub fn from_adjacency(lists: &[Vec<u32>]) -> Option<Graph> {
+        if lists.len() > MAX_NODES {
+            return None;
+        }
+        let mut graph = Graph::empty(lists.len());
+        for (u, list) in lists.iter().enumerate() {
+            for &v in list {
+                let v = v as usize;
+                if v < lists.len() && v != u {
+                    graph.rows[u] |= 1 << v;
+                    graph.rows[v] |= 1 << u;
+                }
+            }
+        }
+        Some(graph)
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// One bitset of neighbours per node.
+    pub fn rows(&self) -> &[u64] {
+        &self.rows
+    }
+
+    pub fn has_edge(&self, u: usize, v: usize) -> bool {
+        self.rows[u] >> v & 1 == 1
+    }
+
+    /// Adds the edge `u -- v` if it is missing, removes it if it is there (`u != v`).
+    pub fn toggle(&mut self, u: usize, v: usize) {
+        debug_assert_ne!(u, v);
+        self.rows[u] ^= 1 << v;
+        self.rows[v] ^= 1 << u;
+    }
+
+    /// Adds a node without edges.
+    pub fn push_node(&mut self) {
+        assert!(self.rows.len() < MAX_NODES);
+        self.rows.push(0);
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.rows
+            .iter()
+            .map(|row| row.count_ones() as usize)
+            .sum::<usize>()
+            / 2
+    }
+
+    /// The sorted adjacency lists, LeetCode's input format.
+    pub fn adjacency(&self) -> Vec<Vec<u32>> {
+        self.rows
+            .iter()
+            .map(|&row| {
+                let mut list = Vec::with_capacity(row.count_ones() as usize);
+                let mut bits = row;
+                while bits != 0 {
+                    list.push(bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+                list
+            })
+            .collect()
+    }
+
+    /// Whether the graph meets `constraints`.
+    pub fn meets(&self, constraints: Constraints) -> bool {
+        match constraints {
+            Constraints::None => true,
+            Constraints::LeetCode => {
+                self.rows.len() >= 3
+                    && self.rows.iter().all(|&row| row != 0)
+                    && self.rows[2] & !1 != 0
+            }
+        }
+    }
+
+    /// Whether toggling `u -- v` keeps `constraints` on a graph that meets them: only a
+    /// removal can break them, by leaving a node alone or node 2 with the hole only.
+    pub fn toggle_keeps(&self, u: usize, v: usize, constraints: Constraints) -> bool {
+        if constraints == Constraints::None || !self.has_edge(u, v) {
+            return true;
+        }
+        let keeps = |a: usize, b: usize| {
+            let left = self.rows[a] & !(1 << b);
+            left != 0 && (a != 2 || left & !1 != 0)
+        };
+        keeps(u, v) && keeps(v, u)
+    }
+}

@@ -1,0 +1,15 @@
+//! `cmg gen`'s search: graphs on at most 64 nodes whose optimal game from the standard start
+//! (mouse on 1 to move, cat on 2, hole 0) is as long as possible.
+//!
+//! `eval` answers "who wins from the start, in how many moves" thousands of times a second;
+//! `search` anneals edge changes on a growing graph; `graph` holds the graph and the constraints.
+//! It depends on the solver only (for its tests) and does no I/O.
+
+mod eval;
+mod graph;
+mod rng;
+mod search;
+
+pub use eval::{Evaluator, Winner, MAX_NODES};
+pub use graph::{Constraints, Graph};
+pub use search::{planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND};

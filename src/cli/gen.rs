@@ -1,0 +1,304 @@
+//! `cmg gen`: searches for a graph whose optimal game from the start is as long as possible
+//! (the search is `cmg_gen`), and prints it as `.cmg` text or as an adjacency list.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use super::convert::strip_assignment;
+use super::input::read_source;
+use super::render;
+use super::{CliError, CliResult};
+use cmg_core::analysis::Analysis;
+use cmg_core::model::Severity;
+use cmg_gen::{search, Constraints, Found, Graph, Request, Winner, MAX_NODES};
+
+/// The puzzle's largest graph (LeetCode 913: `3 <= graph.length <= 50`).
+const PUZZLE_MAX_NODES: usize = 50;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The node count of the graph to find (3 to 64); with `--from`, the file's count.
+    #[arg(long, value_name = "N", required_unless_present = "from")]
+    nodes: Option<usize>,
+    /// Only games won by this player count.
+    #[arg(long, value_enum, default_value_t = OutcomeArg::Any)]
+    outcome: OutcomeArg,
+    /// Plan 4 steps of search per second, and stop when the time is up (between steps).
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    seconds: f64,
+    /// Stop after K steps of the plan, however fast they ran: `--seconds S --steps K`
+    /// gives the same graph on any machine.
+    #[arg(long, value_name = "K")]
+    steps: Option<u32>,
+    /// The seed of the search: the same seed, threads and plan give the same graph.
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    seed: u64,
+    /// Threads that search side by side (default: the machine's cores, at most 8).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Start from this graph (`.cmg`, or an adjacency list in a `.json` file) and keep its node count.
+    #[arg(long, value_name = "FILE")]
+    from: Option<String>,
+    /// Stop as soon as a game longer than T moves (plies) is found; exit 1 if none is.
+    #[arg(long, value_name = "T")]
+    longer_than: Option<u32>,
+    /// `cmg` (a `.cmg` file with an `expect` line) or `json` (LeetCode's adjacency list).
+    #[arg(long, value_enum, default_value_t = FormatArg::Cmg)]
+    format: FormatArg,
+    /// `leetcode`: every node has a neighbour and node 2 one besides the hole; `none`: any graph.
+    #[arg(long, value_enum, default_value_t = ConstraintsArg::Leetcode)]
+    constraints: ConstraintsArg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum OutcomeArg {
+    Mouse,
+    Cat,
+    Any,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum FormatArg {
+    Cmg,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ConstraintsArg {
+    Leetcode,
+    None,
+}
+
+pub fn run(args: &Args) -> CliResult {
+    let constraints = match args.constraints {
+        ConstraintsArg::Leetcode => Constraints::LeetCode,
+        ConstraintsArg::None => Constraints::None,
+    };
+    let from = args.from.as_deref().map(read_graph).transpose()?;
+    let nodes = match (&from, args.nodes) {
+        (Some(graph), Some(nodes)) if graph.node_count() != nodes => {
+            return Err(CliError(format!(
+                "--nodes {nodes} differs from the {} nodes of {}: --from keeps the file's node count",
+                graph.node_count(),
+                args.from.as_deref().unwrap_or_default()
+            )))
+        }
+        (Some(graph), _) => graph.node_count(),
+        (None, Some(nodes)) => nodes,
+        (None, None) => unreachable!("clap requires --nodes without --from"),
+    };
+    if !(3..=MAX_NODES).contains(&nodes) {
+        return Err(CliError(format!(
+            "cmg gen makes graphs of 3 to {MAX_NODES} nodes, not {nodes}"
+        )));
+    }
+    if let (Some(graph), Constraints::LeetCode) = (&from, constraints) {
+        if !graph.meets(constraints) {
+            return Err(CliError(format!(
+                "{} does not meet LeetCode 913's constraints (every node has a neighbour, node 2 one besides the hole): fix it, or pass --constraints none",
+                args.from.as_deref().unwrap_or_default()
+            )));
+        }
+    }
+    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+        return Err(CliError(format!(
+            "--seconds must be a positive number, not {}",
+            args.seconds
+        )));
+    }
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |cores| cores.get().min(8))
+    });
+    if !(1..=64).contains(&threads) {
+        return Err(CliError(format!(
+            "--threads must be 1 to 64, not {threads}"
+        )));
+    }
+    if nodes > PUZZLE_MAX_NODES && constraints == Constraints::LeetCode {
+        eprintln!(
+            "cmg: note: {nodes} nodes is above LeetCode 913's cap of {PUZZLE_MAX_NODES}; the other constraints hold"
+        );
+    }
+    let request = Request {
+        nodes,
+        winner: match args.outcome {
+            OutcomeArg::Mouse => Some(Winner::Mouse),
+            OutcomeArg::Cat => Some(Winner::Cat),
+            OutcomeArg::Any => None,
+        },
+        steps: cmg_gen::planned_steps(args.seconds),
+        seed: args.seed,
+        threads,
+        from,
+        longer_than: args.longer_than,
+        constraints,
+    };
+    let started = Instant::now();
+    // Seconds beyond what a `Duration` holds mean no deadline, not a panic.
+    let deadline = Duration::try_from_secs_f64(args.seconds).unwrap_or(Duration::MAX);
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let found = search(&request, |step| {
+        let elapsed = started.elapsed();
+        if let Some(bar) = &progress {
+            bar.set_message(format!(
+                "{:.0} s, step {} of {}, {} nodes, best {} moves, {:.0} solves/s",
+                elapsed.as_secs_f64(),
+                step.steps_run,
+                step.steps_planned,
+                step.nodes,
+                step.best_moves,
+                step.solves as f64 / elapsed.as_secs_f64().max(1e-3)
+            ));
+        }
+        elapsed < deadline && args.steps.is_none_or(|last| step.steps_run < last)
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let Some((winner, moves)) = found.result else {
+        eprintln!(
+            "cmg: no decided game{} found on {nodes} nodes in {} steps",
+            match request.winner {
+                Some(Winner::Mouse) => " won by the mouse",
+                Some(Winner::Cat) => " won by the cat",
+                None => "",
+            },
+            found.steps_run
+        );
+        return Ok(ExitCode::FAILURE);
+    };
+    let cut_by_time = found.steps_run
+        < args
+            .steps
+            .unwrap_or(found.steps_planned)
+            .min(found.steps_planned)
+        && request.longer_than.is_none_or(|t| moves <= t);
+    if cut_by_time {
+        eprintln!(
+            "cmg: note: the {} s ran out after {} of {} planned steps, so this graph depends on the machine's speed; `--steps {}` reproduces it",
+            args.seconds, found.steps_run, found.steps_planned, found.steps_run
+        );
+    }
+    match args.format {
+        FormatArg::Json => {
+            let lists = found.graph.adjacency();
+            render::print(&format!(
+                "{}\n",
+                serde_json::to_string(&lists).expect("lists of numbers serialize")
+            ));
+        }
+        FormatArg::Cmg => render::print(&cmg_text(args, &request, &found, winner, moves, elapsed)),
+    }
+    let short = request.longer_than.is_some_and(|limit| moves <= limit);
+    if short {
+        eprintln!(
+            "cmg: no game longer than {} moves found; the longest has {moves}",
+            request.longer_than.unwrap_or_default()
+        );
+    }
+    Ok(super::exit_code(short))
+}
+
+/// The `.cmg` text of the result: how it was made, the length, the edges and the `expect` line.
+fn cmg_text(
+    args: &Args,
+    request: &Request,
+    found: &Found,
+    winner: Winner,
+    moves: u32,
+    elapsed: f64,
+) -> String {
+    let mut command = format!(
+        "cmg gen --nodes {} --seed {} --seconds {}",
+        request.nodes, request.seed, args.seconds
+    );
+    if let Some(path) = &args.from {
+        command.push_str(&format!(" --from {path}"));
+    }
+    if args.outcome != OutcomeArg::Any {
+        command.push_str(&format!(" --outcome {}", winner_keyword(winner)));
+    }
+    if args.constraints == ConstraintsArg::None {
+        command.push_str(" --constraints none");
+    }
+    command.push_str(&format!(
+        " --steps {} --threads {}",
+        found.steps_run, request.threads
+    ));
+    let mut edges = String::new();
+    for line in cmg_ide::edge_statements((0u32..).zip(&found.graph.adjacency())) {
+        edges.push_str(&line);
+        edges.push('\n');
+    }
+    format!(
+        "# made by: {command}\n\
+         # ({:.1} s, {} solves)\n\
+         # the {} wins in {moves} moves (plies) from the start: mouse on 1 to move, cat on 2\n\
+         {}expect {}\n",
+        elapsed,
+        found.solves,
+        winner_keyword(winner),
+        edges,
+        winner_keyword(winner)
+    )
+}
+
+fn winner_keyword(winner: Winner) -> &'static str {
+    match winner {
+        Winner::Mouse => "mouse",
+        Winner::Cat => "cat",
+    }
+}
+
+/// The graph of `--from`: a `.json` file holds an adjacency list, anything else is `.cmg`
+/// text, which must be free of errors and number its nodes 0 to n-1.
+fn read_graph(path: &str) -> Result<Graph, CliError> {
+    let source = read_source(path)?;
+    let text = if path.ends_with(".json") {
+        let lists: Vec<Vec<u64>> = serde_json::from_str(strip_assignment(&source.text))
+            .map_err(|error| CliError(format!("{path} is not an adjacency list: {error}")))?;
+        super::convert::adjacency_to_cmg(&lists)
+            .map_err(|message| CliError(format!("{path}: {message}")))?
+    } else {
+        source.text
+    };
+    let analysis = Analysis::new(text.as_str());
+    let errors = analysis
+        .diagnostics(None)
+        .into_iter()
+        .filter(|d| d.severity() == Severity::Error)
+        .count();
+    if errors > 0 {
+        return Err(CliError(format!(
+            "{path} has {}: `cmg check {path}` shows them",
+            render::plural(errors, "error")
+        )));
+    }
+    let graph = &analysis.model.graph;
+    if !graph.is_contiguous() || graph.node_count() < 3 {
+        return Err(CliError(format!(
+            "{path}: cmg gen needs nodes numbered 0 to n-1 without gaps, with n at least 3"
+        )));
+    }
+    let lists: Vec<Vec<u32>> = (0..graph.node_count() as u32)
+        .map(|index| {
+            graph
+                .neighbours(index)
+                .iter()
+                .map(|&n| graph.id(n))
+                .collect()
+        })
+        .collect();
+    Graph::from_adjacency(&lists).ok_or_else(|| {
+        CliError(format!(
+            "{path} has {} nodes; cmg gen handles at most {MAX_NODES}",
+            graph.node_count()
+        ))
+    })
+}

@@ -1,0 +1,385 @@
+//! `cmg gen` and its search: the graphs meet the constraints, the lengths they report are the
+//! reference solver's, a seed gives one graph, `--longer-than` stops early, `--from` keeps the
+//! node count, and the committed record graphs have the lengths `docs/records.md` gives.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use cmg_gen::{planned_steps, search, Constraints, Evaluator, Graph, Request, Winner};
+use cmg_solve::{Outcome, Player, Position};
+
+use crate::common::slow_tests;
+use crate::solver::ReferenceGame;
+
+const START: Position = Position {
+    mouse: 1,
+    cat: 2,
+    turn: Player::Mouse,
+};
+
+/// The winner and moves from the start by the reference solver, on symmetric lists.
+fn reference_start(lists: &[Vec<u32>]) -> Option<(Winner, u32)> {
+    let decided = ReferenceGame::new(lists, Some(0)).solve();
+    decided.get(&START).map(|&(outcome, moves)| {
+        let winner = match outcome {
+            Outcome::MouseWins => Winner::Mouse,
+            Outcome::CatWins => Winner::Cat,
+            Outcome::Draw => unreachable!("the reference decides no draws"),
+        };
+        (winner, moves)
+    })
+}
+
+/// LeetCode 913's constraints, checked from the lists themselves.
+fn assert_meets_leetcode(lists: &[Vec<u32>], nodes: usize) {
+    assert_eq!(lists.len(), nodes);
+    for (node, list) in lists.iter().enumerate() {
+        assert!(!list.is_empty(), "node {node} has no neighbour: {lists:?}");
+        assert!(
+            list.windows(2).all(|w| w[0] < w[1]),
+            "repeats at {node}: {lists:?}"
+        );
+        for &next in list {
+            assert_ne!(next as usize, node, "self-loop: {lists:?}");
+            assert!((next as usize) < nodes);
+            assert!(
+                lists[next as usize].contains(&(node as u32)),
+                "one-sided: {lists:?}"
+            );
+        }
+    }
+    assert!(lists[2].iter().any(|&next| next != 0), "node 2: {lists:?}");
+}
+
+fn request(nodes: usize, seed: u64, steps: u32) -> Request {
+    Request {
+        nodes,
+        winner: None,
+        steps,
+        seed,
+        threads: 2,
+        from: None,
+        longer_than: None,
+        constraints: Constraints::LeetCode,
+    }
+}
+
+/// Many seeds and sizes, a few steps each: the constraints hold, the length is the reference
+/// solver's, and the requested winner wins.
+#[test]
+fn search_results_meet_the_constraints_and_the_reference() {
+    let sizes: Vec<usize> = if slow_tests() {
+        (3..=24).collect()
+    } else {
+        vec![3, 4, 5, 7, 9, 12]
+    };
+    let mut decided = 0;
+    for &nodes in &sizes {
+        for seed in 0..if slow_tests() { 4 } else { 2 } {
+            for winner in [None, Some(Winner::Mouse), Some(Winner::Cat)] {
+                let found = search(
+                    &Request {
+                        winner,
+                        ..request(nodes, seed, 3)
+                    },
+                    |_| true,
+                );
+                let lists = found.graph.adjacency();
+                assert_meets_leetcode(&lists, nodes);
+                let reference = reference_start(&lists);
+                match found.result {
+                    Some(result) => {
+                        decided += 1;
+                        assert_eq!(Some(result), reference, "{lists:?}");
+                        assert!(winner.is_none_or(|w| w == result.0), "{winner:?} {lists:?}");
+                    }
+                    None => assert!(
+                        reference.is_none_or(|(w, _)| winner.is_some_and(|wanted| wanted != w)),
+                        "a decided game reported as none: {lists:?}"
+                    ),
+                }
+            }
+        }
+    }
+    assert!(decided >= sizes.len() * 4, "{decided}");
+}
+
+/// The search's evaluator against the reference solver, at the start, on random graphs.
+#[test]
+fn evaluator_agrees_with_the_reference_solver() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |bound: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % bound
+    };
+    let mut evaluator = Evaluator::new();
+    let cases = if slow_tests() { 2000 } else { 300 };
+    let mut long_games = 0;
+    for case in 0..cases {
+        let nodes = 3 + next(14) as usize;
+        let chance = [10, 25, 45][case % 3];
+        let mut lists = vec![Vec::new(); nodes];
+        for u in 0..nodes {
+            for v in u + 1..nodes {
+                if next(100) < chance {
+                    lists[u].push(v as u32);
+                    lists[v].push(u as u32);
+                }
+            }
+        }
+        let graph = Graph::from_adjacency(&lists).expect("small graph");
+        let expected = reference_start(&lists);
+        long_games += usize::from(expected.is_some_and(|(_, moves)| moves > 4));
+        assert_eq!(evaluator.start(&graph), expected, "{lists:?}");
+    }
+    assert!(long_games > cases / 20, "{long_games}");
+}
+
+fn cmg() -> Command {
+    Command::cargo_bin("cmg").expect("the cmg binary is built")
+}
+
+/// Runs `cmg gen ARGS` and returns its exit code, stdout and stderr.
+fn gen(args: &[&str]) -> (i32, String, String) {
+    let output = cmg().arg("gen").args(args).output().expect("cmg gen runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+/// The `.cmg` output without its timing line, which is all that may differ between runs.
+fn without_timing(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("# ("))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The statements of the `.cmg` output: the graph and the `expect` line, no comments.
+fn statements(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The moves the `.cmg` output's comment claims.
+fn claimed_moves(text: &str) -> u32 {
+    let line = text
+        .lines()
+        .find(|line| line.contains(" wins in "))
+        .expect("a length comment");
+    let after = line.split(" wins in ").nth(1).expect("a length");
+    after
+        .split(' ')
+        .next()
+        .and_then(|moves| moves.parse().ok())
+        .expect("a number")
+}
+
+#[test]
+fn a_seed_gives_one_graph_and_check_accepts_it() {
+    let args = [
+        "--nodes",
+        "11",
+        "--seed",
+        "7",
+        "--seconds",
+        "60",
+        "--steps",
+        "6",
+    ];
+    let (code, first, stderr) = gen(&args);
+    assert_eq!(code, 0, "{stderr}");
+    // Silent on standard error when it is not a terminal: no progress line, no note.
+    assert_eq!(stderr, "");
+    let (_, second, _) = gen(&args);
+    assert_eq!(without_timing(&first), without_timing(&second));
+    let (_, other_seed, _) = gen(&[
+        "--nodes",
+        "11",
+        "--seed",
+        "8",
+        "--seconds",
+        "60",
+        "--steps",
+        "6",
+    ]);
+    assert_ne!(statements(&first), statements(&other_seed));
+    assert!(
+        first.starts_with(
+            "# made by: cmg gen --nodes 11 --seed 7 --seconds 60 --steps 6 --threads "
+        ),
+        "{first}"
+    );
+
+    // The file checks clean (its `expect` line holds) and solves to the claimed length.
+    let dir = tempdir("seed");
+    let file = dir.join("long.cmg");
+    std::fs::write(&file, &first).unwrap();
+    let check = cmg().arg("check").arg(&file).output().unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let solved = cmg().args(["solve", "--json"]).arg(&file).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(json["moves"], claimed_moves(&first));
+    assert!(
+        first.contains(&format!("expect {}\n", json["outcome"].as_str().unwrap())),
+        "{first}"
+    );
+
+    // The JSON format is the same graph as one adjacency list.
+    let (_, json_out, _) = gen(&[
+        "--nodes",
+        "11",
+        "--seed",
+        "7",
+        "--seconds",
+        "60",
+        "--steps",
+        "6",
+        "--format",
+        "json",
+    ]);
+    let lists: Vec<Vec<u32>> = serde_json::from_str(&json_out).unwrap();
+    assert_meets_leetcode(&lists, 11);
+    assert_eq!(
+        reference_start(&lists).map(|(_, moves)| moves),
+        Some(claimed_moves(&first))
+    );
+}
+
+#[test]
+fn longer_than_stops_early() {
+    let (code, out, stderr) = gen(&["--nodes", "12", "--seconds", "60", "--longer-than", "10"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(claimed_moves(&out) > 10, "{out}");
+    let steps: u32 = out
+        .split("--steps ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|steps| steps.parse().ok())
+        .expect("the steps run");
+    assert!(steps < planned_steps(60.0) / 10, "{out}");
+    // A length out of reach: the best graph is printed all the same, and the exit code says so.
+    let (code, out, stderr) = gen(&["--nodes", "6", "--steps", "2", "--longer-than", "500"]);
+    assert_eq!(code, 1);
+    assert!(claimed_moves(&out) <= 500);
+    assert!(
+        stderr.contains("no game longer than 500 moves found"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn from_keeps_the_node_count_and_never_shortens() {
+    let record = record_path("n50-133-leetcode.cmg");
+    let (code, out, stderr) = gen(&["--from", &record, "--steps", "1", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let lists: Vec<Vec<u32>> = serde_json::from_str(&out).unwrap();
+    assert_meets_leetcode(&lists, 50);
+    let (_, moves) = reference_start(&lists).expect("decided");
+    assert!(moves >= 133, "{moves}");
+    // An adjacency list in a `.json` file is read as well; the node count must agree.
+    let dir = tempdir("from");
+    let json = dir.join("small.json");
+    std::fs::write(&json, "[[3],[3,4],[4],[0,1],[1,2]]").unwrap();
+    let (code, out, _) = gen(&["--from", json.to_str().unwrap(), "--steps", "2"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--nodes 5 "), "{out}");
+    let (code, _, stderr) = gen(&["--from", json.to_str().unwrap(), "--nodes", "6"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("--from keeps the file's node count"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_requests_get_clear_messages() {
+    for (args, message) in [
+        (&["--nodes", "2"][..], "3 to 64 nodes, not 2"),
+        (&["--nodes", "65"][..], "3 to 64 nodes, not 65"),
+        (
+            &["--nodes", "9", "--seconds", "0"][..],
+            "--seconds must be a positive number",
+        ),
+        (
+            &["--from", "/nonexistent/x.cmg"][..],
+            "cannot read /nonexistent/x.cmg",
+        ),
+    ] {
+        let (code, _, stderr) = gen(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    // More seconds than a `Duration` holds is no deadline, not a crash.
+    let (code, _, stderr) = gen(&["--nodes", "5", "--seconds", "1e300", "--steps", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, _, stderr) = gen(&["--nodes", "51", "--steps", "1"]);
+    assert!(
+        stderr.contains("above LeetCode 913's cap of 50"),
+        "{stderr}"
+    );
+}
+
+fn record_path(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/records")
+        .join(name);
+    path.to_str().unwrap().to_owned()
+}
+
+/// Every record graph has the length its name and comment give, by the reference solver
+/// (the 50-node ones only under `CMG_SLOW_TESTS`: the reference takes seconds there), and an
+/// `expect` line naming the winner.
+#[test]
+fn record_graphs_have_their_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/records");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        // `n17-88.cmg`: 17 nodes, 88 moves.
+        let mut parts = name.trim_start_matches('n').split(['-', '.']);
+        let nodes: usize = parts.next().unwrap().parse().unwrap();
+        let moves: u32 = parts.next().unwrap().parse().unwrap();
+        if nodes > 30 && !slow_tests() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        let graph = &analysis.model.graph;
+        assert!(
+            graph.is_contiguous() && graph.node_count() == nodes,
+            "{name}"
+        );
+        let lists: Vec<Vec<u32>> = (0..nodes as u32)
+            .map(|i| graph.neighbours(i).to_vec())
+            .collect();
+        assert_meets_leetcode(&lists, nodes);
+        let (winner, found) = reference_start(&lists).expect("decided");
+        assert_eq!(found, moves, "{name}");
+        assert_eq!(claimed_moves(&text), moves, "{name}");
+        let keyword = match winner {
+            Winner::Mouse => "mouse",
+            Winner::Cat => "cat",
+        };
+        assert!(text.contains(&format!("\nexpect {keyword}")), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked}");
+}
+
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cmg-gen-test-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
