@@ -483,10 +483,25 @@ impl Server {
         }
     }
 
-    /// Ends the process when the client's process is gone, as the specification asks.
+    /// Ends the process when the client's process is gone, as the specification asks,
+    /// if that process can be seen from here at `initialize`. An editor on the host
+    /// running the server in a container (`docker exec -i`) sends a pid of another PID
+    /// namespace, and some clients send 0: watching those would end the server at once,
+    /// so it is logged and the server ends with its input instead.
     fn watch_parent(&self, pid: u32) {
         if !std::path::Path::new("/proc/self").exists() {
             // No procfs to look at: the server ends with its stdin instead.
+            return;
+        }
+        let watched = pid != 0 && process_alive(pid);
+        let client = self.client.clone();
+        let message = if watched {
+            format!("cmg: watching the client's process {pid}; the server ends when it does")
+        } else {
+            format!("cmg: the client's process {pid} is not visible from here (another PID namespace?); the server ends with its input instead")
+        };
+        tokio::spawn(async move { client.log_message(MessageType::INFO, message).await });
+        if !watched {
             return;
         }
         let exit = self.exit.clone();

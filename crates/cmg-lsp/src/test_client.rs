@@ -17,12 +17,11 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
 
 /// Starts a server on a tokio task, behind one end of an in-memory pipe with real
-/// framing, and returns a client on the other end. Needs a running tokio runtime.
+/// framing (through the same frame checks as `cmg lsp`), and returns a client on the other end. Needs a running tokio runtime.
 pub fn in_memory() -> InMemoryClient {
     let (client_end, server_end) = tokio::io::duplex(1 << 22);
     let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = super::service(Default::default());
-    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+    tokio::spawn(super::lifecycle::serve(server_read, server_write));
     let (client_read, client_write) = tokio::io::split(client_end);
     LspClient::new(client_read, client_write)
 }
@@ -56,6 +55,12 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
         let body = serde_json::to_string(&message).unwrap();
         let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// Writes `bytes` as they are, framing and all: for tests of broken frames.
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
