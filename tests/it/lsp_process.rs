@@ -231,3 +231,53 @@ async fn a_process_id_that_does_not_exist_here_is_not_watched() {
         assert_eq!(status(&mut child, "shutdown and exit").await, 0);
     }
 }
+
+/// A client that never answers `workspace/configuration`: the pulls of `initialized`
+/// and of three settings changes wait for it, and none of them may hold up the next
+/// document's publication or a request (they took 19.8 s when each pull held one of
+/// the transport's four handler slots).
+#[tokio::test]
+async fn a_client_slow_to_answer_settings_holds_nothing_up() {
+    let (mut child, mut client) = start();
+    initialized_with_a_pending_request(&mut client, Value::Null).await;
+    for _ in 0..3 {
+        client
+            .notify("workspace/didChangeConfiguration", json!({"settings": {}}))
+            .await;
+    }
+    client
+        .open("file:///slow.cmg", 1, "0 -- 1 -- 2 -- 2\n")
+        .await;
+    let started = std::time::Instant::now();
+    let published = tokio::time::timeout(Duration::from_secs(8), async {
+        loop {
+            let message = client.receive().await.expect("the server goes on");
+            if message["method"] == "textDocument/publishDiagnostics" {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("no publication while the settings requests are unanswered");
+    assert_eq!(published["params"]["uri"], "file:///slow.cmg");
+    let id = client
+        .send_request(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": "file:///slow.cmg"}}),
+        )
+        .await;
+    let answer = tokio::time::timeout(Duration::from_secs(8), async {
+        loop {
+            let message = client.receive().await.expect("the server goes on");
+            if message["id"] == id && message.get("method").is_none() {
+                return message;
+            }
+        }
+    })
+    .await
+    .expect("no answer while the settings requests are unanswered");
+    assert!(answer.get("result").is_some(), "{answer}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    drop(client);
+    ends(&mut child, "stdin closed").await;
+}

@@ -68,13 +68,23 @@ pub struct Progress {
     pub solve_settled: bool,
 }
 
+/// What a request waits for before it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// The analysis of its text (every request).
+    Analysis,
+    /// The solve of that analysis too (lenses and hints, for a client that cannot be
+    /// asked to refresh them once the solve lands).
+    Solve,
+}
+
 impl Progress {
-    /// The current generation is analysed and released, and its solve settled if
-    /// `with_solve`.
-    pub fn done(self, with_solve: bool) -> bool {
+    /// The current generation is analysed and released, and its solve settled if the
+    /// request needs it.
+    pub fn done(self, needs: Needs) -> bool {
         self.analysed == self.generation
             && self.released == self.generation
-            && (self.solve_settled || !with_solve)
+            && (self.solve_settled || needs == Needs::Analysis)
     }
 }
 
@@ -516,18 +526,18 @@ mod tests {
         let first_generation = first.generation;
         let _ = document.finish_analysis(first_generation, Some(first.run()), &config);
         assert!(
-            !progress.borrow().done(false),
+            !progress.borrow().done(Needs::Analysis),
             "done before its publication"
         );
         document.release(first_generation);
-        assert!(progress.borrow().done(true));
+        assert!(progress.borrow().done(Needs::Solve));
         // A late release of an older generation does not undo a newer one.
         let second = document.changed(&config).unwrap();
         let second_generation = second.generation;
         let _ = document.finish_analysis(second_generation, Some(second.run()), &config);
         document.release(second_generation);
         document.release(first_generation);
-        assert!(progress.borrow().done(false));
+        assert!(progress.borrow().done(Needs::Analysis));
     }
 
     #[test]
@@ -537,7 +547,7 @@ mod tests {
         let progress = document.progress();
         let job = document.changed(&config).unwrap();
         document.finish_analysis(job.generation, None, &config);
-        assert!(progress.borrow().done(true));
+        assert!(progress.borrow().done(Needs::Solve));
         assert!(!document.is_current());
     }
 

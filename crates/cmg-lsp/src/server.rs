@@ -20,7 +20,7 @@ use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{
-    self, AnalysisJob, Document, Finished, Leftover, Progress, SolveJob, SolveState,
+    self, AnalysisJob, Document, Finished, Leftover, Needs, Progress, SolveJob, SolveState,
 };
 use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
 
@@ -58,6 +58,14 @@ struct State {
     client: ClientSupport,
     /// The last `resultId` given out for semantic tokens.
     token_results: u64,
+    config_pulls: ConfigPulls,
+}
+
+/// The `workspace/configuration` requests asked and the newest one applied.
+#[derive(Clone, Copy, Default)]
+struct ConfigPulls {
+    asked: u64,
+    applied: u64,
 }
 
 /// What the client said it can do, as far as the server cares.
@@ -78,6 +86,18 @@ fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
         error.message = format!("cmg: internal error in {feature}; the server goes on").into();
         error
     })
+}
+
+/// Runs a feature on the blocking pool, guarded: rename and resolving an action take as
+/// long as an analysis on a large file, and on the transport's task they held up every
+/// other message.
+async fn on_pool<T: Send + 'static>(
+    feature: &'static str,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(move || guarded(feature, f))
+        .await
+        .unwrap_or_else(|_| Err(Error::internal_error()))
 }
 
 /// How work on the blocking pool ended ([`Server::run_blocking`]).
@@ -176,11 +196,11 @@ impl Server {
 
     /// The snapshot a request about `uri` works on: the analysis of exactly the text the
     /// request's positions refer to. If that analysis is still running, it is awaited
-    /// for a short time (and, with `with_solve`, the solve of it for longer); if the
+    /// for a short time (and, with `Needs::Solve`, the solve of it for longer); if the
     /// text changes meanwhile or the analysis is not ready in time, the answer is
     /// `ContentModified`, never an answer computed from another text. `Ok(None)` is an
     /// unknown document, or one too large to analyse.
-    pub(super) async fn current(&self, uri: &Uri, with_solve: bool) -> Result<Option<Snapshot>> {
+    pub(super) async fn current(&self, uri: &Uri, needs: Needs) -> Result<Option<Snapshot>> {
         let (mut progress, generation, wait_for_solve) = {
             let state = self.state();
             let Some(document) = state.documents.get(uri) else {
@@ -190,17 +210,17 @@ impl Server {
             (
                 document.progress(),
                 document.generation,
-                with_solve && !refresh,
+                needs == Needs::Solve && !refresh,
             )
         };
         let changed = move |p: &Progress| p.generation != generation;
         wait_until(&mut progress, Some(ANALYSIS_WAIT), |p| {
-            changed(p) || p.done(false)
+            changed(p) || p.done(Needs::Analysis)
         })
         .await;
         if wait_for_solve {
             wait_until(&mut progress, Some(SOLVE_WAIT_WITHOUT_REFRESH), |p| {
-                changed(p) || p.done(true)
+                changed(p) || p.done(Needs::Solve)
             })
             .await;
         }
@@ -235,26 +255,24 @@ impl Server {
         feature: &'static str,
         f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
     ) -> Result<Option<T>> {
-        self.answer_after_solve(uri, feature, false, f).await
+        self.answer_when(uri, feature, Needs::Analysis, f).await
     }
 
-    /// Answers a request from the current snapshot of `uri`, once its solve is in if
-    /// `with_solve`. The feature runs on the blocking pool: on a large file it can take
-    /// as long as the analysis, and on an async worker it would hold up the transport,
-    /// which writes every message (diagnostics included) from one task.
-    async fn answer_after_solve<T: Send + 'static>(
+    /// Answers a request from the current snapshot of `uri`, once what it `needs` is
+    /// in. The feature runs on the blocking pool: on a large file it can take as long
+    /// as the analysis, and on an async worker it would hold up the transport, which
+    /// writes every message (diagnostics included) from one task.
+    async fn answer_when<T: Send + 'static>(
         &self,
         uri: &Uri,
         feature: &'static str,
-        with_solve: bool,
+        needs: Needs,
         f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
     ) -> Result<Option<T>> {
-        let Some(snapshot) = self.current(uri, with_solve).await? else {
+        let Some(snapshot) = self.current(uri, needs).await? else {
             return Ok(None);
         };
-        tokio::task::spawn_blocking(move || guarded(feature, || f(&snapshot)))
-            .await
-            .unwrap_or_else(|_| Err(Error::internal_error()))
+        on_pool(feature, move || f(&snapshot)).await
     }
 
     /// Sends the full diagnostic set of `generation`, if that is still the document's
@@ -452,19 +470,38 @@ impl Server {
     }
 
     /// Reads the `cmg` settings from the client, where it can answer in time.
+    /// Pulls run on tasks of their own and may be answered out of order: an answer
+    /// older than one already applied is dropped.
     async fn pull_configuration(&self) {
-        if !self.state().client.configuration {
-            return;
-        }
+        let asked = {
+            let mut state = self.state();
+            if !state.client.configuration {
+                return;
+            }
+            state.config_pulls.asked += 1;
+            state.config_pulls.asked
+        };
         let items = vec![ConfigurationItem {
             scope_uri: None,
             section: Some("cmg".to_owned()),
         }];
         if let Some(values) = self.ask_client(self.client.configuration(items)).await {
-            if let Some(settings) = values.first() {
-                self.state().config.update(settings);
+            let mut state = self.state();
+            if let (Some(settings), true) = (values.first(), asked > state.config_pulls.applied) {
+                state.config_pulls.applied = asked;
+                state.config.update(settings);
             }
         }
+    }
+
+    /// Pulls the settings and re-analyses every document with them, on a task of its
+    /// own.
+    fn pull_configuration_then_refresh(&self) {
+        let server = self.clone();
+        tokio::spawn(async move {
+            server.pull_configuration().await;
+            server.refresh_all();
+        });
     }
 
     /// Re-analyses every document (settings changed).
@@ -580,10 +617,11 @@ impl LanguageServer for Server {
         })
     }
 
+    /// The settings are pulled on a task of their own: a client slow to answer must
+    /// not hold a handler (and the messages behind it) for as long.
     async fn initialized(&self, _: InitializedParams) {
         if self.state().client.configuration {
-            self.pull_configuration().await;
-            self.refresh_all();
+            self.pull_configuration_then_refresh();
         }
     }
 
@@ -649,15 +687,15 @@ impl LanguageServer for Server {
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         if self.state().client.configuration {
-            self.pull_configuration().await;
-        } else {
-            let settings = params
-                .settings
-                .get("cmg")
-                .unwrap_or(&params.settings)
-                .clone();
-            self.state().config.update(&settings);
+            self.pull_configuration_then_refresh();
+            return;
         }
+        let settings = params
+            .settings
+            .get("cmg")
+            .unwrap_or(&params.settings)
+            .clone();
+        self.state().config.update(&settings);
         self.refresh_all();
     }
 
@@ -677,16 +715,22 @@ impl LanguageServer for Server {
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.answer_after_solve(&params.text_document.uri, "inlay hints", true, move |s| {
-            Some(handlers::inlay_hints(s, params.range))
-        })
+        self.answer_when(
+            &params.text_document.uri,
+            "inlay hints",
+            Needs::Solve,
+            move |s| Some(handlers::inlay_hints(s, params.range)),
+        )
         .await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        self.answer_after_solve(&params.text_document.uri, "code lens", true, move |s| {
-            Some(handlers::code_lenses(s))
-        })
+        self.answer_when(
+            &params.text_document.uri,
+            "code lens",
+            Needs::Solve,
+            move |s| Some(handlers::code_lenses(s)),
+        )
         .await
     }
 
@@ -789,13 +833,17 @@ impl LanguageServer for Server {
             error.message = "cmg: the document changed since the action was listed".into();
             error
         };
-        let snapshot = self.current(&data.uri, false).await?.ok_or_else(stale)?;
+        let snapshot = self
+            .current(&data.uri, Needs::Analysis)
+            .await?
+            .ok_or_else(stale)?;
         if snapshot.version != data.version {
             return Err(stale());
         }
-        guarded("code action resolve", || {
+        on_pool("code action resolve", move || {
             handlers::resolve_code_action(&snapshot, &data.id)
-        })?
+        })
+        .await?
     }
 
     async fn goto_definition(
@@ -833,23 +881,28 @@ impl LanguageServer for Server {
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some(snapshot) = self.current(&params.text_document.uri, false).await? else {
+        let Some(snapshot) = self
+            .current(&params.text_document.uri, Needs::Analysis)
+            .await?
+        else {
             return Ok(None);
         };
-        guarded("rename", || {
+        on_pool("rename", move || {
             handlers::prepare_rename(&snapshot, params.position)
-        })?
+        })
+        .await?
         .map(Some)
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
         let at = params.text_document_position;
-        let Some(snapshot) = self.current(&at.text_document.uri, false).await? else {
+        let Some(snapshot) = self.current(&at.text_document.uri, Needs::Analysis).await? else {
             return Ok(None);
         };
-        guarded("rename", || {
+        on_pool("rename", move || {
             handlers::rename(&snapshot, at.position, &params.new_name)
-        })?
+        })
+        .await?
         .map(Some)
     }
 
