@@ -170,28 +170,6 @@ fn outcome_of(text: &str) -> String {
 }
 
 #[tokio::test]
-async fn a_stale_solve_is_never_published() {
-    let settings = json!({"solver": {"maxNodes": 5000}});
-    let mut client = started(settings.clone()).await;
-    let expects = "expect draw\nexpect mouse\nexpect cat\n";
-    // Version 2 replaces version 1 while version 1 is solved (its first publication
-    // does not wait for a solve this long), and takes longer to solve: version 1's
-    // solve ends first, while version 2 waits for its own, and must not be taken for it.
-    let v1 = format!("0 -- 1\n{}{expects}", big_graph(600, 1));
-    let v2 = format!("{}{expects}", big_graph(900, 2));
-    assert_ne!(
-        outcome_of(&v1),
-        outcome_of(&v2),
-        "the test needs two outcomes"
-    );
-    let expected = expected_diagnostics(URI, &v2, &settings);
-    client.open(URI, 1, &v1).await;
-    client.diagnostics_where(URI, version_is(1)).await;
-    client.change(URI, 2, json!([{"text": v2}])).await;
-    check_publications(&mut client, 2, expected).await;
-}
-
-#[tokio::test]
 async fn a_solution_for_another_graph_with_the_same_node_count_is_never_shown() {
     let settings = json!({"solver": {"maxNodes": 5000}});
     let mut client = started(settings.clone()).await;

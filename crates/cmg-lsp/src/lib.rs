@@ -5,13 +5,16 @@ mod capabilities;
 mod config;
 mod convert;
 mod documents;
+mod event_loop;
 mod framing;
 mod handlers;
 mod lifecycle;
 mod scene;
+mod scheduler;
 mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
+mod tokens;
 
 pub use server::Server;
 

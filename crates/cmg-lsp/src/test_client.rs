@@ -263,7 +263,7 @@ pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 
 
     use super::config::Config;
     use super::convert::{publishable, Encoding};
-    use super::documents::{diagnostics, solve_policy, AnalysisJob, SolveState};
+    use super::documents::{diagnostics, AnalysisJob, SolveState};
 
     let mut config = Config::default();
     config.update(settings);
@@ -275,9 +275,9 @@ pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 
         config,
     }
     .run();
-    let (refused, game) = solve_policy(&analysed);
-    let solved = match &game {
-        Some(game) => SolveState::Solved(Arc::new(cmg_solve::solve(game))),
+    let refused = analysed.plan.refused.clone();
+    let solved = match &analysed.plan.game {
+        Some((game, _)) => SolveState::Solved(Arc::new(cmg_solve::solve(game))),
         None => refused.clone(),
     };
     let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();
