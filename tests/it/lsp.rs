@@ -1,7 +1,9 @@
 //! The language server in process, over an in-memory pipe with real framing: document
 //! sync, diagnostics with versions, scheduling of solves, settings, bad requests.
 
-use cmg_lsp::test_client::{codes, expected_diagnostics, in_memory, InMemoryClient};
+use cmg_lsp::test_client::{
+    codes, diagnostics_view, expected_diagnostics, in_memory, InMemoryClient,
+};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///test/graph.cmg";
@@ -119,7 +121,7 @@ async fn check_publications(client: &mut InMemoryClient, version: i64, expected:
     );
     client
         .diagnostics_where(URI, |p| {
-            p["version"] == version && p["diagnostics"] == solved
+            p["version"] == version && diagnostics_view(&p["diagnostics"]) == solved
         })
         .await;
     for params in client.published(URI) {
@@ -133,7 +135,7 @@ async fn check_publications(client: &mut InMemoryClient, version: i64, expected:
                 .collect::<String>()
         );
         if params["version"] == version {
-            let diagnostics = &params["diagnostics"];
+            let diagnostics = &diagnostics_view(&params["diagnostics"]);
             assert!(
                 *diagnostics == unsolved || *diagnostics == solved,
                 "version {version} published {diagnostics}, expected {solved}"

@@ -1141,9 +1141,17 @@ mod tests {
                 .map(|uri| scheduler.documents[uri].document.last_solved.is_some())
                 .to_vec()
         };
-        assert_eq!(solving(&harness), std::slice::from_ref(&a), "one solve at a time");
+        assert_eq!(
+            solving(&harness),
+            std::slice::from_ref(&a),
+            "one solve at a time"
+        );
         harness.apply(&mut scheduler, Op::FinishSolve(0, false));
-        assert_eq!(solving(&harness), std::slice::from_ref(&c), "the newest goes next");
+        assert_eq!(
+            solving(&harness),
+            std::slice::from_ref(&c),
+            "the newest goes next"
+        );
         assert_eq!(
             retained(&scheduler),
             [false, false, false],
