@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use ropey::Rope;
 
-use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge};
+use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::model::{Code, Diagnostic};
 use cmg_solve::{Game, Solution};
 use cmg_syntax::TextRange;
@@ -390,26 +390,31 @@ fn fingerprint(game: &Game) -> u64 {
     hasher.finish()
 }
 
-/// The full diagnostic set of an analysed document and the state of its solve, sorted
-/// by position.
-pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
+/// The diagnostics of an analysed document and the state of its solve, sorted by
+/// position: the first `cmg.diagnostics.max` and a summary of the rest, which are not
+/// built into a list (see [`Analysis::diagnostics_capped`]).
+pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
         let bytes = analysed.rope.len_bytes();
-        return vec![Diagnostic::new(
+        let refusal = Diagnostic::new(
             Code::TooLarge,
             TextRange::empty(0),
             format!(
                 "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
                 analysed.config.max_document_bytes
             ),
-        )];
+        );
+        return Capped {
+            shown: vec![refusal],
+            hidden: None,
+        };
     };
     let (solution, too_large) = match solve {
         SolveState::Solved(solution) => (Some(solution.as_ref()), None),
         SolveState::TooLarge(too_large) => (None, Some(too_large)),
         _ => (None, None),
     };
-    analysis.diagnostics_with(solution, too_large)
+    analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
 }
 
 #[cfg(test)]
@@ -435,6 +440,7 @@ mod tests {
 
     fn codes(document: &Document) -> Vec<Code> {
         diagnostics(&document.analysed, &document.solve)
+            .shown
             .iter()
             .map(|d| d.code)
             .collect()
@@ -586,7 +592,7 @@ mod tests {
             ..Config::default()
         };
         assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 3\n", &tight).is_none());
-        let messages = diagnostics(&document.analysed, &document.solve);
+        let messages = diagnostics(&document.analysed, &document.solve).shown;
         assert!(
             messages[0].message.contains("memory budget"),
             "{messages:?}"
@@ -596,7 +602,7 @@ mod tests {
             ..Config::default()
         };
         assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 2\n", &tiny).is_none());
-        let messages = diagnostics(&document.analysed, &document.solve);
+        let messages = diagnostics(&document.analysed, &document.solve).shown;
         assert_eq!(messages.len(), 1, "only the reason: {messages:?}");
         assert!(messages[0].message.contains("analysis limit"));
     }

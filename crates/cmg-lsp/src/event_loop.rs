@@ -238,13 +238,7 @@ impl Runner {
                 self.on_pool(
                     move || {
                         let diagnostics = documents::diagnostics(&analysed, &solve);
-                        convert::publishable(
-                            &target,
-                            &analysed.rope,
-                            encoding,
-                            &diagnostics,
-                            analysed.config.max_diagnostics,
-                        )
+                        convert::publishable(&target, &analysed.rope, encoding, &diagnostics)
                     },
                     move |panic| {
                         format!("cmg: the diagnostics of {name} could not be built ({panic})")

@@ -964,13 +964,7 @@ mod tests {
                         unreachable!("only builds are kept here")
                     };
                     let set = documents::diagnostics(&analysed, &solve);
-                    let diagnostics = convert::publishable(
-                        &uri,
-                        &analysed.rope,
-                        encoding,
-                        &set,
-                        analysed.config.max_diagnostics,
-                    );
+                    let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
                     self.feed(
                         scheduler,
                         Event::Built {
