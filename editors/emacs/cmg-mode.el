@@ -17,7 +17,7 @@
 ;;   (require 'cmg-mode)
 ;;   (add-hook 'cmg-mode-hook #'eglot-ensure)   ; optional: start the server
 ;;
-;; The word lists follow the lexer (src/syntax/lexer.rs); the CI test
+;; The word lists follow the lexer (crates/cmg-syntax/src/lexer.rs); the CI test
 ;; (editors/emacs/test/cmg-mode-test.el) fails when they drift apart.
 
 ;;; Code:

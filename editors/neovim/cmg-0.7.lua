@@ -4,13 +4,15 @@
 -- Copy this file to ~/.config/nvim/lua/cmg.lua and call `require("cmg").setup()` from
 -- init.lua. Options (all optional):
 --   cmd      the server command, default { "cmg", "lsp" }
---   settings the server settings, default { solver = { maxNodes = 5000 }, inlayHints = { nodes = true } }
+--   settings the server settings (see the settings table in editors/README.md), e.g.
+--            { solver = { maxNodes = 500 } }; none are sent by default, so the
+--            server's own defaults apply
 
 local M = {}
 
 local defaults = {
   cmd = { "cmg", "lsp" },
-  settings = { solver = { maxNodes = 5000 }, inlayHints = { nodes = true } },
+  settings = vim.empty_dict(),
 }
 
 -- One client serves every cmg buffer; it is started with the first one and again if it

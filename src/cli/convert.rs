@@ -62,21 +62,14 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
             }
         }
     }
-    let mut text = String::from("# imported from an adjacency list\n");
-    for (i, list) in neighbours.iter_mut().enumerate() {
+    for list in &mut neighbours {
         list.sort_unstable();
         list.dedup();
-        let above: Vec<String> = list
-            .iter()
-            .filter(|&&j| j > i as u64)
-            .map(u64::to_string)
-            .collect();
-        match above.as_slice() {
-            [] if list.is_empty() => text.push_str(&format!("node {i}\n")),
-            [] => {}
-            [one] => text.push_str(&format!("{i} -- {one}\n")),
-            many => text.push_str(&format!("{i} -- {{{}}}\n", many.join(" "))),
-        }
+    }
+    let mut text = String::from("# imported from an adjacency list\n");
+    for line in cmg_ide::edge_statements((0..).zip(&neighbours)) {
+        text.push_str(&line);
+        text.push('\n');
     }
     Ok(text)
 }

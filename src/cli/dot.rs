@@ -8,7 +8,7 @@ use super::render::{self, SourceView};
 use super::CliResult;
 use cmg_core::analysis::{mouse_starts_at, Analysis};
 use cmg_core::model::{Code, Graph, NodeRole};
-use cmg_solve::{Outcome, Solution};
+use cmg_solve::Solution;
 
 pub fn run(path: &str) -> CliResult {
     let source = read_source(path)?;
@@ -96,11 +96,7 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
         if let Some(outcome) =
             solution.and_then(|s| Some(s.outcome(mouse_starts_at(graph, index)?)))
         {
-            let colour = match outcome {
-                Outcome::MouseWins => "#a8dba8",
-                Outcome::CatWins => "#f4a6a6",
-                Outcome::Draw => "#d9d9d9",
-            };
+            let colour = cmg_ide::view::svg::outcome_colour(outcome);
             attributes.push(format!("fillcolor=\"{colour}\""));
         }
         match NodeRole::of(id) {

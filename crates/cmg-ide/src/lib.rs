@@ -34,6 +34,55 @@ pub struct TextEdit {
     pub new_text: String,
 }
 
+/// `text` with non-overlapping `edits` applied, or `None` if one does not fit the text
+/// (out of range, overlapping another, or splitting a character).
+pub fn apply_edits(text: &str, edits: &[TextEdit]) -> Option<String> {
+    let mut edits = edits.to_vec();
+    edits.sort_by_key(|edit| std::cmp::Reverse((edit.range.start, edit.range.end)));
+    let mut text = text.to_owned();
+    let mut limit = text.len();
+    for edit in edits {
+        let range = edit.range.to_usize();
+        if range.end > limit
+            || !text.is_char_boundary(range.start)
+            || !text.is_char_boundary(range.end)
+        {
+            return None;
+        }
+        text.replace_range(range.clone(), &edit.new_text);
+        limit = range.start;
+    }
+    Some(text)
+}
+
+/// Edge statements for a graph given as each node with its neighbours (each list sorted,
+/// without repeats), in the order given: `i -- j` or `i -- {j k}` for the neighbours
+/// above `i`, `node i` for a node without any. `cmg import` and the refactor that turns
+/// an adjacency literal into edges both write this layout.
+pub fn edge_statements<'a, N, L>(nodes: impl IntoIterator<Item = (N, L)>) -> Vec<String>
+where
+    N: Copy + Ord + std::fmt::Display + 'a,
+    L: IntoIterator<Item = &'a N>,
+{
+    let mut lines = Vec::new();
+    for (node, neighbours) in nodes {
+        let mut any = false;
+        let above: Vec<String> = neighbours
+            .into_iter()
+            .inspect(|_| any = true)
+            .filter(|&&other| other > node)
+            .map(ToString::to_string)
+            .collect();
+        match above.as_slice() {
+            [] if !any => lines.push(format!("node {node}")),
+            [] => {}
+            [one] => lines.push(format!("{node} -- {one}")),
+            many => lines.push(format!("{node} -- {{{}}}", many.join(" "))),
+        }
+    }
+    lines
+}
+
 /// The node mention under the cursor at `offset` (touching it from either side).
 /// A whole adjacency list is a mention of its node, but an id inside it wins.
 pub(crate) fn mention_at(analysis: &Analysis, offset: u32) -> Option<&Mention> {

@@ -19,13 +19,7 @@ pub fn analyze(fixture: &str) -> (Analysis, Option<Solution>, u32) {
     (analysis, solution, offset)
 }
 
-/// `text` with `edits` applied (they must not overlap).
+/// `text` with `edits` applied; they must fit the text.
 pub fn apply_edits(text: &str, edits: &[super::TextEdit]) -> String {
-    let mut edits = edits.to_vec();
-    edits.sort_by_key(|edit| std::cmp::Reverse((edit.range.start, edit.range.end)));
-    let mut text = text.to_owned();
-    for edit in edits {
-        text.replace_range(edit.range.to_usize(), &edit.new_text);
-    }
-    text
+    super::apply_edits(text, edits).expect("the edits fit the text")
 }

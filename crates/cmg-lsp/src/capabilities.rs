@@ -65,44 +65,87 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     }
 }
 
-/// How each token kind is coloured: its type and the modifier naming its role, if any.
-/// The legend and the indices of every token are both derived from this one table, so
-/// they cannot drift apart. Node ids are `number`, the three special nodes
-/// `enumMember` with their role; the outcome words are keywords with `outcome`.
+/// How one token kind is coloured: its semantic token type, the modifier naming its
+/// role (with what the modifier means), and the TextMate scope a theme without semantic
+/// colouring falls back to.
+pub struct TokenStyle {
+    pub kind: TokenKind,
+    pub token_type: SemanticTokenType,
+    pub modifier: Option<(&'static str, &'static str)>,
+    pub scope: &'static str,
+}
+
+/// How each token kind is coloured. The legend, the indices of every token and the
+/// editor's `semanticTokenModifiers`/`semanticTokenScopes` (written by `cargo xtask
+/// codegen`) all come from this one table, so they cannot drift apart. Node ids are
+/// `number`, the three special nodes `enumMember` with their role, mapped to scopes
+/// every theme colours distinctly; the outcome words are keywords with `outcome`.
 /// Punctuation is left to the grammar.
-const TOKEN_STYLES: &[(TokenKind, SemanticTokenType, Option<&str>)] = &[
-    (TokenKind::Node, SemanticTokenType::NUMBER, None),
-    (
-        TokenKind::Hole,
-        SemanticTokenType::ENUM_MEMBER,
-        Some("hole"),
-    ),
-    (
-        TokenKind::MouseStart,
-        SemanticTokenType::ENUM_MEMBER,
-        Some("mouseStart"),
-    ),
-    (
-        TokenKind::CatStart,
-        SemanticTokenType::ENUM_MEMBER,
-        Some("catStart"),
-    ),
-    (TokenKind::Keyword, SemanticTokenType::KEYWORD, None),
-    (
-        TokenKind::Outcome,
-        SemanticTokenType::KEYWORD,
-        Some("outcome"),
-    ),
-    (TokenKind::String, SemanticTokenType::STRING, None),
-    (TokenKind::Comment, SemanticTokenType::COMMENT, None),
-    (TokenKind::Operator, SemanticTokenType::OPERATOR, None),
+pub const TOKEN_STYLES: &[TokenStyle] = &[
+    TokenStyle {
+        kind: TokenKind::Node,
+        token_type: SemanticTokenType::NUMBER,
+        modifier: None,
+        scope: "constant.numeric.node.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::Hole,
+        token_type: SemanticTokenType::ENUM_MEMBER,
+        modifier: Some(("hole", "Node 0, the hole the mouse runs to.")),
+        scope: "keyword.control.hole.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::MouseStart,
+        token_type: SemanticTokenType::ENUM_MEMBER,
+        modifier: Some(("mouseStart", "Node 1, where the mouse starts.")),
+        scope: "entity.name.function.mouse.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::CatStart,
+        token_type: SemanticTokenType::ENUM_MEMBER,
+        modifier: Some(("catStart", "Node 2, where the cat starts.")),
+        scope: "entity.name.type.cat.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::Keyword,
+        token_type: SemanticTokenType::KEYWORD,
+        modifier: None,
+        scope: "keyword.other.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::Outcome,
+        token_type: SemanticTokenType::KEYWORD,
+        modifier: Some((
+            "outcome",
+            "An outcome word after `expect`: mouse, cat or draw.",
+        )),
+        scope: "constant.language.outcome.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::String,
+        token_type: SemanticTokenType::STRING,
+        modifier: None,
+        scope: "string.quoted.double.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::Comment,
+        token_type: SemanticTokenType::COMMENT,
+        modifier: None,
+        scope: "comment.line.number-sign.cmg",
+    },
+    TokenStyle {
+        kind: TokenKind::Operator,
+        token_type: SemanticTokenType::OPERATOR,
+        modifier: None,
+        scope: "keyword.operator.edge.cmg",
+    },
 ];
 
 fn legend_types() -> Vec<SemanticTokenType> {
     let mut types: Vec<SemanticTokenType> = Vec::new();
-    for (_, token_type, _) in TOKEN_STYLES {
-        if !types.contains(token_type) {
-            types.push(token_type.clone());
+    for style in TOKEN_STYLES {
+        if !types.contains(&style.token_type) {
+            types.push(style.token_type.clone());
         }
     }
     types
@@ -110,7 +153,7 @@ fn legend_types() -> Vec<SemanticTokenType> {
 
 fn legend_modifiers() -> Vec<&'static str> {
     let mut modifiers = Vec::new();
-    for modifier in TOKEN_STYLES.iter().filter_map(|(_, _, modifier)| *modifier) {
+    for (modifier, _) in TOKEN_STYLES.iter().filter_map(|style| style.modifier) {
         if !modifiers.contains(&modifier) {
             modifiers.push(modifier);
         }
@@ -131,10 +174,10 @@ pub fn semantic_tokens_legend() -> SemanticTokensLegend {
 /// The legend's type index and modifier bits of a token kind; `None` for kinds the
 /// server leaves to the grammar.
 pub fn token_encoding(kind: TokenKind) -> Option<(u32, u32)> {
-    let (_, token_type, modifier) = TOKEN_STYLES.iter().find(|(k, _, _)| *k == kind)?;
-    let index = legend_types().iter().position(|t| t == token_type)?;
-    let bits = match modifier {
-        Some(modifier) => 1 << legend_modifiers().iter().position(|m| m == modifier)?,
+    let style = TOKEN_STYLES.iter().find(|style| style.kind == kind)?;
+    let index = legend_types().iter().position(|t| *t == style.token_type)?;
+    let bits = match style.modifier {
+        Some((modifier, _)) => 1 << legend_modifiers().iter().position(|m| *m == modifier)?,
         None => 0,
     };
     Some((index as u32, bits))

@@ -32,6 +32,91 @@ impl Default for Config {
     }
 }
 
+/// One setting the server reads: the one home of its key, type and description.
+/// `cargo xtask codegen` writes the editor's settings (VS Code's `package.json`, the
+/// settings tables of the READMEs) from [`SETTINGS`]; its default comes from
+/// [`Config::default`], so the two cannot disagree.
+pub struct Setting {
+    /// The key under the `cmg` section, dotted: `solver.maxNodes`.
+    pub key: &'static str,
+    pub kind: SettingKind,
+    /// What the setting does, in Markdown, for the settings UI and the docs.
+    pub description: &'static str,
+    default: fn(&Config) -> Value,
+    /// Takes the value if it has the right type; `false` keeps the current setting.
+    apply: fn(&mut Config, &Value) -> bool,
+}
+
+/// The JSON type of a setting's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SettingKind {
+    /// A whole number, at least 0.
+    Integer,
+    Boolean,
+}
+
+impl Setting {
+    /// The value `Config::default()` holds.
+    pub fn default_value(&self) -> Value {
+        (self.default)(&Config::default())
+    }
+}
+
+/// A non-negative integer as a size; values beyond `usize` saturate.
+fn size(value: &Value) -> Option<usize> {
+    value
+        .as_u64()
+        .map(|value| usize::try_from(value).unwrap_or(usize::MAX))
+}
+
+/// Every setting, in the order the docs list them.
+pub static SETTINGS: &[Setting] = &[
+    Setting {
+        key: "solver.maxNodes",
+        kind: SettingKind::Integer,
+        description: "Graphs with more nodes than this are not solved while typing (the `too-large` note says so).",
+        default: |config| config.max_nodes.into(),
+        apply: |config, value| size(value).map(|max| config.max_nodes = max).is_some(),
+    },
+    Setting {
+        key: "solver.maxMemoryMiB",
+        kind: SettingKind::Integer,
+        description: "The solver's memory budget in MiB: a graph whose solve would need more is not solved while typing. The need is estimated before anything is allocated.",
+        default: |config| config.max_solver_memory_mib.into(),
+        apply: |config, value| {
+            value
+                .as_u64()
+                .map(|mib| config.max_solver_memory_mib = mib)
+                .is_some()
+        },
+    },
+    Setting {
+        key: "analysis.maxDocumentBytes",
+        kind: SettingKind::Integer,
+        description: "Documents longer than this many bytes are not analysed at all: one `too-large` diagnostic says why, and the other features stay empty.",
+        default: |config| config.max_document_bytes.into(),
+        apply: |config, value| {
+            size(value)
+                .map(|bytes| config.max_document_bytes = bytes)
+                .is_some()
+        },
+    },
+    Setting {
+        key: "diagnostics.max",
+        kind: SettingKind::Integer,
+        description: "At most this many diagnostics are shown per file, followed by one that counts the rest by code. `0` shows them all.",
+        default: |config| config.max_diagnostics.into(),
+        apply: |config, value| size(value).map(|max| config.max_diagnostics = max).is_some(),
+    },
+    Setting {
+        key: "inlayHints.nodes",
+        kind: SettingKind::Boolean,
+        description: "Show an inlay hint next to each node with the outcome if the mouse started there: after its first mention, or at the start of its row in an adjacency literal.",
+        default: |config| config.node_hints.into(),
+        apply: |config, value| value.as_bool().map(|on| config.node_hints = on).is_some(),
+    },
+];
+
 impl Config {
     /// Reads the settings object the editor keeps under `cmg`:
     /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 2048}, "analysis":
@@ -39,29 +124,14 @@ impl Config {
     /// {"nodes": true}}`. Dotted keys (`"solver.maxNodes"`) are accepted too, as some
     /// clients send them flat. Unknown or ill-typed values keep the current setting.
     pub fn update(&mut self, settings: &Value) {
-        let lookup = |path: &[&str]| -> Option<&Value> {
-            let nested = path.iter().try_fold(settings, |value, key| value.get(key));
-            nested.or_else(|| settings.get(path.join(".")))
-        };
-        let size = |path: &[&str]| {
-            lookup(path)
-                .and_then(Value::as_u64)
-                .map(|value| usize::try_from(value).unwrap_or(usize::MAX))
-        };
-        if let Some(max_nodes) = size(&["solver", "maxNodes"]) {
-            self.max_nodes = max_nodes;
-        }
-        if let Some(mib) = lookup(&["solver", "maxMemoryMiB"]).and_then(Value::as_u64) {
-            self.max_solver_memory_mib = mib;
-        }
-        if let Some(bytes) = size(&["analysis", "maxDocumentBytes"]) {
-            self.max_document_bytes = bytes;
-        }
-        if let Some(max) = size(&["diagnostics", "max"]) {
-            self.max_diagnostics = max;
-        }
-        if let Some(node_hints) = lookup(&["inlayHints", "nodes"]).and_then(Value::as_bool) {
-            self.node_hints = node_hints;
+        for setting in SETTINGS {
+            let nested = setting
+                .key
+                .split('.')
+                .try_fold(settings, |value, key| value.get(key));
+            if let Some(value) = nested.or_else(|| settings.get(setting.key)) {
+                (setting.apply)(self, value);
+            }
         }
     }
 
@@ -106,5 +176,27 @@ mod tests {
         assert_eq!(config, Config::default());
         config.update(&json!(null));
         assert_eq!(config, Config::default());
+    }
+
+    #[test]
+    fn every_setting_reads_its_own_key_and_holds_its_default() {
+        for setting in SETTINGS {
+            let mut config = Config::default();
+            let changed = match setting.kind {
+                SettingKind::Integer => json!(7),
+                SettingKind::Boolean => json!(!setting.default_value().as_bool().unwrap()),
+            };
+            assert_ne!(setting.default_value(), changed, "{}", setting.key);
+            config.update(&json!({ setting.key: changed.clone() }));
+            assert_ne!(config, Config::default(), "{} changes nothing", setting.key);
+            let mut rest = config.clone();
+            rest.update(&json!({ setting.key: setting.default_value() }));
+            assert_eq!(
+                rest,
+                Config::default(),
+                "{} is not its own field",
+                setting.key
+            );
+        }
     }
 }

@@ -18,6 +18,13 @@ mod tokens;
 
 pub use server::Server;
 
+/// The tables `cargo xtask codegen` writes the editor files from.
+pub mod tables {
+    pub use super::capabilities::{TokenStyle, TOKEN_STYLES};
+    pub use super::config::{Setting, SettingKind, SETTINGS};
+    pub use tower_lsp_server::ls_types::SemanticTokenType;
+}
+
 use std::process::ExitCode;
 
 /// The server with cmg's custom requests registered; it wakes `exit` when the process

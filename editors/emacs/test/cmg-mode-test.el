@@ -75,9 +75,9 @@
 ;;; The mode on its own.
 
 (ert-deftest cmg-keywords-are-the-lexers ()
-  "The mode colours exactly the keywords src/syntax/lexer.rs defines."
+  "The mode colours exactly the keywords crates/cmg-syntax/src/lexer.rs defines."
   (let ((lexer (with-temp-buffer
-                 (insert-file-contents (expand-file-name "src/syntax/lexer.rs" cmg-test-root))
+                 (insert-file-contents (expand-file-name "crates/cmg-syntax/src/lexer.rs" cmg-test-root))
                  (let (words)
                    (while (re-search-forward "#\\[token(\"\\([A-Za-z]+\\)\")\\]" nil t)
                      (push (match-string 1) words))

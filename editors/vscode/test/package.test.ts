@@ -1,13 +1,11 @@
 // Checks the packaged `.vsix` and keeps the extension's data in step with the rest of
-// the repository: the grammar (one copy, same scope), the lexer's keywords, and the
-// settings the server reads in `crates/cmg-lsp/src/config.rs`.
+// the repository: the grammar (one copy, same scope) and the lexer's keywords.
 
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
-import { SERVER_SETTINGS } from "../src/settings";
 import { readZip } from "./zip";
 
 // Compiled tests run from `out/test`, so the extension's folder is two levels up.
@@ -39,8 +37,9 @@ const manifest = JSON.parse(
 const grammarText = fs.readFileSync(path.join(repositoryRoot, "grammar", "cmg.tmLanguage.json"), "utf8");
 const grammar = JSON.parse(grammarText) as Grammar;
 
+/** A Rust source file, by its path from the repository root. */
 function readRust(file: string): string {
-  return fs.readFileSync(path.join(repositoryRoot, "src", file), "utf8");
+  return fs.readFileSync(path.join(repositoryRoot, file), "utf8");
 }
 
 /** Every scope name the grammar can assign, split on spaces, `$0` names expanded. */
@@ -107,52 +106,15 @@ test("the language and grammar contributions agree with the grammar", () => {
   assert.equal(grammar.scopeName, "source.cmg");
 });
 
-test("settings match what crates/cmg-lsp/src/config.rs reads, with the same defaults", () => {
-  const config = readRust("lsp/config.rs");
-  // `update` reads each setting through `lookup(&["group", "name"])` or one of its
-  // typed helpers (`size(&[...])`).
-  const read = [...config.matchAll(/(?:lookup|size)\(&\[\s*"(\w+)",\s*"(\w+)"\s*\]\)/g)].map(
-    (match) => `${match[1]}.${match[2]}`,
-  );
-  assert.deepEqual(read.sort(), [...SERVER_SETTINGS].sort(), "the server reads other settings than the client sends");
-  const properties = manifest.contributes.configuration.properties;
-  assert.deepEqual(
-    Object.keys(properties).sort(),
-    ["cmg.server.path", "cmg.trace.server", ...SERVER_SETTINGS.map((key) => `cmg.${key}`)].sort(),
-  );
-  // The defaults as `Config::default()` writes them, field by field.
-  const body = /fn default\(\) -> Config \{([\s\S]*?)\n {4}\}/.exec(config);
-  assert.ok(body, "Config::default() not found in crates/cmg-lsp/src/config.rs");
-  const fields = body[1] ?? "";
-  const field = (name: string): string => {
-    const match = new RegExp(`${name}:\\s*([^,]+),`).exec(fields);
-    assert.ok(match?.[1], `${name} not found in Config::default()`);
-    return match[1].trim();
-  };
-  const integer = (expression: string): number => {
-    // `8 << 20` is how the byte limit is written.
-    const shift = /^(\d+)\s*<<\s*(\d+)$/.exec(expression);
-    return shift ? Number(shift[1]) * 2 ** Number(shift[2]) : Number(expression);
-  };
-  const expected: Record<string, unknown> = {
-    "cmg.solver.maxNodes": integer(field("max_nodes")),
-    "cmg.solver.maxMemoryMiB": integer(field("max_solver_memory_mib")),
-    "cmg.analysis.maxDocumentBytes": integer(field("max_document_bytes")),
-    "cmg.diagnostics.max": integer(field("max_diagnostics")),
-    "cmg.inlayHints.nodes": field("node_hints") === "true",
-  };
-  for (const [key, value] of Object.entries(expected)) {
-    assert.equal(properties[key]?.default, value, key);
-  }
-  assert.equal(properties["cmg.solver.maxNodes"]?.default, 5000);
-});
+// The settings and the semantic-token modifiers and scopes of the manifest are written by
+// `cargo xtask codegen` from the server's tables; `cargo test` fails when they are stale.
 
 test("commands: restart is contributed, the code lens command is left to the server", () => {
   const commands = manifest.contributes.commands.map((entry) => entry.command);
   assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView"]);
   // The server announces `cmg.showLine` in executeCommandProvider; the language client
   // registers it, and a second registration by the extension would fail.
-  assert.match(readRust("lsp/handlers.rs"), /"cmg\.showLine"/);
+  assert.match(readRust("crates/cmg-lsp/src/handlers.rs"), /"cmg\.showLine"/);
   assert.doesNotMatch(fs.readFileSync(path.join(extensionRoot, "src", "extension.ts"), "utf8"), /cmg\.showLine/);
 });
 
@@ -170,7 +132,6 @@ const ROLE_SCOPES: Record<string, string> = {
 
 test("semantic token scopes use the server's modifiers, the grammar's scopes and standard role scopes", () => {
   const modifiers = manifest.contributes.semanticTokenModifiers.map((entry) => entry.id);
-  assert.deepEqual(modifiers.sort(), ["catStart", "hole", "mouseStart", "outcome"]);
   const [entry] = manifest.contributes.semanticTokenScopes;
   assert.equal(entry?.language, "cmg");
   const scopes = grammarScopes();
@@ -199,7 +160,7 @@ test("semantic token scopes use the server's modifiers, the grammar's scopes and
 });
 
 test("the grammar's keywords are the lexer's keywords", () => {
-  const lexer = readRust("syntax/lexer.rs");
+  const lexer = readRust("crates/cmg-syntax/src/lexer.rs");
   const lexerWords = [...lexer.matchAll(/#\[token\("([A-Za-z]+)"\)\]/g)].map((match) => match[1]!);
   const grammarWords = ["keyword", "outcome"].flatMap((rule) => {
     const match = grammar.repository[rule]?.match ?? "";

@@ -85,7 +85,7 @@ impl EdgePair {
 /// expanded (`{a b c} -- {d e}` is six, repeats and self-loops included). Beyond it the
 /// graph is not built: a 2 MB file can write a product of 10^10 pairs, and at about 30
 /// bytes of work memory per pair (the adjacency lists, the duplicate check) four
-/// million keep any file's check near 100 MB. ARCHITECTURE.md explains the figure.
+/// million keep any file's check near 100 MB. `docs/dev/decisions.md` explains the figure.
 pub const MAX_EDGE_PAIRS: u64 = 4_000_000;
 
 pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {

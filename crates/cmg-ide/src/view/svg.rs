@@ -11,6 +11,25 @@ use cmg_solve::Outcome;
 /// by the page and by exported pictures.
 pub const STYLESHEET: &str = include_str!("../../../../web/src/scene.css");
 
+/// The colour the stylesheet gives a custom property (`--cmg-mouse`), so that pictures
+/// drawn without CSS (`cmg dot`) use the page's palette; `None` if it has none.
+pub fn palette(property: &str) -> Option<&'static str> {
+    STYLESHEET.lines().find_map(|line| {
+        let value = line.trim().strip_prefix(property)?.strip_prefix(':')?;
+        Some(value.trim().trim_end_matches(';').trim())
+    })
+}
+
+/// The palette colour of an outcome.
+pub fn outcome_colour(outcome: Outcome) -> &'static str {
+    let property = match outcome {
+        Outcome::MouseWins => "--cmg-mouse",
+        Outcome::CatWins => "--cmg-cat",
+        Outcome::Draw => "--cmg-draw",
+    };
+    palette(property).expect("scene.css defines a colour for every outcome")
+}
+
 /// Radius of a node's shape, in pixels. The web UI draws with its own copy
 /// (`web/src/render.ts`), which a test in `view/tests.rs` keeps equal to this one.
 pub const NODE_RADIUS: f64 = 18.0;

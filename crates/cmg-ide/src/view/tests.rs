@@ -236,3 +236,22 @@ fn the_contract_states_the_bounds_of_the_scene() {
         assert!(contract.contains(&phrase), "docs/view.md lacks {phrase:?}");
     }
 }
+
+#[test]
+fn the_palette_gives_every_outcome_a_colour_of_the_stylesheet() {
+    let colours: Vec<&str> = [Outcome::MouseWins, Outcome::CatWins, Outcome::Draw]
+        .into_iter()
+        .map(svg::outcome_colour)
+        .collect();
+    for colour in &colours {
+        assert!(
+            colour.len() == 7
+                && colour.starts_with('#')
+                && colour[1..].chars().all(|c| c.is_ascii_hexdigit()),
+            "{colour}"
+        );
+        assert!(svg::STYLESHEET.contains(colour));
+    }
+    assert_ne!(colours[0], colours[1]);
+    assert_eq!(svg::palette("--cmg-no-such-colour"), None);
+}

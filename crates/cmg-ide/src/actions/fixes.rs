@@ -1,0 +1,217 @@
+//! Quick fixes: the edits that resolve a diagnostic (remove a self-loop or a duplicate
+//! edge, add the missing side of a one-sided edge, set `expect` to the solved outcome).
+
+use std::collections::BTreeSet;
+
+use cmg_core::analysis::{outcome_keyword, start_position, Analysis};
+use cmg_core::model::{Code, Diagnostic, EdgeOrigin, EdgePair};
+use cmg_solve::Solution;
+use cmg_syntax::{AdjacencyList, Group, StatementKind, TextRange};
+
+use super::edits::{delete, delete_item, has_comment, remove_statement};
+use super::{ActionId, ActionKind, Candidate, Plan};
+use crate::TextEdit;
+
+pub(super) fn quick_fix(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    diagnostic: Diagnostic,
+) -> Option<Plan> {
+    let (title, edits, fixed) = match diagnostic.code {
+        Code::SelfLoop => {
+            let edge = edge_at(analysis, diagnostic.range, true)?;
+            let title = format!("Remove the self-loop {} -- {}", edge.a, edge.b);
+            (title, removals(analysis, edge), Some(Code::SelfLoop))
+        }
+        Code::DuplicateEdge => {
+            let edge = edge_at(analysis, diagnostic.range, false)?;
+            let title = format!("Remove the duplicate edge {} -- {}", edge.a, edge.b);
+            (title, removals(analysis, edge), Some(Code::DuplicateEdge))
+        }
+        Code::OneSidedEdge => {
+            let edge = edge_at(analysis, diagnostic.range, false)?;
+            let title = format!("Add {} to list {}", edge.a, edge.b);
+            let edits = add_missing_side(analysis, edge).into_iter().collect();
+            (title, edits, Some(Code::OneSidedEdge))
+        }
+        Code::ExpectMismatch => {
+            let start = start_position(&analysis.model.graph)?;
+            let keyword = outcome_keyword(solution?.outcome(start));
+            let expect = analysis
+                .model
+                .expects
+                .iter()
+                .find(|expect| expect.range() == diagnostic.range)?;
+            let edit = TextEdit {
+                range: expect.outcome_range,
+                new_text: keyword.to_owned(),
+            };
+            let title = format!("Change to `expect {keyword}`");
+            (title, vec![vec![edit]], None)
+        }
+        _ => return None,
+    };
+    if edits.is_empty() {
+        return None;
+    }
+    let id = ActionId::Fix {
+        code: diagnostic.code.as_str().to_owned(),
+        start: diagnostic.range.start,
+        end: diagnostic.range.end,
+    };
+    Some(Plan {
+        candidate: Candidate {
+            title,
+            kind: ActionKind::QuickFix,
+            fixes: Some(diagnostic),
+            preferred: true,
+            id,
+        },
+        edits,
+        fixed,
+    })
+}
+
+/// The declared edge a diagnostic points at. A diagnostic that counts many pairs of a
+/// group product points at the whole product, which no single pair matches, so it gets
+/// no fix: removing one pair would not resolve it.
+fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<EdgePair> {
+    let model = &analysis.model;
+    model
+        .edges
+        .iter()
+        .filter(|edge| edge.range.contains_range(range))
+        .flat_map(|edge| model.pairs(edge))
+        .find(|edge| edge.range == range && edge.is_self_loop() == self_loop)
+}
+
+/// Ways to take `edge` out of the text, best first.
+fn removals(analysis: &Analysis, edge: EdgePair) -> Vec<Vec<TextEdit>> {
+    let Some(statement) = analysis.parse.file.statements.get(edge.statement) else {
+        return Vec::new();
+    };
+    match (&statement.kind, edge.origin) {
+        (StatementKind::Edges(groups), EdgeOrigin::Chain) => chain_removals(analysis, groups, edge),
+        (StatementKind::Adjacency(lists), EdgeOrigin::Listed) => {
+            listed_removals(analysis, lists, edge)
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgePair) -> Vec<Vec<TextEdit>> {
+    let mut candidates = Vec::new();
+    // The end `a` of the edge starts its range, and `b`, in the next group, ends it.
+    for (k, pair) in groups.windows(2).enumerate() {
+        let a = pair[0]
+            .members
+            .iter()
+            .position(|m| m.id == Some(edge.a) && m.range.start == edge.range.start);
+        let b = pair[1]
+            .members
+            .iter()
+            .position(|m| m.id == Some(edge.b) && m.range.end == edge.range.end);
+        if let (Some(a), Some(b)) = (a, b) {
+            candidates.extend(remove_member(analysis, groups, k + 1, b));
+            candidates.extend(remove_member(analysis, groups, k, a));
+        }
+    }
+    if groups.len() == 2 {
+        candidates.push(remove_statement(analysis, edge.statement));
+        // Without its only edge a node would vanish: keep it declared.
+        let ids: BTreeSet<u32> = groups
+            .iter()
+            .flat_map(|group| group.members.iter().filter_map(|m| m.id))
+            .collect();
+        let declarations: Vec<String> = ids.iter().map(|id| format!("node {id}")).collect();
+        if let Some(statement) = analysis.parse.file.statements.get(edge.statement) {
+            candidates.push(vec![TextEdit {
+                range: statement.range,
+                new_text: declarations.join("; "),
+            }]);
+        }
+    }
+    candidates
+}
+
+/// Takes member `index` out of group `k` of a chain; `None` when that would take the
+/// chain below two groups, which is a matter for the whole statement.
+fn remove_member(
+    analysis: &Analysis,
+    groups: &[Group],
+    k: usize,
+    index: usize,
+) -> Option<Vec<TextEdit>> {
+    let group = &groups[k];
+    if group.members.len() >= 2 {
+        let ranges: Vec<TextRange> = group.members.iter().map(|m| m.range).collect();
+        if ranges.len() == 2 && !has_comment(analysis, group.range) {
+            // `{3 4}` less 3 reads better as plain `4`.
+            let rest = ranges[1 - index];
+            return Some(vec![TextEdit {
+                range: group.range,
+                new_text: analysis.text[rest.to_usize()].to_owned(),
+            }]);
+        }
+        return Some(delete_item(analysis, &ranges, index));
+    }
+    if groups.len() <= 2 {
+        return None;
+    }
+    let range = if k + 1 == groups.len() {
+        TextRange::new(groups[k - 1].range.end, group.range.end)
+    } else {
+        TextRange::new(group.range.start, groups[k + 1].range.start)
+    };
+    Some(vec![delete(range)])
+}
+
+fn listed_removals(
+    analysis: &Analysis,
+    lists: &[AdjacencyList],
+    edge: EdgePair,
+) -> Vec<Vec<TextEdit>> {
+    let Some(list) = lists.get(edge.a as usize) else {
+        return Vec::new();
+    };
+    let ranges: Vec<TextRange> = list.neighbours.iter().map(|n| n.range).collect();
+    let Some(index) = ranges.iter().position(|&range| range == edge.range) else {
+        return Vec::new();
+    };
+    let removal = delete_item(analysis, &ranges, index);
+    let mut candidates = vec![removal.clone()];
+    // An edge declared elsewhere too may be listed on both sides here: both sides go,
+    // or the other side is left one-sided.
+    let mirror = lists
+        .get(edge.b as usize)
+        .filter(|_| edge.a != edge.b)
+        .and_then(|other| {
+            let ranges: Vec<TextRange> = other.neighbours.iter().map(|n| n.range).collect();
+            let index = other.neighbours.iter().position(|n| n.id == Some(edge.a))?;
+            Some(delete_item(analysis, &ranges, index))
+        });
+    if let Some(mirror) = mirror {
+        candidates.push(removal.into_iter().chain(mirror).collect());
+    }
+    candidates
+}
+
+/// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
+fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
+    let statement = analysis.parse.file.statements.get(edge.statement)?;
+    let StatementKind::Adjacency(lists) = &statement.kind else {
+        return None;
+    };
+    let list = lists.get(edge.b as usize)?;
+    let edit = match list.neighbours.last() {
+        Some(last) => TextEdit {
+            range: TextRange::empty(last.range.end),
+            new_text: format!(", {}", edge.a),
+        },
+        None => TextEdit {
+            range: TextRange::empty(list.range.start + 1),
+            new_text: edge.a.to_string(),
+        },
+    };
+    Some(vec![edit])
+}
