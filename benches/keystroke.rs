@@ -10,7 +10,7 @@
 //! keystrokes (300 by default, half insertions and half deletions),
 //! `CMG_KEYSTROKE_EDGES=M` the 1 MB file's size in edge lines (75 000 by default; a
 //! third of the nodes). Besides `keystroke_1mb`, two heavy cases: `keystroke_duplicates`
-//! (2.3 MB, about 200 000 duplicate-edge warnings) and `keystroke_product` (a group
+//! (2.2 MB, about 250 000 duplicate-edge warnings) and `keystroke_product` (a group
 //! product of 2 000 000 edges under the live-solve limit, typed into a comment).
 
 use std::time::{Duration, Instant};
@@ -211,11 +211,12 @@ fn report(timings: &mut Timings, with_requests: bool) {
     }
 }
 
-/// A file of about 2.3 MB whose lines nearly all repeat an edge among 100 nodes:
-/// about 200 000 `duplicate-edge` warnings, of which a publication shows 1000.
+/// A file of about 2.2 MB whose lines nearly all repeat an edge among 100 nodes:
+/// about 250 000 `duplicate-edge` warnings, of which a publication shows 1000.
 fn duplicates() -> String {
     // `i` and `7i + 3` never agree modulo 100 (an even and an odd number), so no line
-    // is a self-loop; 4950 lines are the first of their edge, the rest repeat one.
+    // is a self-loop; `i % 100` fixes the line, so at most 100 edges are distinct
+    // and every other line repeats one.
     (0..250_000u32)
         .map(|i| format!("{} -- {}\n", i % 100, (i * 7 + 3) % 100))
         .collect()
