@@ -1,27 +1,34 @@
-//! Benchmarks of the game view's scene: layout, position table and JSON, at the sizes the view draws.
+//! Benchmarks of the game view's scene: layout, a slice of the position table and JSON, at 100, 300, 1000 and 2000 nodes (the view's limit).
 
 mod common;
 
 use cmg_core::analysis::Analysis;
-use cmg_ide::view::{position_table, scene, Positions, MAX_VIEW_NODES};
-use cmg_solve::solve;
+use cmg_ide::view::{layout, scene, slice, Positions, MAX_VIEW_NODES};
+use cmg_solve::{solve, Player};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
 fn bench_scene(c: &mut Criterion) {
     let mut group = c.benchmark_group("view");
     group.sample_size(10);
-    for nodes in [50, 150, MAX_VIEW_NODES] {
+    for nodes in [100, 300, 1000, MAX_VIEW_NODES] {
         let analysis = Analysis::new(common::random_cmg(nodes, nodes * 2, 7));
+        let graph = &analysis.model.graph;
         let game = analysis.game().expect("a game");
         let solution = solve(&game);
         let first = scene(&analysis, Some(&solution), &Positions::new());
         let json = serde_json::to_string(&first).expect("JSON");
-        let table = serde_json::to_string(&position_table(&solution)).expect("JSON");
+        let one = slice(graph, Some(&solution), 2, Player::Cat).expect("a slice");
+        let one = serde_json::to_string(&one).expect("JSON");
         // Sizes are not timings, but this is where they are measured: BENCHMARKS.md.
         println!(
-            "view/{nodes} nodes: scene {} bytes, of which the position table {} bytes",
+            "view/{nodes} nodes: scene {} bytes, one slice {} bytes",
             json.len(),
-            table.len()
+            one.len()
+        );
+        group.bench_with_input(
+            BenchmarkId::new("layout from scratch", nodes),
+            &nodes,
+            |b, _| b.iter(|| layout(graph, &Positions::new())),
         );
         group.bench_with_input(BenchmarkId::new("first scene", nodes), &nodes, |b, _| {
             b.iter(|| scene(&analysis, Some(&solution), &Positions::new()))
@@ -32,8 +39,8 @@ fn bench_scene(c: &mut Criterion) {
             &nodes,
             |b, _| b.iter(|| scene(&analysis, Some(&solution), &previous)),
         );
-        group.bench_with_input(BenchmarkId::new("position table", nodes), &nodes, |b, _| {
-            b.iter(|| position_table(&solution))
+        group.bench_with_input(BenchmarkId::new("one slice", nodes), &nodes, |b, _| {
+            b.iter(|| slice(graph, Some(&solution), 2, Player::Cat))
         });
         group.bench_with_input(BenchmarkId::new("scene to JSON", nodes), &nodes, |b, _| {
             b.iter(|| serde_json::to_string(&first).expect("JSON"))

@@ -14,8 +14,9 @@ use tiny_http::{Header, Request, Response, Server};
 use super::input::read_source;
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
-use cmg_ide::view::{scene, svg, Positions, Scene, MAX_VIEW_NODES};
-use cmg_solve::solve;
+use cmg_core::model::Graph;
+use cmg_ide::view::{parse_turn, scene, slice, svg, Positions, Scene, MAX_VIEW_NODES};
+use cmg_solve::{solve, Solution};
 
 /// The page and its bundle, built from `web/` (see `web/ci.sh`, which checks that these
 /// committed files match a fresh build).
@@ -49,7 +50,7 @@ pub struct Args {
 
 pub fn run(options: &Args) -> CliResult {
     if let Some(out) = &options.export {
-        let scene = scene_of(&options.file, &Positions::new())?;
+        let (scene, _) = scene_of(&options.file, &Positions::new())?;
         std::fs::write(out, svg::to_svg(&scene))
             .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
         return Ok(ExitCode::SUCCESS);
@@ -63,16 +64,20 @@ pub fn run(options: &Args) -> CliResult {
     serve(options)
 }
 
-/// The scene of the file at `path`, laid out from `previous`. The game is solved only
-/// when the view will draw it.
-fn scene_of(path: &str, previous: &Positions) -> Result<Scene, CliError> {
+/// What `/slice` answers from: the graph of the current scene and its solution.
+type Solved = Arc<(Graph, Option<Solution>)>;
+
+/// The scene of the file at `path`, laid out from `previous`, and what its slices are cut
+/// from. The game is solved only when the view will draw it.
+fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliError> {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text);
     let solution = analysis
         .game()
         .filter(|game| game.node_count() <= MAX_VIEW_NODES)
         .map(|game| solve(&game));
-    Ok(scene(&analysis, solution.as_ref(), previous))
+    let scene = scene(&analysis, solution.as_ref(), previous);
+    Ok((scene, Arc::new((analysis.model.graph, solution))))
 }
 
 /// The latest scene as JSON, with a generation number that grows on every change.
@@ -80,6 +85,7 @@ struct Current {
     generation: u64,
     json: String,
     positions: Positions,
+    solved: Solved,
 }
 
 struct Shared {
@@ -89,12 +95,13 @@ struct Shared {
 }
 
 fn serve(options: &Args) -> CliResult {
-    let first = scene_of(&options.file, &Positions::new())?;
+    let (first, solved) = scene_of(&options.file, &Positions::new())?;
     let shared = Arc::new(Shared {
         current: Mutex::new(Current {
             generation: 0,
             json: serde_json::to_string(&first).unwrap_or_default(),
             positions: first.positions(),
+            solved,
         }),
         changed: Condvar::new(),
         followers: AtomicUsize::new(0),
@@ -177,8 +184,8 @@ fn update(name: &str, shared: &Shared) {
         Ok(current) => current.positions.clone(),
         Err(_) => return,
     };
-    let scene = match scene_of(name, &previous) {
-        Ok(scene) => scene,
+    let (scene, solved) = match scene_of(name, &previous) {
+        Ok(found) => found,
         Err(error) => {
             eprintln!("cmg view: {error}");
             return;
@@ -192,6 +199,7 @@ fn update(name: &str, shared: &Shared) {
             current.generation += 1;
             current.json = json;
             current.positions = scene.positions();
+            current.solved = solved;
             shared.changed.notify_all();
         }
     }
@@ -212,6 +220,16 @@ fn handle(request: Request, shared: &Shared) {
             Err(_) => (String::new(), "application/json"),
         },
         "/events" => return follow(request, shared),
+        "/slice" => {
+            let query = request.url().split_once('?').map_or("", |(_, q)| q);
+            let (status, body) = slice_route(query, shared);
+            let response = Response::from_string(body)
+                .with_status_code(status)
+                .with_header(header("Content-Type", "application/json"))
+                .with_header(header("Cache-Control", "no-store"));
+            let _ = request.respond(response);
+            return;
+        }
         _ => {
             let _ = request.respond(Response::from_string("not found").with_status_code(404));
             return;
@@ -261,5 +279,39 @@ fn stream_events(writer: &mut dyn Write, shared: &Shared) -> std::io::Result<()>
         };
         writer.write_all(event.as_deref().unwrap_or(": keepalive\n\n").as_bytes())?;
         writer.flush()?;
+    }
+}
+
+/// `GET /slice?cat=ID&turn=mouse|cat`: one slice of the current file's position table
+/// (`docs/view.md`), `null` when the game is not solved; 400 with a message for a missing
+/// or bad parameter or a node the graph does not have. Status and JSON body.
+fn slice_route(query: &str, shared: &Shared) -> (u16, String) {
+    let mut cat = None;
+    let mut turn = None;
+    for pair in query.split('&') {
+        match pair.split_once('=') {
+            Some(("cat", value)) => cat = value.parse::<u32>().ok(),
+            Some(("turn", value)) => turn = parse_turn(value),
+            _ => {}
+        }
+    }
+    let (Some(cat), Some(turn)) = (cat, turn) else {
+        let message = "/slice needs ?cat=NODE_ID&turn=mouse|cat";
+        return (400, serde_json::json!({ "error": message }).to_string());
+    };
+    let Ok(solved) = shared.current.lock().map(|c| Arc::clone(&c.solved)) else {
+        return (
+            500,
+            serde_json::json!({ "error": "internal error" }).to_string(),
+        );
+    };
+    let (graph, solution) = &*solved;
+    match slice(graph, solution.as_ref(), cat, turn) {
+        Ok(found) => (200, serde_json::to_string(&found).unwrap_or_default()),
+        Err(cmg_ide::view::SliceError::NotSolved) => (200, "null".to_owned()),
+        Err(error) => (
+            400,
+            serde_json::json!({ "error": error.to_string() }).to_string(),
+        ),
     }
 }

@@ -109,6 +109,29 @@ fn serves_the_page_the_scene_and_its_events_on_localhost() {
     assert_eq!(json["nodes"].as_array().unwrap().len(), 10);
     assert!(get(port, "/nothing").starts_with("HTTP/1.1 404"));
 
+    // Slices of the table on demand: the solver's column for the cat and turn asked for.
+    let analysis = cmg_core::analysis::Analysis::new(
+        std::fs::read_to_string(example("long-game.cmg")).unwrap(),
+    );
+    let solution = cmg_solve::solve(&analysis.game().unwrap());
+    for (cat, turn, player) in [
+        (2, "mouse", cmg_solve::Player::Mouse),
+        (7, "cat", cmg_solve::Player::Cat),
+    ] {
+        let answer = get(port, &format!("/slice?cat={cat}&turn={turn}"));
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        let body: serde_json::Value =
+            serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        let expected =
+            cmg_ide::view::slice(&analysis.model.graph, Some(&solution), cat, player).unwrap();
+        assert_eq!(body, serde_json::to_value(&expected).unwrap());
+    }
+    for bad in ["/slice", "/slice?cat=2&turn=dog", "/slice?cat=99&turn=cat"] {
+        let answer = get(port, bad);
+        assert!(answer.starts_with("HTTP/1.1 400"), "{bad}: {answer}");
+        assert!(answer.contains("\"error\""), "{bad}: {answer}");
+    }
+
     // The event stream starts with the current scene at once.
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream

@@ -1,5 +1,6 @@
-//! The `cmg/scene` request of the language server: the game view's scene of an open
-//! document, for the current version, an unknown document and a stale version.
+//! The `cmg/scene` and `cmg/slice` requests of the language server: the game view's scene
+//! of an open document and slices of its position table, for the current version, an
+//! unknown document and a stale version.
 
 use cmg_core::analysis::Analysis;
 use cmg_lsp::test_client::{in_memory, InMemoryClient};
@@ -65,7 +66,64 @@ async fn the_scene_of_the_current_version_has_the_solvers_outcomes() {
         assert_eq!(node["moves"], json!(solution.moves_to_end(start)));
     }
     assert_eq!(scene["line"][0], json!([1, 2]));
-    assert_eq!(scene["table"]["outcome"].as_str().map(str::len), Some(200));
+    // The scene has no table: slices come on demand.
+    assert_eq!(scene.get("table"), None);
+}
+
+#[tokio::test]
+async fn a_slice_is_the_solvers_column_for_the_cat_and_the_turn_asked_for() {
+    let mut client = started().await;
+    client.open(URI, 4, LONG_GAME).await;
+    solved_scene(
+        &mut client,
+        json!({"textDocument": {"uri": URI}, "version": 4}),
+    )
+    .await;
+    let analysis = Analysis::new(LONG_GAME);
+    let graph = &analysis.model.graph;
+    let solution = solve(&analysis.game().expect("a game"));
+    for (cat, turn, player) in [(2, "mouse", Player::Mouse), (5, "cat", Player::Cat)] {
+        let result = client
+            .call(
+                "cmg/slice",
+                json!({"textDocument": {"uri": URI}, "version": 4, "cat": cat, "turn": turn}),
+            )
+            .await;
+        assert_eq!(result["pending"], false, "{result}");
+        let slice = &result["slice"];
+        assert_eq!(slice["cat"], cat);
+        assert_eq!(slice["turn"], turn);
+        let expected = cmg_ide::view::slice(graph, Some(&solution), cat, player).expect("a slice");
+        assert_eq!(slice, &serde_json::to_value(&expected).expect("JSON"));
+        assert_eq!(
+            slice["moves"].as_array().map(Vec::len),
+            Some(graph.node_count())
+        );
+    }
+    // A stale version, an unknown node and an unknown turn are errors; the server goes on.
+    let stale = client
+        .request(
+            "cmg/slice",
+            json!({"textDocument": {"uri": URI}, "version": 3, "cat": 2, "turn": "cat"}),
+        )
+        .await;
+    assert_eq!(stale["error"]["code"], -32801, "{stale}");
+    for (cat, turn) in [(77, "cat"), (2, "dog")] {
+        let bad = client
+            .request(
+                "cmg/slice",
+                json!({"textDocument": {"uri": URI}, "cat": cat, "turn": turn}),
+            )
+            .await;
+        assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    }
+    let unknown = client
+        .call(
+            "cmg/slice",
+            json!({"textDocument": {"uri": "file:///nowhere.cmg"}, "cat": 2, "turn": "cat"}),
+        )
+        .await;
+    assert_eq!(unknown, Value::Null);
 }
 
 #[tokio::test]

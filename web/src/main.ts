@@ -1,25 +1,43 @@
 // The game view page: gets scenes from its host (`cmg view` over HTTP, or the VS Code
-// extension through messages), draws them, and runs the line stepper and play mode.
+// extension through messages), draws them, and runs the line stepper, play mode and the
+// table explorer; slices of the position table are asked of the host as they are needed.
 
-import { createPicture, draw, drawTokens, type Picture } from "./render";
+import {
+  catNodes,
+  coloursCaption,
+  explorerCaption,
+  lastLevel,
+  sliceColours,
+} from "./explorer";
+import { colourNodes, createPicture, draw, drawTokens, markLastMove, type Picture } from "./render";
 import {
   Game,
   SCENE_VERSION,
   lineCaption,
   linePositions,
+  moveText,
+  moves,
   over,
   playStatus,
+  reply,
+  sliceKey,
   startPlay,
+  undo,
   userMove,
+  waitsForSolver,
   type Play,
   type Player,
+  type Position,
   type Scene,
   type SceneNode,
+  type Slice,
 } from "./scene";
 
-/** Where scenes come from and where "reveal in the text" goes. */
+/** Where scenes and slices come from and where "reveal in the text" goes. */
 interface Host {
   start(onScene: (scene: Scene) => void): void;
+  /** One slice of the current file's table; null when there is none (not solved, stale). */
+  slice(cat: number, turn: Player): Promise<Slice | null>;
   /** Shows the node's first mention; returns what to tell the user, if anything. */
   reveal(node: SceneNode): string | null;
 }
@@ -35,6 +53,10 @@ function browserHost(): Host {
       const events = new EventSource("events");
       events.addEventListener("scene", (event) => onScene(JSON.parse((event as MessageEvent<string>).data)));
     },
+    async slice(cat, turn) {
+      const response = await fetch(`slice?cat=${cat}&turn=${turn}`, { cache: "no-store" });
+      return response.ok ? ((await response.json()) as Slice | null) : null;
+    },
     reveal(node) {
       const at = node.mention?.start;
       return at === undefined ? null : `node ${node.id} is first mentioned on line ${at.line}, column ${at.column}`;
@@ -43,12 +65,29 @@ function browserHost(): Host {
 }
 
 function vscodeHost(api: VsCodeApi): Host {
+  // The extension answers each slice request by its number (editors/vscode/src/gameView.ts).
+  const waiting = new Map<number, (slice: Slice | null) => void>();
+  let next = 0;
   return {
     start(onScene) {
-      window.addEventListener("message", (event: MessageEvent<{ type?: string; scene?: Scene }>) => {
-        if (event.data?.type === "scene" && event.data.scene !== undefined) onScene(event.data.scene);
-      });
+      window.addEventListener(
+        "message",
+        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null }>) => {
+          if (event.data?.type === "scene" && event.data.scene !== undefined) onScene(event.data.scene);
+          if (event.data?.type === "slice" && typeof event.data.request === "number") {
+            waiting.get(event.data.request)?.(event.data.slice ?? null);
+            waiting.delete(event.data.request);
+          }
+        },
+      );
       api.postMessage({ type: "ready" });
+    },
+    slice(cat, turn) {
+      const request = next++;
+      return new Promise((resolve) => {
+        waiting.set(request, resolve);
+        api.postMessage({ type: "slice", request, cat, turn });
+      });
     },
     reveal(node) {
       if (node.mention !== null) api.postMessage({ type: "reveal", mention: node.mention });
@@ -63,7 +102,10 @@ function byId<T extends HTMLElement>(id: string): T {
   return found as T;
 }
 
-type Mode = "line" | "play-mouse" | "play-cat";
+type Mode = "line" | "play-mouse" | "play-cat" | "explore";
+
+/** Slices asked for and not answered are asked again at most this often. */
+const SLICE_RETRY_MS = 300;
 
 class View {
   private game: Game | null = null;
@@ -74,6 +116,12 @@ class View {
   private zoom = { k: 1, x: 0, y: 0 };
   private fitted = false;
   private readonly picture: Picture = createPicture();
+  /** The explorer's slice (the cat's node, who moves) and replay level (null: all). */
+  private explore: { cat: number; turn: Player; level: number | null } = { cat: 2, turn: "mouse", level: null };
+  /** Slices asked of the host, by key, with when, so that one is never asked twice at once. */
+  private readonly asked = new Map<string, number>();
+  /** The solver's last reply in play mode, announced once. */
+  private announced = "";
 
   constructor(private readonly host: Host) {
     byId("stage").append(this.picture.svg);
@@ -87,10 +135,35 @@ class View {
       this.setMode((e.target as HTMLSelectElement).value as Mode),
     );
     byId("fit").addEventListener("click", () => this.fit());
+    byId("undo").addEventListener("click", () => this.undo());
+    byId("restart").addEventListener("click", () => this.restart());
+    byId<HTMLSelectElement>("cat").addEventListener("change", (e) => {
+      this.explore = { ...this.explore, cat: Number((e.target as HTMLSelectElement).value), level: null };
+      this.refresh();
+    });
+    byId<HTMLSelectElement>("turn").addEventListener("change", (e) => {
+      this.explore = { ...this.explore, turn: (e.target as HTMLSelectElement).value as Player, level: null };
+      this.refresh();
+    });
+    byId<HTMLInputElement>("replay").addEventListener("input", (e) => {
+      const input = e.target as HTMLInputElement;
+      const value = Number(input.value);
+      this.explore = { ...this.explore, level: value >= Number(input.max) ? null : value };
+      this.refresh();
+    });
     this.picture.nodes.addEventListener("click", (event) => {
       const group = (event.target as Element).closest("[data-node]");
       if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
     });
+    // The keyboard: Enter or Space on a focused move, ← → along the line, u undo, r restart.
+    this.picture.nodes.addEventListener("keydown", (event) => {
+      const group = (event.target as Element).closest("[data-node]");
+      if (group !== null && (event.key === "Enter" || event.key === " ")) {
+        event.preventDefault();
+        this.clickNode(Number(group.getAttribute("data-node")));
+      }
+    });
+    document.addEventListener("keydown", (event) => this.key(event));
     this.enableZoomAndPan();
     host.start((scene) => this.show(scene));
   }
@@ -101,7 +174,10 @@ class View {
       return;
     }
     this.game = new Game(scene);
+    // Slices belong to one scene: a new one asks again (its outcomes may differ).
+    this.asked.clear();
     draw(this.picture, scene);
+    this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
     this.showDiagnostics(scene);
@@ -111,7 +187,7 @@ class View {
     if (this.play !== null) {
       const known = new Set(scene.nodes.map((n) => n.id));
       const stillThere = this.play.history.every((p) => known.has(p.mouse) && known.has(p.cat));
-      // The answers come from the new table; a play whose nodes are gone starts again.
+      // The answers come from the new slices; a play whose nodes are gone starts again.
       if (!stillThere) this.play = startPlay(this.game, this.play.side);
     }
     if (!this.fitted && scene.nodes.length > 0) this.fit();
@@ -170,16 +246,92 @@ class View {
     this.stopPlaying();
     this.mode = mode;
     this.play = null;
-    if (mode !== "line" && this.game !== null) {
+    this.announced = "";
+    this.setText("announce", "");
+    if ((mode === "play-mouse" || mode === "play-cat") && this.game !== null) {
       this.play = startPlay(this.game, mode === "play-mouse" ? "mouse" : "cat");
     }
     document.body.dataset.mode = mode;
     this.refresh();
   }
 
+  private undo(): void {
+    if (this.play === null) return;
+    this.play = undo(this.play);
+    this.refresh();
+  }
+
+  private restart(): void {
+    if (this.play === null || this.game === null) return;
+    this.play = startPlay(this.game, this.play.side);
+    this.refresh();
+  }
+
+  private key(event: KeyboardEvent): void {
+    const target = event.target as Element | null;
+    if (target !== null && target.closest("input, select, textarea") !== null) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (this.mode === "line" && event.key === "ArrowRight") this.goTo(this.step + 1);
+    else if (this.mode === "line" && event.key === "ArrowLeft") this.goTo(this.step - 1);
+    else if (this.play !== null && event.key === "u") this.undo();
+    else if (this.play !== null && event.key === "r") this.restart();
+    else return;
+    event.preventDefault();
+  }
+
+  /** The explorer's cat picker lists every node but the hole. */
+  private fillCatChoices(): void {
+    const game = this.game;
+    if (game === null) return;
+    const select = byId<HTMLSelectElement>("cat");
+    const nodes = catNodes(game);
+    if (!nodes.includes(this.explore.cat)) this.explore = { ...this.explore, cat: nodes[0] ?? 2, level: null };
+    const same = Array.from(select.options).map((o) => Number(o.value));
+    if (same.length !== nodes.length || same.some((id, i) => id !== nodes[i])) {
+      select.replaceChildren(
+        ...nodes.map((id) => {
+          const option = document.createElement("option");
+          option.value = String(id);
+          option.textContent = String(id);
+          return option;
+        }),
+      );
+    }
+    select.value = String(this.explore.cat);
+  }
+
+  /**
+   * The slice for `position`'s cat and turn, asked of the host when it is not here: null
+   * until it comes, and then the view is drawn again.
+   */
+  private need(cat: number, turn: Player): Slice | null {
+    const game = this.game;
+    if (game === null || !game.solved) return null;
+    const have = game.slice(cat, turn);
+    if (have !== null) return have;
+    const key = sliceKey(cat, turn);
+    const now = Date.now();
+    if ((this.asked.get(key) ?? -Infinity) > now - SLICE_RETRY_MS) return null;
+    this.asked.set(key, now);
+    void this.host.slice(cat, turn).then(
+      (slice) => {
+        // Kept only if it is of the scene still shown; a stale one is dropped.
+        if (slice !== null && this.game === game && game.addSlice(slice)) this.refresh();
+      },
+      () => undefined,
+    );
+    return null;
+  }
+
   private clickNode(id: number): void {
     const game = this.game;
     if (game === null) return;
+    if (this.mode === "explore" && id !== 0) {
+      this.explore = { ...this.explore, cat: id, level: null };
+      byId<HTMLSelectElement>("cat").value = String(id);
+      this.refresh();
+      return;
+    }
     if (this.play !== null && game.legalMoves(this.play.position).includes(id) && this.play.position.turn === this.play.side) {
       this.play = userMove(game, this.play, id) ?? this.play;
       this.refresh();
@@ -199,24 +351,120 @@ class View {
       (byId(id) as HTMLButtonElement | HTMLInputElement).disabled = !stepper || game.scene.line.length < 2;
     }
     if (this.mode === "line") {
-      const position = linePositions(game.scene)[this.step];
+      const positions = linePositions(game.scene);
+      const position = positions[this.step];
+      // The captions of the line need the slice of the step and of the one before.
+      for (const p of positions.slice(Math.max(0, this.step - 1), this.step + 2)) this.need(p.cat, p.turn);
       drawTokens(this.picture, game.scene, position ?? null, []);
+      const previous = positions[this.step - 1];
+      markLastMove(
+        this.picture,
+        previous === undefined || position === undefined
+          ? null
+          : { from: previous[previous.turn], to: position[previous.turn] },
+      );
+      this.colourBy(position ?? null);
       byId<HTMLInputElement>("slider").value = String(this.step);
       this.setText("step", `${this.step}/${Math.max(0, game.scene.line.length - 1)}`);
       this.setText("caption", game.scene.line.length === 0 ? game.scene.summary : lineCaption(game, this.step));
+      this.showMoves(null);
       return;
     }
-    const play = this.play;
+    if (this.mode === "explore") {
+      this.refreshExplorer(game);
+      return;
+    }
+    let play = this.play;
     if (play === null) {
       drawTokens(this.picture, game.scene, null, []);
+      markLastMove(this.picture, null);
+      this.colourBy(null);
       this.setText("caption", "play mode needs a solved game");
+      this.showMoves(null);
       return;
+    }
+    // The solver's move waits for the slice of its position.
+    if (waitsForSolver(game, play) && this.need(play.position.cat, play.position.turn) !== null) {
+      play = this.play = reply(game, play);
     }
     const yourTurn = play.position.turn === play.side && over(game, play) === null;
     drawTokens(this.picture, game.scene, play.position, yourTurn ? game.legalMoves(play.position) : []);
+    const list = moves(play);
+    const last = list[list.length - 1];
+    markLastMove(this.picture, last ?? null);
+    this.colourBy(play.position);
+    this.need(play.position.cat, play.position.turn);
     this.setText("step", `${play.history.length - 1}`);
     const side: Player = play.side;
-    this.setText("caption", `you play the ${side}: ${playStatus(game, play)}`);
+    const status = waitsForSolver(game, play) ? "the solver is thinking…" : playStatus(game, play);
+    this.setText("caption", `you play the ${side}: ${status}`);
+    this.showMoves(play);
+    // The solver's reply is said once, for screen readers too (#announce is aria-live).
+    if (last !== undefined && last.player !== side) {
+      const said = `the solver moves ${moveText(last)}`;
+      const key = `${play.history.length}:${said}`;
+      if (key !== this.announced) {
+        this.announced = key;
+        this.setText("announce", said);
+      }
+    } else if (list.length === 0) {
+      this.announced = "";
+      this.setText("announce", "");
+    }
+  }
+
+  /** Colours the nodes by the slice of `position` (the mouse anywhere, the cat and the turn as there). */
+  private colourBy(position: Position | null): void {
+    const game = this.game;
+    if (game === null) return;
+    const at = position ?? linePositions(game.scene)[0] ?? null;
+    const slice = at === null ? null : this.need(at.cat, at.turn);
+    if (at === null || slice === null) {
+      // Until its slice is here (or without a solution): the scene's own colours, and say so.
+      draw(this.picture, game.scene);
+      this.setText("colours", game.solved ? coloursCaption(2, "mouse") : "");
+      return;
+    }
+    colourNodes(this.picture, sliceColours(slice, null), sliceKey(at.cat, at.turn));
+    this.setText("colours", coloursCaption(at.cat, at.turn));
+  }
+
+  private refreshExplorer(game: Game): void {
+    drawTokens(this.picture, game.scene, null, []);
+    markLastMove(this.picture, null);
+    this.showMoves(null);
+    const { cat, turn, level } = this.explore;
+    byId<HTMLSelectElement>("turn").value = turn;
+    const slice = this.need(cat, turn);
+    const replay = byId<HTMLInputElement>("replay");
+    if (slice === null) {
+      this.setText("caption", game.solved ? "loading the slice…" : "the explorer needs a solved game");
+      return;
+    }
+    // Levels 0 … last, then one more step: the whole slice, draws included.
+    const end = lastLevel(slice) + 1;
+    replay.max = String(end);
+    replay.value = String(level ?? end);
+    this.setText("level", level === null ? "all" : `${level}`);
+    colourNodes(this.picture, sliceColours(slice, level), sliceKey(cat, turn));
+    this.setText("colours", coloursCaption(cat, turn));
+    this.setText("caption", explorerCaption(slice, level));
+  }
+
+  /** The move list of a game in play mode, the last move marked; empty otherwise. */
+  private showMoves(play: Play | null): void {
+    const list = byId("moves");
+    const all = play === null ? [] : moves(play);
+    list.replaceChildren(
+      ...all.map((move, i) => {
+        const item = document.createElement("li");
+        item.textContent = moveText(move);
+        item.dataset.player = move.player;
+        if (i === all.length - 1) item.className = "last";
+        return item;
+      }),
+    );
+    (byId("undo") as HTMLButtonElement).disabled = play === null || undo(play) === play;
   }
 
   /** Zoom and pan live on the viewport group, which scene updates never touch. */

@@ -2,12 +2,22 @@
 // (crates/cmg-ide/src/view/svg.rs), updated in place by node id so that edits do not flicker and the
 // user's zoom and pan survive.
 
+import type { Shown } from "./explorer";
 import type { Scene, SceneNode } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
 
 /** Radius of a node's shape (NODE_RADIUS in crates/cmg-ide/src/view/svg.rs). */
 export const NODE_RADIUS = 18;
+
+/**
+ * The M and C tokens sit inside their node, at its upper left and upper right: their
+ * centre is this far across and up from the node's, and they reach less than a radius
+ * and a half out, while the layout keeps node centres more than two and a half radii
+ * apart (crates/cmg-ide/src/view/clearance.rs), so a token never touches another node.
+ */
+export const TOKEN_OFFSET = NODE_RADIUS / 2;
+export const TOKEN_RADIUS = 8;
 
 function element<K extends keyof SVGElementTagNameMap>(
   name: K,
@@ -64,6 +74,8 @@ export function createPicture(): Picture {
 /** Brings the picture up to `scene`, reusing the elements of nodes and edges that stay. */
 export function draw(picture: Picture, scene: Scene): void {
   picture.svg.setAttribute("aria-label", `Cat and Mouse game: ${scene.summary}`);
+  // The scene's own colours are the slice of the real start: the cat on 2, the mouse to move.
+  picture.svg.setAttribute("data-slice", "2/mouse");
   const old = new Map<string, SVGGElement>();
   for (const child of Array.from(picture.nodes.children)) {
     old.set(child.getAttribute("data-node") ?? "", child as SVGGElement);
@@ -81,6 +93,7 @@ export function draw(picture: Picture, scene: Scene): void {
     }
     if (node.outcome === null) group.removeAttribute("data-outcome");
     else group.setAttribute("data-outcome", node.outcome);
+    group.removeAttribute("data-undecided");
     setFlag(group, node.flagged);
     group.setAttribute("transform", `translate(${node.x} ${node.y})`);
     let label = group.querySelector<SVGTextElement>("text.label");
@@ -137,17 +150,55 @@ export function drawTokens(
     }
     if (token === null) {
       token = element("g", { class: "token", "data-token": player });
-      token.append(element("circle", { r: 9 }), element("text", {}));
+      token.append(element("circle", { r: TOKEN_RADIUS }), element("text", {}));
       token.lastChild!.textContent = player === "mouse" ? "M" : "C";
       picture.overlay.append(token);
     }
     // Offsets keep both tokens visible when they share a node (the cat caught the mouse).
-    const dx = player === "mouse" ? -NODE_RADIUS : NODE_RADIUS;
+    const dx = player === "mouse" ? -TOKEN_OFFSET : TOKEN_OFFSET;
     token.setAttribute("data-at", String(at.id));
-    token.setAttribute("transform", `translate(${at.x + dx} ${at.y - NODE_RADIUS})`);
+    token.setAttribute("transform", `translate(${at.x + dx} ${at.y - TOKEN_OFFSET})`);
   }
   for (const group of Array.from(picture.nodes.children)) {
     const id = Number(group.getAttribute("data-node"));
-    group.classList.toggle("choice", choices.includes(id));
+    const choice = choices.includes(id);
+    group.classList.toggle("choice", choice);
+    // A legal move is a button for the keyboard too (Tab to it, Enter or Space).
+    if (choice) {
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+    } else {
+      group.removeAttribute("tabindex");
+      group.removeAttribute("role");
+    }
+  }
+}
+
+/**
+ * Colours the nodes by a slice of the table (explorer, replay, play): `data-outcome` is
+ * the outcome if the mouse stood on the node, `data-undecided` marks a position the
+ * replay has not settled yet. `shown` names the slice on the picture (`CAT/TURN`).
+ */
+export function colourNodes(picture: Picture, colours: Map<number, Shown>, shown: string): void {
+  picture.svg.setAttribute("data-slice", shown);
+  for (const group of Array.from(picture.nodes.children)) {
+    const colour = colours.get(Number(group.getAttribute("data-node")));
+    if (colour === undefined) continue;
+    if (colour === "undecided") {
+      group.removeAttribute("data-outcome");
+      group.setAttribute("data-undecided", "true");
+    } else {
+      group.setAttribute("data-outcome", colour);
+      group.removeAttribute("data-undecided");
+    }
+  }
+}
+
+/** Marks the edge of the last move (`data-last="true"`), or none. */
+export function markLastMove(picture: Picture, move: { from: number; to: number } | null): void {
+  const key = move === null ? null : `${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}`;
+  for (const line of Array.from(picture.edges.children)) {
+    if (line.getAttribute("data-edge") === key) line.setAttribute("data-last", "true");
+    else line.removeAttribute("data-last");
   }
 }

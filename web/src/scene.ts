@@ -1,6 +1,7 @@
 // The scene JSON produced by the Rust side (crates/cmg-ide/src/view/mod.rs), and the game logic the
-// page needs on it: captions for the optimal line, and play mode against the position
-// table. Pure functions, no DOM: tested under node's test runner.
+// page needs on it: captions for the optimal line, and play mode against slices of the
+// position table, which the host hands over on demand (crates/cmg-ide/src/view/slice.rs).
+// Pure functions, no DOM: tested under node's test runner.
 
 export type Outcome = "mouse" | "cat" | "draw";
 export type Player = "mouse" | "cat";
@@ -38,9 +39,16 @@ export interface SceneDiagnostic {
   edges: [number, number][];
 }
 
-export interface PositionTable {
+/** One slice of the position table: the cat on `cat`, `turn` to move, one entry per node for the mouse standing there. */
+export interface Slice {
+  cat: number;
+  turn: Player;
+  ids: number[];
+  /** `m`, `c` or `d` per node. */
   outcome: string;
+  /** Moves to the end, which is also the replay level it is settled at; -1 for a draw. */
   moves: number[];
+  /** The node id the player to move goes to; -1 when the game is over or there is no move. */
   best: number[];
 }
 
@@ -55,12 +63,11 @@ export interface Scene {
   line: [number, number][];
   diagnostics: SceneDiagnostic[];
   diagnostics_omitted: number;
-  table: PositionTable | null;
   bounds: [number, number, number, number];
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */
-export const SCENE_VERSION = 1;
+export const SCENE_VERSION = 2;
 
 /** A game state by node ids, as the line and play mode speak of it. */
 export interface Position {
@@ -78,11 +85,17 @@ export interface Verdict {
 
 const OUTCOME_LETTERS: Record<string, Outcome> = { m: "mouse", c: "cat", d: "draw" };
 
-/** Looks positions up in a scene's table by node id. */
+/** The key of a slice in a game's cache. */
+export function sliceKey(cat: number, turn: Player): string {
+  return `${cat}/${turn}`;
+}
+
+/** Looks positions up by node id in the slices handed to it so far. */
 export class Game {
   readonly scene: Scene;
   private readonly indexOf = new Map<number, number>();
   private readonly neighbourIds = new Map<number, number[]>();
+  private readonly slices = new Map<string, Slice>();
 
   constructor(scene: Scene) {
     this.scene = scene;
@@ -97,31 +110,50 @@ export class Game {
     for (const list of this.neighbourIds.values()) list.sort((x, y) => x - y);
   }
 
+  /** Whether the scene comes with a solution, so that slices can be asked for. */
   get solved(): boolean {
-    const n = this.scene.nodes.length;
-    return this.scene.table !== null && this.scene.table.outcome.length === 2 * n * n;
+    return this.scene.outcome !== null;
   }
 
   neighbours(id: number): number[] {
     return this.neighbourIds.get(id) ?? [];
   }
 
-  /** The table's entry for `position`, or null without a table or for unknown nodes. */
+  /**
+   * Keeps `slice` if it belongs to this scene (the same nodes in the same order): a slice
+   * of another version of the file is dropped. Returns whether it was kept.
+   */
+  addSlice(slice: Slice): boolean {
+    const nodes = this.scene.nodes;
+    const fits =
+      slice.ids.length === nodes.length &&
+      slice.ids.every((id, i) => id === nodes[i].id) &&
+      slice.outcome.length === nodes.length &&
+      slice.moves.length === nodes.length &&
+      slice.best.length === nodes.length;
+    if (fits) this.slices.set(sliceKey(slice.cat, slice.turn), slice);
+    return fits;
+  }
+
+  slice(cat: number, turn: Player): Slice | null {
+    return this.slices.get(sliceKey(cat, turn)) ?? null;
+  }
+
+  /** The slice `position` needs, when it is not here yet (null when it is, or cannot be). */
+  missing(position: Position): { cat: number; turn: Player } | null {
+    if (!this.solved || !this.indexOf.has(position.cat) || position.cat === 0) return null;
+    return this.slice(position.cat, position.turn) === null ? { cat: position.cat, turn: position.turn } : null;
+  }
+
+  /** What the slices say of `position`, or null without its slice or for unknown nodes. */
   verdict(position: Position): Verdict | null {
-    const table = this.scene.table;
     const mouse = this.indexOf.get(position.mouse);
-    const cat = this.indexOf.get(position.cat);
-    if (!this.solved || table === null || mouse === undefined || cat === undefined) return null;
-    const n = this.scene.nodes.length;
-    const entry = ((position.turn === "mouse" ? 0 : 1) * n + mouse) * n + cat;
-    const outcome = OUTCOME_LETTERS[table.outcome[entry]] ?? "draw";
-    const moves = table.moves[entry];
-    const best = table.best[entry];
-    return {
-      outcome,
-      moves: moves >= 0 ? moves : null,
-      best: best >= 0 ? this.scene.nodes[best].id : null,
-    };
+    const slice = this.slice(position.cat, position.turn);
+    if (slice === null || mouse === undefined) return null;
+    const outcome = OUTCOME_LETTERS[slice.outcome[mouse]] ?? "draw";
+    const moves = slice.moves[mouse];
+    const best = slice.best[mouse];
+    return { outcome, moves: moves >= 0 ? moves : null, best: best >= 0 ? best : null };
   }
 
   /** Whether the game is over: the mouse in the hole, or the cat on the mouse. */
@@ -172,7 +204,7 @@ export function lineCaption(game: Game, step: number): string {
   return `${position.turn} to move, ${describe(verdict.outcome, verdict.moves)}`;
 }
 
-/** Play mode: the user plays `side`, the table answers for the other. */
+/** Play mode: the user plays `side`, the solver answers for the other. */
 export interface Play {
   side: Player;
   position: Position;
@@ -180,6 +212,10 @@ export interface Play {
   history: Position[];
 }
 
+/**
+ * A new game from the start. When the user plays the cat, the solver moves first: if its
+ * slice is not here yet, the play waits on the solver (see `waitsForSolver`).
+ */
 export function startPlay(game: Game, side: Player): Play | null {
   const [start] = linePositions(game.scene);
   if (start === undefined || !game.solved) return null;
@@ -187,7 +223,7 @@ export function startPlay(game: Game, side: Player): Play | null {
   return side === "cat" ? reply(game, play) : play;
 }
 
-/** The user moves to `to`; then the solver answers. `null` when the move is not legal. */
+/** The user moves to `to`; then the solver answers (when its slice is here). `null` when the move is not legal. */
 export function userMove(game: Game, play: Play, to: number): Play | null {
   if (play.position.turn !== play.side || over(game, play) !== null) return null;
   if (!game.legalMoves(play.position).includes(to)) return null;
@@ -198,12 +234,53 @@ function advance(play: Play, position: Position): Play {
   return { side: play.side, position, history: [...play.history, position] };
 }
 
-/** The solver's best move for the side to move, when the game goes on. */
-function reply(game: Game, play: Play): Play {
-  if (over(game, play) !== null) return play;
-  const verdict = game.verdict(play.position);
-  const best = verdict?.best ?? null;
+/** The solver's best move for the side to move, when the game goes on and its slice is here. */
+export function reply(game: Game, play: Play): Play {
+  if (play.position.turn === play.side || over(game, play) !== null) return play;
+  const best = game.verdict(play.position)?.best ?? null;
   return best === null ? play : advance(play, after(play.position, best));
+}
+
+/** Whether it is the solver's move and the game goes on: the slice of the position is awaited. */
+export function waitsForSolver(game: Game, play: Play): boolean {
+  return play.position.turn !== play.side && over(game, play) === null;
+}
+
+/**
+ * Takes back the user's last move (and the solver's answer to it): back to the latest
+ * earlier position where it was the user's move. Unchanged when there is none.
+ */
+export function undo(play: Play): Play {
+  for (let i = play.history.length - 2; i >= 0; i--) {
+    if (play.history[i].turn === play.side) {
+      const history = play.history.slice(0, i + 1);
+      return { side: play.side, position: history[i], history };
+    }
+  }
+  return play;
+}
+
+/** One move of a game: who moved, from where, to where. */
+export interface Move {
+  player: Player;
+  from: number;
+  to: number;
+}
+
+/** The moves of the game so far, first to last. */
+export function moves(play: Play): Move[] {
+  const list: Move[] = [];
+  for (let i = 1; i < play.history.length; i++) {
+    const [before, now] = [play.history[i - 1], play.history[i]];
+    const player = before.turn;
+    list.push({ player, from: before[player], to: now[player] });
+  }
+  return list;
+}
+
+/** "mouse 1 → 3", as the move list and the announcement say it. */
+export function moveText(move: Move): string {
+  return `${move.player} ${move.from} → ${move.to}`;
 }
 
 /**

@@ -10,21 +10,44 @@ import {
   describe,
   lineCaption,
   linePositions,
+  moveText,
+  moves,
   over,
   playStatus,
+  reply,
   startPlay,
+  undo,
   userMove,
+  waitsForSolver,
   type Play,
   type Scene,
+  type Slice,
 } from "../src/scene";
+import { catNodes, explorerCaption, lastLevel, nodeVerdict, settledCount, sliceColours } from "../src/explorer";
+
+function read<T>(file: string): T {
+  const url = new URL(`../../test/fixtures/${file}`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")) as T;
+}
 
 function fixture(name: string): Scene {
-  const url = new URL(`../../test/fixtures/${name}.json`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")) as Scene;
+  return read<Scene>(`${name}.json`);
+}
+
+/** Every slice of the example, as the host would hand them over one by one. */
+function slices(name: string): Slice[] {
+  return read<Slice[]>(`${name}.slices.json`);
+}
+
+/** A game with every slice handed over. */
+function solvedGame(name: string): Game {
+  const game = new Game(fixture(name));
+  for (const slice of slices(name)) assert.ok(game.addSlice(slice), `${name}: slice ${slice.cat}/${slice.turn}`);
+  return game;
 }
 
 test("the line's captions follow the table and end with the result", () => {
-  const game = new Game(fixture("long-game"));
+  const game = solvedGame("long-game");
   assert.equal(lineCaption(game, 0), "mouse to move, mouse wins in 21");
   assert.equal(lineCaption(game, 1), "cat to move, mouse wins in 20");
   const last = game.scene.line.length - 1;
@@ -33,15 +56,15 @@ test("the line's captions follow the table and end with the result", () => {
 });
 
 test("a drawn line ends on the repeated position", () => {
-  const game = new Game(fixture("leetcode-draw"));
+  const game = solvedGame("leetcode-draw");
   const last = game.scene.line.length - 1;
   assert.equal(lineCaption(game, 0), "mouse to move, draw");
   assert.equal(lineCaption(game, last), "the position repeats: draw");
 });
 
-test("every step of the line is the table's best move", () => {
+test("every step of the line is the slices' best move", () => {
   for (const name of ["long-game", "cat-wins", "leetcode-draw"]) {
-    const game = new Game(fixture(name));
+    const game = solvedGame(name);
     const positions = linePositions(game.scene);
     for (let i = 0; i + 1 < positions.length; i++) {
       const best = game.verdict(positions[i])?.best;
@@ -52,7 +75,7 @@ test("every step of the line is the table's best move", () => {
 });
 
 test("playing the mouse: the solver answers with the cat's best move", () => {
-  const game = new Game(fixture("cat-wins"));
+  const game = solvedGame("cat-wins");
   let play = startPlay(game, "mouse") as Play;
   assert.equal(play.position.turn, "mouse");
   assert.match(playStatus(game, play), /^you are losing \(cat wins in \d+\), your move$/);
@@ -66,7 +89,7 @@ test("playing the mouse: the solver answers with the cat's best move", () => {
 });
 
 test("playing the cat: the solver moves first and the status is from the cat's side", () => {
-  const game = new Game(fixture("long-game"));
+  const game = solvedGame("long-game");
   const play = startPlay(game, "cat") as Play;
   const first = linePositions(game.scene)[1];
   assert.deepEqual(play.position, first);
@@ -75,7 +98,7 @@ test("playing the cat: the solver moves first and the status is from the cat's s
 });
 
 test("a repeated position ends play in a draw", () => {
-  const game = new Game(fixture("leetcode-draw"));
+  const game = solvedGame("leetcode-draw");
   let play = startPlay(game, "mouse") as Play;
   for (let i = 0; i < 40 && over(game, play) === null; i++) {
     const best = game.verdict(play.position)?.best;
@@ -85,11 +108,79 @@ test("a repeated position ends play in a draw", () => {
   assert.equal(over(game, play), "the position repeats: draw");
 });
 
-test("no table, no play", () => {
-  const scene = { ...fixture("cat-wins"), table: null };
-  const game = new Game(scene);
-  assert.equal(startPlay(game, "mouse"), null);
+test("no solution, no play; no slice, no verdict", () => {
+  const scene = { ...fixture("cat-wins"), outcome: null };
+  assert.equal(startPlay(new Game(scene), "mouse"), null);
+  const game = new Game(fixture("cat-wins"));
   assert.equal(game.verdict({ mouse: 1, cat: 2, turn: "mouse" }), null);
+  assert.deepEqual(game.missing({ mouse: 1, cat: 2, turn: "mouse" }), { cat: 2, turn: "mouse" });
+  // A slice of another version of the file (other nodes) is not taken.
+  const [first] = slices("cat-wins");
+  assert.equal(game.addSlice({ ...first, ids: first.ids.map((id) => id + 1) }), false);
+  assert.equal(game.addSlice(first), true);
+  assert.equal(game.missing({ mouse: 1, cat: first.cat, turn: first.turn }), null);
+});
+
+test("the solver waits for its slice, then answers", () => {
+  const game = new Game(fixture("long-game"));
+  let play = startPlay(game, "cat") as Play;
+  // Playing the cat, the solver moves first: without the slice it cannot yet.
+  assert.equal(play.history.length, 1);
+  assert.ok(waitsForSolver(game, play));
+  for (const slice of slices("long-game")) game.addSlice(slice);
+  play = reply(game, play);
+  assert.ok(!waitsForSolver(game, play));
+  assert.deepEqual(play.position, linePositions(game.scene)[1]);
+});
+
+test("undo takes back the user's move and the reply; the move list follows", () => {
+  const game = solvedGame("long-game");
+  const start = startPlay(game, "mouse") as Play;
+  assert.equal(undo(start), start, "nothing to undo at the start");
+  const first = game.legalMoves(start.position)[0];
+  const played = userMove(game, start, first) as Play;
+  const list = moves(played);
+  assert.equal(list.length, 2);
+  assert.deepEqual(list[0], { player: "mouse", from: 1, to: first });
+  assert.equal(list[1].player, "cat");
+  assert.equal(moveText(list[0]), `mouse 1 → ${first}`);
+  const back = undo(played);
+  assert.deepEqual(back.position, start.position);
+  assert.deepEqual(back.history, start.history);
+  // Playing the cat, undo goes back to the cat's first move, after the solver's opening.
+  const cat = startPlay(game, "cat") as Play;
+  const reply1 = userMove(game, cat, game.legalMoves(cat.position)[0]) as Play;
+  assert.deepEqual(undo(reply1).history, cat.history);
+  assert.equal(undo(cat), cat);
+});
+
+test("the explorer colours a slice, and the replay settles it level by level", () => {
+  const game = solvedGame("long-game");
+  assert.ok(!catNodes(game).includes(0), "the cat never stands on the hole");
+  for (const slice of slices("long-game")) {
+    const all = sliceColours(slice, null);
+    slice.ids.forEach((id, i) => {
+      const expected = { m: "mouse", c: "cat", d: "draw" }[slice.outcome[i]];
+      assert.equal(all.get(id), expected);
+      // At a level below its moves to the end, a position is not settled yet.
+      const moves = slice.moves[i];
+      if (moves > 0) assert.equal(sliceColours(slice, moves - 1).get(id), "undecided");
+      if (moves >= 0) assert.equal(sliceColours(slice, moves).get(id), expected);
+      else assert.equal(sliceColours(slice, lastLevel(slice)).get(id), "undecided");
+    });
+    // Settled counts only grow, and the last level settles every win.
+    let before = -1;
+    for (let level = 0; level <= lastLevel(slice); level++) {
+      const { settled } = settledCount(slice, level);
+      assert.ok(settled >= before);
+      before = settled;
+    }
+    assert.equal(before, slice.moves.filter((m) => m >= 0).length);
+  }
+  const start = game.slice(2, "mouse") as Slice;
+  assert.equal(nodeVerdict(start, 1), "mouse wins in 21");
+  assert.match(explorerCaption(start, 0), /^the cat on 2, mouse to move: after 0 moves back from the ends, \d+ of 10 positions are settled$/);
+  assert.match(explorerCaption(start, null), /^the cat on 2, mouse to move: \d+ mouse wins, \d+ cat wins, \d+ draws$/);
 });
 
 test("describe uses the solver's words", () => {

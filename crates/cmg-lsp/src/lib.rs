@@ -37,6 +37,7 @@ fn service(
 ) {
     tower_lsp_server::LspService::build(move |client| Server::with_exit(client, exit.clone()))
         .custom_method(scene::SCENE_METHOD, Server::scene)
+        .custom_method(scene::SLICE_METHOD, Server::slice)
         .finish()
 }
 

@@ -1,8 +1,8 @@
-//! `cmg/scene`: the game view's scene of an open document (see `docs/view.md`), for editors that draw the view themselves (the VS Code webview).
+//! `cmg/scene` and `cmg/slice`: the game view's scene of an open document and one slice of its position table (see `docs/view.md`), for editors that draw the view themselves (the VS Code webview).
 //!
-//! Play mode needs no second request: the scene carries the whole position table,
-//! which measured cheaper than a `cmg/bestMove` round trip per click at the sizes the
-//! view draws (`BENCHMARKS.md`).
+//! The scene is O(nodes + edges); the explorer, the solver replay and play mode ask for
+//! the slice they show (the cat on one node, one player to move), O(nodes) each,
+//! instead of being shipped the O(nodes²) table.
 
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
@@ -10,9 +10,10 @@ use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
 use super::documents::Needs;
 use super::Server;
-use cmg_ide::view::{scene, Positions, Scene};
+use cmg_ide::view::{parse_turn, scene, slice, Positions, Scene, Slice, SliceError};
 
 pub const SCENE_METHOD: &str = "cmg/scene";
+pub const SLICE_METHOD: &str = "cmg/slice";
 
 /// LSP's code for "the document changed while the request ran": the client asks again.
 const CONTENT_MODIFIED: i64 = -32801;
@@ -51,17 +52,7 @@ impl Server {
             return Ok(None);
         };
         let (version, solving) = (snapshot.version, snapshot.solving);
-        if params.version.is_some_and(|wanted| wanted != version) {
-            return Err(Error {
-                code: ErrorCode::ServerError(CONTENT_MODIFIED),
-                message: format!(
-                    "cmg/scene: the document is at version {version}, not {}",
-                    params.version.unwrap_or_default()
-                )
-                .into(),
-                data: None,
-            });
-        }
+        check_version(SCENE_METHOD, version, params.version)?;
         // Layout costs up to a few hundred milliseconds: off the async threads. A panic
         // there comes back as a join error, answered as an error response.
         let scene = tokio::task::spawn_blocking(move || {
@@ -82,6 +73,81 @@ impl Server {
             version,
             pending: solving && scene.too_large.is_none(),
             scene,
+        }))
+    }
+}
+
+/// A request made for another version than the document's is refused with
+/// `ContentModified` rather than answered from other text.
+fn check_version(method: &str, version: i32, wanted: Option<i32>) -> Result<()> {
+    match wanted {
+        Some(wanted) if wanted != version => Err(Error {
+            code: ErrorCode::ServerError(CONTENT_MODIFIED),
+            message: format!("{method}: the document is at version {version}, not {wanted}").into(),
+            data: None,
+        }),
+        _ => Ok(()),
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SliceParams {
+    pub text_document: TextDocumentIdentifier,
+    #[serde(default)]
+    pub version: Option<i32>,
+    /// The node id the cat stands on.
+    pub cat: u32,
+    /// `mouse` or `cat`: who moves.
+    pub turn: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SliceResponse {
+    pub uri: Uri,
+    pub version: i32,
+    /// The solve of this version still runs: no slice yet; ask again shortly.
+    pub pending: bool,
+    /// `null` while pending or when the game is not solved here (no game, too large).
+    pub slice: Option<Slice>,
+}
+
+impl Server {
+    /// `null` for a document that is not open; an invalid-params error for an unknown
+    /// turn or a node the graph does not have.
+    pub(super) async fn slice(&self, params: SliceParams) -> Result<Option<SliceResponse>> {
+        let uri = params.text_document.uri;
+        let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
+            return Ok(None);
+        };
+        let version = snapshot.version;
+        check_version(SLICE_METHOD, version, params.version)?;
+        let turn = parse_turn(&params.turn).ok_or_else(|| {
+            Error::invalid_params(format!(
+                "cmg/slice: turn must be \"mouse\" or \"cat\", not {:?}",
+                params.turn
+            ))
+        })?;
+        // O(nodes): small enough to answer here.
+        let found = slice(
+            &snapshot.analysis.model.graph,
+            snapshot.solution.as_deref(),
+            params.cat,
+            turn,
+        );
+        let slice = match found {
+            Ok(slice) => Some(slice),
+            Err(SliceError::NotSolved) => None,
+            Err(error @ SliceError::UnknownNode(_)) => {
+                return Err(Error::invalid_params(format!("cmg/slice: {error}")));
+            }
+        };
+        Ok(Some(SliceResponse {
+            uri,
+            version,
+            pending: snapshot.solving && slice.is_none(),
+            slice,
         }))
     }
 }

@@ -1,5 +1,6 @@
 // The game view beside a .cmg file: a webview running the web UI of `web/` (shipped in
-// the .vsix under media/), fed with the language server's `cmg/scene` on every edit.
+// the .vsix under media/), fed with the language server's `cmg/scene` on every edit and
+// with `cmg/slice` (one slice of the position table) whenever the page asks for one.
 
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
@@ -13,6 +14,20 @@ const DEBOUNCE_MS = 150;
 /** While the server still solves the version, ask again this often, this many times. */
 const PENDING_RETRY_MS = 150;
 const PENDING_RETRIES = 100;
+
+interface PageMessage {
+  type?: string;
+  mention?: { start: LineColumn; end: LineColumn };
+  request?: number;
+  cat?: number;
+  turn?: string;
+}
+
+interface SliceResponse {
+  version: number;
+  pending: boolean;
+  slice: unknown;
+}
 
 interface SceneResponse {
   version: number;
@@ -82,6 +97,27 @@ function openGameView(
       timer = setTimeout(() => void update(retries - 1), PENDING_RETRY_MS);
     }
   };
+  // The page asks for the slice it shows; the answer goes back under the request's number,
+  // null when there is none (not solved yet, another version: the next scene asks again).
+  const slice = async (message: PageMessage): Promise<void> => {
+    const running = client();
+    let answer: SliceResponse | null = null;
+    try {
+      answer =
+        running === undefined
+          ? null
+          : await running.sendRequest<SliceResponse | null>("cmg/slice", {
+              textDocument: { uri: document.uri.toString() },
+              version: document.version,
+              cat: message.cat,
+              turn: message.turn,
+            });
+    } catch {
+      answer = null;
+    }
+    if (disposed) return;
+    void webview.postMessage({ type: "slice", request: message.request, slice: answer?.slice ?? null });
+  };
   const schedule = (): void => {
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => void update(PENDING_RETRIES), DEBOUNCE_MS);
@@ -91,9 +127,10 @@ function openGameView(
     vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.document === document) schedule();
     }),
-    webview.onDidReceiveMessage((message: { type?: string; mention?: { start: LineColumn; end: LineColumn } }) => {
+    webview.onDidReceiveMessage((message: PageMessage) => {
       if (message.type === "ready") schedule();
       if (message.type === "reveal" && message.mention !== undefined) void reveal(document, message.mention);
+      if (message.type === "slice" && typeof message.request === "number") void slice(message);
     }),
   ];
   panel.onDidDispose(() => {

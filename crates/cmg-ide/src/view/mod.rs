@@ -1,30 +1,33 @@
-//! The game view's data: one versioned JSON scene (nodes with positions and outcomes, edges, the optimal line, diagnostics, and the position table play mode answers from), shared by `cmg view`, its SVG export and the server's `cmg/scene` request.
+//! The game view's data: one versioned JSON scene (nodes with positions and outcomes, edges, the optimal line, diagnostics), shared by `cmg view`, its SVG export and the server's `cmg/scene` request; slices of the position table come on demand (`slice`).
 //!
 //! Like `ide`, this knows no protocol: it turns an analysis and its solution into plain
 //! structs that serialize to the scene format documented in `docs/view.md`.
 
+pub mod clearance;
 mod layout;
+mod slice;
 pub mod svg;
 
 use serde::Serialize;
 
 pub use layout::{layout, Positions, UNIT};
+pub use slice::{parse_turn, slice, turn_keyword, Slice, SliceError};
 
 use crate::code_lens::line_ids;
 use cmg_core::analysis::{
     describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
 };
 use cmg_core::model::{Code, Diagnostic, NodeRole};
-use cmg_solve::{Outcome, Player, Position, Solution};
+use cmg_solve::Solution;
 use cmg_syntax::{ColumnUnit, TextRange};
 
 /// The scene format's version; it changes whenever a field changes meaning or goes away.
-pub const SCENE_VERSION: u32 = 1;
+pub const SCENE_VERSION: u32 = 2;
 
-/// The view draws at most this many nodes. Layout costs O(n²) per sweep and the position
-/// table holds 2·n² entries (about 1.5 MB of JSON at this size, see `BENCHMARKS.md`);
-/// a picture of more nodes would not be readable anyway.
-pub const MAX_VIEW_NODES: usize = 300;
+/// The view draws at most this many nodes. Layout costs O(n²) per sweep (see
+/// `BENCHMARKS.md`); a picture of more nodes would not be readable anyway. The scene is
+/// O(nodes + edges): slices of the position table come on demand ([`slice`]).
+pub const MAX_VIEW_NODES: usize = 2000;
 
 /// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
 pub const MAX_SCENE_DIAGNOSTICS: usize = 200;
@@ -51,8 +54,6 @@ pub struct Scene {
     pub line: Vec<[u32; 2]>,
     pub diagnostics: Vec<SceneDiagnostic>,
     pub diagnostics_omitted: usize,
-    /// Every position's outcome, moves and best move, for play mode; `None` without a solution.
-    pub table: Option<PositionTable>,
     /// The smallest box around every node centre, in pixels: `[min_x, min_y, max_x, max_y]`.
     pub bounds: [f64; 4],
 }
@@ -114,20 +115,6 @@ pub struct Span {
     pub end: LineColumn,
 }
 
-/// Every position of the game, for play mode. Position `(mouse, cat, turn)`, with
-/// `mouse` and `cat` indices into `nodes` and `turn` 0 when the mouse moves, 1 when the
-/// cat does, is entry `(turn · n + mouse) · n + cat`.
-#[derive(Clone, Debug, Serialize)]
-pub struct PositionTable {
-    /// One character per position: `m` (mouse wins), `c` (cat wins) or `d` (draw).
-    pub outcome: String,
-    /// Moves to the end; -1 for a draw.
-    pub moves: Vec<i32>,
-    /// The index into `nodes` the player to move goes to on the optimal line; -1 when
-    /// the game is over or the mover has no move.
-    pub best: Vec<i32>,
-}
-
 impl Scene {
     /// The node positions of this scene, to seed the next layout with.
     pub fn positions(&self) -> Positions {
@@ -153,7 +140,6 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
         line: Vec::new(),
         diagnostics: Vec::new(),
         diagnostics_omitted,
-        table: None,
         bounds: [0.0; 4],
     };
     if graph.node_count() > MAX_VIEW_NODES {
@@ -175,7 +161,6 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
             scene.outcome = Some(outcome_keyword(outcome));
             scene.moves = solution.moves_to_end(start);
             scene.line = line_ids(graph, &solution.line(start));
-            scene.table = Some(position_table(solution));
             describe(outcome, scene.moves)
         }
         (None, Some(_)) => "not solved".to_owned(),
@@ -310,36 +295,6 @@ fn scene_diagnostics(analysis: &Analysis, diagnostics: &[Diagnostic]) -> Vec<Sce
             }
         })
         .collect()
-}
-
-/// The whole position table of a solved game; see [`PositionTable`] for its layout.
-pub fn position_table(solution: &Solution) -> PositionTable {
-    let n = solution.game().node_count();
-    let size = 2 * n * n;
-    let mut table = PositionTable {
-        outcome: String::with_capacity(size),
-        moves: Vec::with_capacity(size),
-        best: Vec::with_capacity(size),
-    };
-    for turn in [Player::Mouse, Player::Cat] {
-        for mouse in 0..n as u32 {
-            for cat in 0..n as u32 {
-                let position = Position { mouse, cat, turn };
-                table.outcome.push(match solution.outcome(position) {
-                    Outcome::MouseWins => 'm',
-                    Outcome::CatWins => 'c',
-                    Outcome::Draw => 'd',
-                });
-                table
-                    .moves
-                    .push(solution.moves_to_end(position).map_or(-1, |m| m as i32));
-                table
-                    .best
-                    .push(solution.best_move(position).map_or(-1, |b| b as i32));
-            }
-        }
-    }
-    table
 }
 
 #[cfg(test)]
