@@ -6,9 +6,12 @@
 //! parsing and checking; the keystroke's time minus that one is the server's own share
 //! (copies, scheduling, diagnostics, framing), measured under the same load.
 //!
-//! Run with `cargo bench --bench keystroke`; `CMG_KEYSTROKES=N` sets how many keystrokes
-//! (300 by default, half insertions and half deletions), `CMG_KEYSTROKE_EDGES=M` the
-//! file's size in edge lines (75 000 by default, 1 MB; a third of the nodes).
+//! Run with `cargo bench --bench keystroke [NAME]`; `CMG_KEYSTROKES=N` sets how many
+//! keystrokes (300 by default, half insertions and half deletions),
+//! `CMG_KEYSTROKE_EDGES=M` the 1 MB file's size in edge lines (75 000 by default; a
+//! third of the nodes). Besides `keystroke_1mb`, two heavy cases: `keystroke_duplicates`
+//! (2.2 MB, about 250 000 duplicate-edge warnings) and `keystroke_product` (a group
+//! product of 2 000 000 edges under the live-solve limit, typed into a comment).
 
 use std::time::{Duration, Instant};
 
@@ -92,10 +95,19 @@ async fn send_editor_requests(
     ids
 }
 
-/// Types and deletes `keystrokes / 2` digits in the middle of `text`, one keystroke
-/// after the publication of the last, and times each to its publication.
-fn run(text: &str, keystrokes: usize, with_requests: bool) -> Timings {
+/// Where keystroke `k` types its digit: `(line, character)`.
+type EditAt<'a> = &'a dyn Fn(usize) -> (usize, usize);
+
+/// In the middle of the file, after the first id of a line: every edit changes the
+/// graph.
+fn after_a_middle_id(text: &str) -> impl Fn(usize) -> (usize, usize) + '_ {
     let lines = text.lines().count();
+    move |keystroke| end_of_first_id(text, lines / 2 + keystroke / 2 % 1000)
+}
+
+/// Types and deletes `keystrokes / 2` digits at `edit_at` in `text`, one keystroke
+/// after the publication of the last, and times each to its publication.
+fn run(text: &str, keystrokes: usize, with_requests: bool, edit_at: EditAt<'_>) -> Timings {
     let runtime = common::server_runtime();
     let uri = "file:///keystroke.cmg";
     let mut timings = Timings::default();
@@ -117,7 +129,7 @@ fn run(text: &str, keystrokes: usize, with_requests: bool) -> Timings {
         for keystroke in 0..keystrokes {
             // A digit typed after the first id of a line in the middle, then deleted:
             // each pair leaves the text as it was, and every edit changes the graph.
-            let (line, character) = end_of_first_id(text, lines / 2 + keystroke / 2 % 1000);
+            let (line, character) = edit_at(keystroke);
             let at = json!({"line": line, "character": character});
             let after = json!({"line": line, "character": character + 1});
             let insert = keystroke % 2 == 0;
@@ -171,54 +183,110 @@ fn run(text: &str, keystrokes: usize, with_requests: bool) -> Timings {
     timings
 }
 
+/// Prints the percentiles of one run.
+fn report(timings: &mut Timings, with_requests: bool) {
+    println!(
+        "{}",
+        if with_requests {
+            "with the requests an editor sends after each change:"
+        } else {
+            "keystrokes alone:"
+        }
+    );
+    let mut all: Vec<Duration> = timings
+        .inserts
+        .iter()
+        .chain(&timings.deletes)
+        .copied()
+        .collect();
+    println!("{}", summary("keystroke → publish, all", &mut all));
+    println!("{}", summary("  insert one digit", &mut timings.inserts));
+    println!("{}", summary("  delete it", &mut timings.deletes));
+    if !with_requests {
+        println!("{}", summary("Analysis::new alone", &mut timings.analysis));
+        println!(
+            "{}",
+            summary("keystroke − Analysis::new", &mut timings.server_share)
+        );
+    }
+}
+
+/// A file of about 2.2 MB whose lines nearly all repeat an edge among 100 nodes:
+/// about 250 000 `duplicate-edge` warnings, of which a publication shows 1000.
+fn duplicates() -> String {
+    // `i` and `7i + 3` never agree modulo 100 (an even and an odd number), so no line
+    // is a self-loop; `i % 100` fixes the line, so at most 100 edges are distinct
+    // and every other line repeats one.
+    (0..250_000u32)
+        .map(|i| format!("{} -- {}\n", i % 100, (i * 7 + 3) % 100))
+        .collect()
+}
+
+/// One group product of 2 000 000 edges on 3000 nodes (under the live-solve limit of
+/// 5000), and a comment line the keystrokes type into: the graph is the same after
+/// every keystroke, so the server keeps its solve and compares games on every edit.
+fn product() -> String {
+    let group =
+        |range: std::ops::Range<u32>| range.map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+    format!(
+        "{{{}}} -- {{{}}}\n# typing here\n",
+        group(0..1000),
+        group(1000..3000)
+    )
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter that names another benchmark skips this one.
     let filter = std::env::args()
         .skip(1)
         .find(|argument| !argument.starts_with('-'));
-    if filter.is_some_and(|filter| !"keystroke_1mb".contains(&filter)) {
-        return;
-    }
+    let wanted = |name: &str| {
+        filter
+            .as_ref()
+            .is_none_or(|filter| name.contains(filter.as_str()))
+    };
     let keystrokes: usize = std::env::var("CMG_KEYSTROKES")
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(300);
-    let edges: usize = std::env::var("CMG_KEYSTROKE_EDGES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(75_000)
-        .max(3000);
-    let text = common::random_cmg(edges / 3, edges, 7);
-    println!(
-        "keystroke_1mb: {} bytes, {} lines, {keystrokes} keystrokes",
-        text.len(),
-        text.lines().count()
-    );
-    for with_requests in [false, true] {
-        let mut timings = run(&text, keystrokes, with_requests);
+    if wanted("keystroke_1mb") {
+        let edges: usize = std::env::var("CMG_KEYSTROKE_EDGES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(75_000)
+            .max(3000);
+        let text = common::random_cmg(edges / 3, edges, 7);
         println!(
-            "{}",
-            if with_requests {
-                "with the requests an editor sends after each change:"
-            } else {
-                "keystrokes alone:"
-            }
+            "keystroke_1mb: {} bytes, {} lines, {keystrokes} keystrokes",
+            text.len(),
+            text.lines().count()
         );
-        let mut all: Vec<Duration> = timings
-            .inserts
-            .iter()
-            .chain(&timings.deletes)
-            .copied()
-            .collect();
-        println!("{}", summary("keystroke → publish, all", &mut all));
-        println!("{}", summary("  insert one digit", &mut timings.inserts));
-        println!("{}", summary("  delete it", &mut timings.deletes));
-        if !with_requests {
-            println!("{}", summary("Analysis::new alone", &mut timings.analysis));
-            println!(
-                "{}",
-                summary("keystroke − Analysis::new", &mut timings.server_share)
+        for with_requests in [false, true] {
+            report(
+                &mut run(&text, keystrokes, with_requests, &after_a_middle_id(&text)),
+                with_requests,
             );
         }
+    }
+    if wanted("keystroke_duplicates") {
+        let text = duplicates();
+        println!(
+            "keystroke_duplicates: {} bytes, {} lines, {keystrokes} keystrokes",
+            text.len(),
+            text.lines().count()
+        );
+        report(
+            &mut run(&text, keystrokes, false, &after_a_middle_id(&text)),
+            false,
+        );
+    }
+    if wanted("keystroke_product") {
+        let text = product();
+        println!(
+            "keystroke_product: {} bytes, 2 000 000 edges, {keystrokes} keystrokes",
+            text.len()
+        );
+        let comment_end = |_| (1, "# typing here".len());
+        report(&mut run(&text, keystrokes, false, &comment_end), false);
     }
 }

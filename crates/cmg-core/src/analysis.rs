@@ -1,6 +1,6 @@
 //! One file's analysis from text to outcome: what the CLI and the server both start from.
 
-use crate::model::{Code, Diagnostic, Graph, Model, MAX_EDGE_PAIRS};
+use crate::model::{Code, Diagnostic, Graph, Model, Severity, MAX_EDGE_PAIRS};
 use cmg_solve::{peak_memory_bytes, Game, Outcome, Player, Position, Solution, MAX_NODES};
 use cmg_syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
@@ -69,6 +69,80 @@ impl Analysis {
         }
         sort_by_position(&mut diagnostics);
         diagnostics
+    }
+
+    /// The first `max` diagnostics of [`Analysis::diagnostics_with`] (all of them for
+    /// 0), in the same order, and a summary of the rest, without cloning or sorting the
+    /// rest: a file with 200 000 warnings cloned and sorted them all for every
+    /// publication of 1000, on every keystroke. The first `max` are picked by
+    /// selection (linear) on references, then only they are sorted and cloned.
+    pub fn diagnostics_capped(
+        &self,
+        solution: Option<&Solution>,
+        too_large: Option<&TooLarge>,
+        max: usize,
+    ) -> Capped {
+        let syntax = self
+            .model
+            .diagnostics
+            .iter()
+            .any(|d| d.code == Code::Syntax);
+        let mut extra = Vec::new();
+        if let Some(solution) = solution_for(&self.model.graph, solution) {
+            extra.extend(check_expectations(&self.model, solution));
+        }
+        if let Some(too_large) = too_large.filter(|t| **t != TooLarge::EdgeLimit) {
+            extra.push(too_large.diagnostic(self));
+        }
+        // The same set and order as `diagnostics_with`: the knock-on errors dropped,
+        // and a stable sort by position (the index breaks ties as stability does).
+        let mut all: Vec<(u32, u32, usize, &Diagnostic)> = self
+            .model
+            .diagnostics
+            .iter()
+            .filter(|d| !knocked_on(syntax, d))
+            .chain(&extra)
+            .enumerate()
+            .map(|(index, d)| (d.range.start, d.range.end, index, d))
+            .collect();
+        let key = |entry: &(u32, u32, usize, &Diagnostic)| (entry.0, entry.1, entry.2);
+        let shown = if max == 0 {
+            all.len()
+        } else {
+            max.min(all.len())
+        };
+        if shown < all.len() {
+            all.select_nth_unstable_by_key(shown, key);
+        }
+        let (first, rest) = all.split_at_mut(shown);
+        first.sort_unstable_by_key(key);
+        let hidden = rest
+            .iter()
+            .min_by_key(|entry| key(entry))
+            .map(|&(.., first)| {
+                let mut codes: Vec<(Code, usize)> = Vec::new();
+                for (.., d) in rest.iter() {
+                    match codes.iter_mut().find(|(code, _)| *code == d.code) {
+                        Some((_, count)) => *count += 1,
+                        None => codes.push((d.code, 1)),
+                    }
+                }
+                codes.sort_by_key(|(code, _)| code.as_str());
+                Hidden {
+                    count: rest.len(),
+                    first: first.range,
+                    worst: rest
+                        .iter()
+                        .map(|(.., d)| d.severity())
+                        .min()
+                        .unwrap_or(Severity::Hint),
+                    codes,
+                }
+            });
+        Capped {
+            shown: first.iter().map(|&(.., d)| d.clone()).collect(),
+            hidden,
+        }
     }
 
     /// Whether and what to solve, under `limits`: the one place this is decided, for
@@ -227,18 +301,40 @@ impl TooLarge {
     }
 }
 
+/// What [`Analysis::diagnostics_capped`] gives: the diagnostics to show, and what the
+/// rest are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Capped {
+    pub shown: Vec<Diagnostic>,
+    pub hidden: Option<Hidden>,
+}
+
+/// The diagnostics left out by a cap: how many, where the first is, how many of each
+/// code (by code name), and the most severe of their severities.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hidden {
+    pub count: usize,
+    pub first: cmg_syntax::TextRange,
+    pub codes: Vec<(Code, usize)>,
+    pub worst: Severity,
+}
+
 /// With syntax errors in the file, the whole-file checks could be answered by the
 /// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
 /// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
 fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
-    if diagnostics.iter().any(|d| d.code == Code::Syntax) {
-        diagnostics.retain(|d| {
-            !matches!(
-                d.code,
-                Code::MissingMouse | Code::MissingCat | Code::MissingHole
-            )
-        });
-    }
+    let syntax = diagnostics.iter().any(|d| d.code == Code::Syntax);
+    diagnostics.retain(|d| !knocked_on(syntax, d));
+}
+
+/// Whether `d` is a knock-on error of a syntax error (a missing node that the broken
+/// statement likely declared), in a file that has one (`syntax`).
+fn knocked_on(syntax: bool, d: &Diagnostic) -> bool {
+    syntax
+        && matches!(
+            d.code,
+            Code::MissingMouse | Code::MissingCat | Code::MissingHole
+        )
 }
 
 /// Orders diagnostics as a reader meets them; those at one place keep their order.
@@ -333,4 +429,60 @@ pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic>
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The capped set is the head of the full one, and the summary is of its tail.
+    #[test]
+    fn the_capped_diagnostics_are_the_head_of_the_full_set() {
+        let mut text = String::from("0 -- 1 -- 2\nexpect cat\nexpect draw\n3 -- 3\n");
+        for i in 0..300 {
+            // Duplicates, self-loops, a syntax error now and then, all interleaved.
+            text.push_str(&format!("{} -- {}\n", i % 7, (i * 3) % 7));
+            if i % 50 == 0 {
+                text.push_str("4 -- \n");
+            }
+        }
+        text.push_str("expect mouse\n");
+        let analysis = Analysis::new(text);
+        let game = match analysis.solve_plan(SolveLimits::default()) {
+            SolvePlan::Solve(game) => game,
+            _ => panic!("a game to solve"),
+        };
+        let solution = cmg_solve::solve(&game);
+        let full = analysis.diagnostics_with(Some(&solution), None);
+        assert!(full.len() > 100, "{}", full.len());
+        for max in [0, 1, 2, 7, 50, full.len() - 1, full.len(), full.len() + 5] {
+            let capped = analysis.diagnostics_capped(Some(&solution), None, max);
+            let shown = if max == 0 {
+                full.len()
+            } else {
+                max.min(full.len())
+            };
+            assert_eq!(capped.shown, full[..shown], "max {max}");
+            let rest = &full[shown..];
+            let Some(hidden) = capped.hidden else {
+                assert!(rest.is_empty(), "max {max}");
+                continue;
+            };
+            assert_eq!(hidden.count, rest.len());
+            assert_eq!(hidden.first, rest[0].range);
+            assert_eq!(
+                hidden.worst,
+                rest.iter().map(|d| d.severity()).min().unwrap()
+            );
+            let mut codes: Vec<(Code, usize)> = Vec::new();
+            for code in Code::ALL {
+                let count = rest.iter().filter(|d| d.code == *code).count();
+                if count > 0 {
+                    codes.push((*code, count));
+                }
+            }
+            codes.sort_by_key(|(code, _)| code.as_str());
+            assert_eq!(hidden.codes, codes);
+        }
+    }
 }

@@ -3,13 +3,13 @@
 //! a panic.
 
 use ropey::Rope;
-use std::collections::BTreeMap;
 
 use tower_lsp_server::ls_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, DiagnosticTag, Location,
     NumberOrString, Position, PositionEncodingKind, Range, Uri,
 };
 
+use cmg_core::analysis::Capped;
 use cmg_core::model::Severity;
 use cmg_syntax::{ColumnUnit, LineIndex, TextRange};
 
@@ -196,58 +196,31 @@ fn severity(severity: Severity) -> DiagnosticSeverity {
     }
 }
 
-/// What is published for a file: the first `max` diagnostics (all of them for 0) and,
-/// when some are left out, one more at the first of those that says how many there are
-/// and of which codes, with the most severe of their severities so that a hidden error
-/// still counts as one.
-pub fn publishable(
-    uri: &Uri,
-    rope: &Rope,
-    encoding: Encoding,
-    diagnostics: &[cmg_core::model::Diagnostic],
-    max: usize,
-) -> Vec<Diagnostic> {
-    let shown = if max == 0 {
-        diagnostics.len()
-    } else {
-        max.min(diagnostics.len())
-    };
-    let mut published: Vec<Diagnostic> = diagnostics[..shown]
+/// What is published for a file: the diagnostics shown (the first
+/// `cmg.diagnostics.max`) and, when some are left out, one more at the first of those
+/// that says how many there are and of which codes, with the most severe of their
+/// severities so that a hidden error still counts as one.
+pub fn publishable(uri: &Uri, rope: &Rope, encoding: Encoding, capped: &Capped) -> Vec<Diagnostic> {
+    let mut published: Vec<Diagnostic> = capped
+        .shown
         .iter()
         .map(|d| diagnostic(uri, rope, encoding, d))
         .collect();
-    let hidden = &diagnostics[shown..];
-    if let Some(first) = hidden.first() {
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-        for d in hidden {
-            *counts.entry(d.code.as_str()).or_default() += 1;
-        }
-        let codes: Vec<String> = counts
+    if let Some(hidden) = &capped.hidden {
+        let codes: Vec<String> = hidden
+            .codes
             .iter()
-            .map(|(code, count)| format!("{count} {code}"))
+            .map(|(code, count)| format!("{count} {}", code.as_str()))
             .collect();
-        let worst = hidden
-            .iter()
-            .map(|d| severity(d.severity()))
-            .min_by_key(|s| {
-                [
-                    DiagnosticSeverity::ERROR,
-                    DiagnosticSeverity::WARNING,
-                    DiagnosticSeverity::INFORMATION,
-                ]
-                .iter()
-                .position(|t| t == s)
-                .unwrap_or(3)
-            })
-            .unwrap_or(DiagnosticSeverity::HINT);
         published.push(Diagnostic {
-            range: range(rope, encoding, first.range),
-            severity: Some(worst),
+            range: range(rope, encoding, hidden.first),
+            severity: Some(severity(hidden.worst)),
             source: Some("cmg".to_owned()),
             message: format!(
-                "{} more diagnostics are not shown ({}), from here on: only the first {shown} are published (setting `cmg.diagnostics.max`); run `cmg check` for all",
-                hidden.len(),
-                codes.join(", ")
+                "{} more diagnostics are not shown ({}), from here on: only the first {} are published (setting `cmg.diagnostics.max`); run `cmg check` for all",
+                hidden.count,
+                codes.join(", "),
+                capped.shown.len()
             ),
             ..Diagnostic::default()
         });

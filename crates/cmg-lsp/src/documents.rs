@@ -1,6 +1,8 @@
 //! Open documents: the text on a rope, the latest finished analysis, and the state of
-//! its solve. Everything here is synchronous and cheap, and runs under the server's
-//! lock; the analysis and the solve themselves run on the blocking pool, on snapshots.
+//! its solve. Everything here is synchronous and cheap: it runs on the scheduler's loop
+//! ([`super::scheduler`]), which owns every document; the analysis and the solve
+//! themselves run on the blocking pool, on snapshots, and so does the solve plan (the
+//! game is built and fingerprinted with the analysis, never on the loop).
 //!
 //! Every edit (and every settings change) bumps the document's `generation`. Analysis
 //! and solve jobs carry the generation they were started for, and a result whose
@@ -8,13 +10,13 @@
 //! an edit made while one runs is picked up by the next one, started as soon as the
 //! running one ends, so a burst of keystrokes costs two analyses, not one per key.
 
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use ropey::Rope;
-use tokio::sync::watch;
 
-use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge};
+use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::explain::Solved;
 use cmg_core::model::{Code, Diagnostic};
 use cmg_solve::Game;
@@ -36,57 +38,47 @@ pub struct Document {
     pub solve: SolveState,
     /// Whether an analysis job runs for this document.
     analysing: bool,
-    /// The last game solved for this document and its solution, reused while edits
-    /// leave the graph alone (typing a comment or a label solves nothing).
-    last_solved: Option<(Arc<Game>, Arc<Solved>)>,
-    /// Tells waiting requests and publishers what is done.
-    progress: watch::Sender<Progress>,
-    /// The semantic tokens last sent, for `semanticTokens/full/delta`.
-    pub tokens: Option<SentTokens>,
-}
-
-/// Semantic tokens as sent to the client, with the id it may ask a delta against.
-pub struct SentTokens {
-    pub result_id: String,
-    pub data: Vec<tower_lsp_server::ls_types::SemanticToken>,
-}
-
-/// What a waiter needs to know about a document, published on every change of state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// The document's generation.
-    pub generation: u64,
-    /// The generation of the latest finished (or failed) analysis.
-    pub analysed: u64,
+    /// The last game solved for this document (its fingerprint) and its solution,
+    /// reused while edits leave the graph alone (typing a comment or a label solves
+    /// nothing). Counted against the process's solver budget; the scheduler may evict
+    /// it.
+    pub last_solved: Option<(u64, Arc<Solved>)>,
+    /// The generation whose analysis failed (panicked), if the latest did: its requests
+    /// answer `ContentModified` until the next edit.
+    pub failed: u64,
     /// The latest generation whose requests may be answered: its diagnostics have been
-    /// handed to the client, or they wait for a solve and requests don't wait with
-    /// them. The publication goes first because the answers of one analysis (a whole
-    /// outline, semantic tokens) can take longer to build and write than the analysis
-    /// itself took, and the diagnostics would wait behind them.
+    /// handed to the client, or they wait for a solve and requests don't wait with them.
     pub released: u64,
-    /// Whether the solve of that analysis is settled: solved, refused, failed, or not
-    /// needed.
-    pub solve_settled: bool,
 }
 
-impl Progress {
-    /// The current generation is analysed and released, and its solve settled if
-    /// `with_solve`.
-    pub fn done(self, with_solve: bool) -> bool {
-        self.analysed == self.generation
-            && self.released == self.generation
-            && (self.solve_settled || !with_solve)
-    }
+/// What a request waits for before it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Needs {
+    /// The analysis of its text (every request).
+    Analysis,
+    /// The solve of that analysis too (lenses and hints, for a client that cannot be
+    /// asked to refresh them once the solve lands).
+    Solve,
 }
 
 /// One analysed version of a document: the text it was analysed from, on a rope that
-/// positions are converted with, and its analysis (none above the size limit).
+/// positions are converted with, its analysis (none above the size limit), and what
+/// solving it takes.
 pub struct Analysed {
     pub generation: u64,
     pub version: i32,
     pub rope: Rope,
     pub analysis: Option<Arc<Analysis>>,
     pub config: Config,
+    pub plan: Plan,
+}
+
+/// The solve an analysis asks for, decided on the pool with the analysis.
+pub struct Plan {
+    /// What to show when there is nothing to solve: no game, or why it is too large.
+    pub refused: SolveState,
+    /// The game to solve and its fingerprint.
+    pub game: Option<(Arc<Game>, u64)>,
 }
 
 #[derive(Clone)]
@@ -95,13 +87,16 @@ pub enum SolveState {
     NoGame,
     /// Not solved while typing, for this reason.
     TooLarge(TooLarge),
-    /// A solve runs on the blocking pool; setting the flag stops it.
+    /// A solve is queued or runs on the blocking pool; setting the flag stops it.
     Pending {
-        game: Arc<Game>,
+        fingerprint: u64,
         cancel: Arc<AtomicBool>,
     },
     /// The solution with its what-if.
     Solved(Arc<Solved>),
+    /// Solved once, then evicted to keep the process within its solver budget; solved
+    /// again when a request wants it.
+    Evicted,
     /// The solver panicked; the panic has been logged.
     Failed,
 }
@@ -115,19 +110,22 @@ pub struct AnalysisJob {
 }
 
 impl AnalysisJob {
-    /// Parses and checks the snapshot; this is the heavy part, run on the blocking pool.
+    /// Parses and checks the snapshot and plans its solve; this is the heavy part, run
+    /// on the blocking pool.
     pub fn run(self) -> Analysed {
         let analysis = (self.rope.len_bytes() <= self.config.max_document_bytes)
             // `String::from` copies the rope chunk by chunk into a string of the right size;
             // `to_string` goes through the formatter and grows its string as it goes, which
             // took 3.5 ms on a 1 MB file, on every keystroke.
             .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
+        let plan = plan(analysis.as_deref(), &self.config);
         Analysed {
             generation: self.generation,
             version: self.version,
             rope: self.rope,
             analysis,
             config: self.config,
+            plan,
         }
     }
 }
@@ -150,9 +148,8 @@ pub enum Finished {
 
 /// An analysis nobody needs any more (a stale result, or the one a newer result
 /// replaced), handed back instead of dropped where it is let go: freeing the analysis of
-/// a 1 MB file takes 10–20 ms, a fifth of building it, and the lock is held there and
-/// the publication waits behind it. The server frees it on the blocking pool, after the
-/// publication.
+/// a 1 MB file takes 10–20 ms, a fifth of building it, and the loop would wait for it.
+/// The server frees it on the blocking pool.
 #[must_use = "a leftover analysis is to be freed off the path to the publication"]
 pub struct Leftover {
     /// Held only to be dropped where the server chooses.
@@ -162,13 +159,7 @@ pub struct Leftover {
 impl Document {
     pub fn new(text: &str, version: i32) -> Document {
         let rope = Rope::from_str(text);
-        // Generation 0, not analysed: `changed` is called next, before the lock is let go.
-        let progress = Progress {
-            generation: 0,
-            analysed: 0,
-            released: 0,
-            solve_settled: false,
-        };
+        let config = Config::default();
         Document {
             version,
             generation: 0,
@@ -177,19 +168,19 @@ impl Document {
                 version,
                 rope: rope.clone(),
                 analysis: None,
-                config: Config::default(),
+                config,
+                plan: Plan {
+                    refused: SolveState::NoGame,
+                    game: None,
+                },
             }),
             rope,
             solve: SolveState::NoGame,
             analysing: false,
             last_solved: None,
-            progress: watch::Sender::new(progress),
-            tokens: None,
+            failed: 0,
+            released: 0,
         }
-    }
-
-    pub fn progress(&self) -> watch::Receiver<Progress> {
-        self.progress.subscribe()
     }
 
     /// Marks the text (or the settings) changed, and returns the analysis to start, if
@@ -198,8 +189,6 @@ impl Document {
         // Unique across documents, so that work for a closed document can never pass
         // for work on one opened again under the same name.
         self.generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
-        let generation = self.generation;
-        self.progress.send_modify(|p| p.generation = generation);
         self.schedule(config)
     }
 
@@ -234,23 +223,14 @@ impl Document {
         }
         let Some(analysed) = analysed else {
             // The old analysis stays, but no request may use it for this text; waiters
-            // are released rather than left waiting for a result that never comes.
+            // are answered rather than left waiting for a result that never comes.
             self.cancel_solve();
             self.solve = SolveState::Failed;
-            self.progress.send_modify(|p| {
-                p.analysed = generation;
-                p.released = generation;
-                p.solve_settled = true;
-            });
+            self.failed = generation;
             return Finished::Accepted(None, Leftover { _analysed: None });
         };
         let replaced = std::mem::replace(&mut self.analysed, Arc::new(analysed));
         let job = self.plan_solve();
-        let settled = !matches!(self.solve, SolveState::Pending { .. });
-        self.progress.send_modify(|p| {
-            p.analysed = generation;
-            p.solve_settled = settled;
-        });
         Finished::Accepted(
             job,
             Leftover {
@@ -260,60 +240,85 @@ impl Document {
     }
 
     /// Decides what solving the new analysis needs. A solve already running for the same
-    /// game goes on (the edit touched a comment or a label); any other is stopped.
+    /// game goes on (the edit touched a comment or a label); any other is stopped. Games
+    /// are compared by their fingerprints, made on the pool: comparing two games of
+    /// millions of edges here took 33 ms on every keystroke.
     fn plan_solve(&mut self) -> Option<SolveJob> {
-        let (state, game) = solve_policy(&self.analysed);
-        let Some(game) = game else {
+        let Some((game, fingerprint)) = &self.analysed.plan.game else {
             self.cancel_solve();
-            self.solve = state;
+            self.solve = self.analysed.plan.refused.clone();
             return None;
         };
-        if let SolveState::Pending { game: running, .. } = &self.solve {
-            if **running == game {
+        let fingerprint = *fingerprint;
+        if let SolveState::Pending {
+            fingerprint: running,
+            ..
+        } = &self.solve
+        {
+            if *running == fingerprint {
                 return None;
             }
         }
         self.cancel_solve();
-        if let Some((solved_game, solution)) = &self.last_solved {
-            if **solved_game == game {
+        if let Some((solved, solution)) = &self.last_solved {
+            if *solved == fingerprint {
                 self.solve = SolveState::Solved(solution.clone());
                 return None;
             }
         }
-        let game = Arc::new(game);
+        Some(self.start_solve(game.clone(), fingerprint))
+    }
+
+    /// Marks a solve of `game` pending and returns its job.
+    fn start_solve(&mut self, game: Arc<Game>, fingerprint: u64) -> SolveJob {
         let cancel = Arc::new(AtomicBool::new(false));
         self.solve = SolveState::Pending {
-            game: game.clone(),
+            fingerprint,
             cancel: cancel.clone(),
         };
-        Some(SolveJob { game, cancel })
+        SolveJob { game, cancel }
+    }
+
+    /// Solves again what was evicted, when something wants the solution.
+    pub fn resolve_evicted(&mut self) -> Option<SolveJob> {
+        if !matches!(self.solve, SolveState::Evicted) || !self.is_current() {
+            return None;
+        }
+        let (game, fingerprint) = self.analysed.plan.game.clone()?;
+        Some(self.start_solve(game, fingerprint))
+    }
+
+    /// Lets the retained solution go (the process's solver budget needs the room).
+    pub fn evict(&mut self) {
+        self.last_solved = None;
+        if matches!(self.solve, SolveState::Solved(_)) {
+            self.solve = SolveState::Evicted;
+        }
     }
 
     /// Stores a finished solve if it is still the one the current analysis waits for; a
-    /// result for another game (or a cancelled job) is dropped. `None` is a solve that
+    /// result for another game is dropped. `None` is a solve that
     /// panicked.
-    pub fn accept_solution(&mut self, job: &SolveJob, solution: Option<Solved>) -> bool {
-        let waiting = matches!(&self.solve, SolveState::Pending { cancel, .. } if Arc::ptr_eq(cancel, &job.cancel));
-        if !waiting || job.cancel.load(Ordering::Relaxed) {
-            return false;
-        }
+    pub fn accept_solution(&mut self, cancel: &Arc<AtomicBool>, solution: Option<Solved>) -> bool {
+        // The one guard: the job is the very one the state waits for. Every change of
+        // the state sets the old job's cancel flag as well, but the solver may finish
+        // before it looks at the flag, so the flag proves nothing here.
+        let fingerprint = match &self.solve {
+            SolveState::Pending {
+                cancel: waiting,
+                fingerprint,
+            } if Arc::ptr_eq(waiting, cancel) => *fingerprint,
+            _ => return false,
+        };
         self.solve = match solution {
             Some(solution) => {
                 let solution = Arc::new(solution);
-                self.last_solved = Some((job.game.clone(), solution.clone()));
+                self.last_solved = Some((fingerprint, solution.clone()));
                 SolveState::Solved(solution)
             }
             None => SolveState::Failed,
         };
-        self.progress.send_modify(|p| p.solve_settled = true);
         true
-    }
-
-    /// Lets the requests about `generation` be answered (see [`Progress::released`]).
-    /// Generations only grow, so a late call for an older one changes nothing.
-    pub fn release(&self, generation: u64) {
-        self.progress
-            .send_modify(|p| p.released = p.released.max(generation));
     }
 
     pub fn cancel_solve(&self) {
@@ -327,7 +332,13 @@ impl Document {
         self.analysed.generation == self.generation
     }
 
-    /// The solution of the latest analysis's graph, if there is one yet, with its what-if.
+    /// Whether the solve of the latest analysis is settled: solved, refused, failed, or
+    /// not needed.
+    pub fn solve_settled(&self) -> bool {
+        !matches!(self.solve, SolveState::Pending { .. })
+    }
+
+    /// The solution of the latest analysis's graph, if there is one yet.
     pub fn solution(&self) -> Option<Arc<Solved>> {
         match &self.solve {
             SolveState::Solved(solution) => Some(solution.clone()),
@@ -336,52 +347,79 @@ impl Document {
     }
 }
 
-/// Whether to solve an analysed document while typing: the game, or the state that says
-/// why not. The decision is the one solve policy of `analysis`, with the server's live
-/// limits: the live-solve node limit and the memory budget.
-pub fn solve_policy(analysed: &Analysed) -> (SolveState, Option<Game>) {
-    let Some(analysis) = &analysed.analysis else {
-        return (SolveState::NoGame, None);
+/// Whether to solve an analysis while typing: the game, or the state that says why not.
+/// The decision is the one solve policy of `analysis`, with the server's live limits:
+/// the live-solve node limit and the memory budget.
+fn plan(analysis: Option<&Analysis>, config: &Config) -> Plan {
+    let refused = |refused| Plan {
+        refused,
+        game: None,
+    };
+    let Some(analysis) = analysis else {
+        return refused(SolveState::NoGame);
     };
     let limits = SolveLimits {
-        max_nodes: Some(analysed.config.max_nodes),
-        max_memory: Some(analysed.config.solver_memory_budget()),
+        max_nodes: Some(config.max_nodes),
+        max_memory: Some(config.solver_memory_budget()),
         memory_setting: MemorySetting::ServerSetting,
     };
     match analysis.solve_plan(limits) {
-        SolvePlan::NoGame => (SolveState::NoGame, None),
-        SolvePlan::TooLarge(too_large) => (SolveState::TooLarge(too_large), None),
-        SolvePlan::Solve(game) => (SolveState::NoGame, Some(game)),
+        SolvePlan::NoGame => refused(SolveState::NoGame),
+        SolvePlan::TooLarge(too_large) => refused(SolveState::TooLarge(too_large)),
+        SolvePlan::Solve(game) => {
+            let fingerprint = fingerprint(&game);
+            Plan {
+                refused: SolveState::NoGame,
+                game: Some((Arc::new(game), fingerprint)),
+            }
+        }
     }
 }
 
-/// The full diagnostic set of an analysed document and the state of its solve, sorted
-/// by position.
-pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Vec<Diagnostic> {
+/// A 64-bit hash of a game's hole and adjacency: two games with the same fingerprint
+/// are taken to be the same game.
+fn fingerprint(game: &Game) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    game.hole().hash(&mut hasher);
+    game.node_count().hash(&mut hasher);
+    for node in 0..game.node_count() as u32 {
+        game.neighbours(node).hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// The diagnostics of an analysed document and the state of its solve, sorted by
+/// position: the first `cmg.diagnostics.max` and a summary of the rest, which are not
+/// built into a list (see [`Analysis::diagnostics_capped`]).
+pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
         let bytes = analysed.rope.len_bytes();
-        return vec![Diagnostic::new(
+        let refusal = Diagnostic::new(
             Code::TooLarge,
             TextRange::empty(0),
             format!(
                 "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
                 analysed.config.max_document_bytes
             ),
-        )];
+        );
+        return Capped {
+            shown: vec![refusal],
+            hidden: None,
+        };
     };
     let (solution, too_large) = match solve {
         SolveState::Solved(solved) => (Some(&solved.solution), None),
         SolveState::TooLarge(too_large) => (None, Some(too_large)),
         _ => (None, None),
     };
-    analysis.diagnostics_with(solution, too_large)
+    analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A finished solve job's output for `game`.
+    /// The solve job's result for a game, as the server computes it.
     fn solved(game: &Game) -> Option<Solved> {
         cmg_core::explain::solve_and_explain(
             game,
@@ -408,6 +446,7 @@ mod tests {
 
     fn codes(document: &Document) -> Vec<Code> {
         diagnostics(&document.analysed, &document.solve)
+            .shown
             .iter()
             .map(|d| d.code)
             .collect()
@@ -423,9 +462,9 @@ mod tests {
             "the older solve keeps running"
         );
         assert!(!second.cancel.load(Ordering::Relaxed));
-        assert!(!document.accept_solution(&first, solved(&first.game)));
+        assert!(!document.accept_solution(&first.cancel, solved(&first.game)));
         assert!(document.solution().is_none());
-        assert!(document.accept_solution(&second, solved(&second.game)));
+        assert!(document.accept_solution(&second.cancel, solved(&second.game)));
         assert!(document.solution().is_some());
     }
 
@@ -435,7 +474,7 @@ mod tests {
         let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
         assert!(edit(&mut document, "# typing\n0 -- 1 -- 2\n").is_none());
         assert!(!job.cancel.load(Ordering::Relaxed));
-        assert!(document.accept_solution(&job, solved(&job.game)));
+        assert!(document.accept_solution(&job.cancel, solved(&job.game)));
         assert!(document.solution().is_some());
     }
 
@@ -443,7 +482,7 @@ mod tests {
     fn edits_that_keep_the_graph_reuse_the_solution() {
         let mut document = Document::new("", 0);
         let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
-        assert!(document.accept_solution(&job, solved(&job.game)));
+        assert!(document.accept_solution(&job.cancel, solved(&job.game)));
         assert!(edit(&mut document, "# a comment\n0 -- 1 -- 2\nexpect cat\n").is_none());
         assert!(document.solution().is_some());
         assert_eq!(codes(&document), [Code::ExpectMismatch]);
@@ -515,40 +554,32 @@ mod tests {
         assert!(analysis.upgrade().is_none(), "held elsewhere");
     }
 
-    /// Requests wait for the publication of the analysis they would read (the server
-    /// releases them after it), so that the diagnostics go out first.
     #[test]
-    fn an_analysis_is_done_for_requests_once_released() {
+    fn a_failed_analysis_marks_its_generation() {
         let config = Config::default();
-        let mut document = Document::new("0 -- 3\n", 1);
-        let progress = document.progress();
-        let first = document.changed(&config).unwrap();
-        let first_generation = first.generation;
-        let _ = document.finish_analysis(first_generation, Some(first.run()), &config);
-        assert!(
-            !progress.borrow().done(false),
-            "done before its publication"
-        );
-        document.release(first_generation);
-        assert!(progress.borrow().done(true));
-        // A late release of an older generation does not undo a newer one.
-        let second = document.changed(&config).unwrap();
-        let second_generation = second.generation;
-        let _ = document.finish_analysis(second_generation, Some(second.run()), &config);
-        document.release(second_generation);
-        document.release(first_generation);
-        assert!(progress.borrow().done(false));
+        let mut document = Document::new("0 -- 1\n", 1);
+        let job = document.changed(&config).unwrap();
+        let _ = document.finish_analysis(job.generation, None, &config);
+        assert_eq!(document.failed, job.generation);
+        assert!(!document.is_current());
+        assert!(document.solve_settled());
     }
 
     #[test]
-    fn a_failed_analysis_releases_the_waiters() {
-        let config = Config::default();
-        let mut document = Document::new("0 -- 1\n", 1);
-        let progress = document.progress();
-        let job = document.changed(&config).unwrap();
-        document.finish_analysis(job.generation, None, &config);
-        assert!(progress.borrow().done(true));
-        assert!(!document.is_current());
+    fn an_evicted_solution_is_solved_again_on_demand() {
+        let mut document = Document::new("", 0);
+        let job = edit(&mut document, "0 -- 1 -- 2\n").unwrap();
+        assert!(document.accept_solution(&job.cancel, solved(&job.game)));
+        document.evict();
+        assert!(document.solution().is_none() && document.last_solved.is_none());
+        let again = document.resolve_evicted().expect("solved again");
+        assert_eq!(*again.game, *job.game);
+        assert!(
+            document.resolve_evicted().is_none(),
+            "two solves of it at once"
+        );
+        assert!(document.accept_solution(&again.cancel, solved(&again.game)));
+        assert!(document.solution().is_some());
     }
 
     #[test]
@@ -567,7 +598,7 @@ mod tests {
             ..Config::default()
         };
         assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 3\n", &tight).is_none());
-        let messages = diagnostics(&document.analysed, &document.solve);
+        let messages = diagnostics(&document.analysed, &document.solve).shown;
         assert!(
             messages[0].message.contains("memory budget"),
             "{messages:?}"
@@ -577,7 +608,7 @@ mod tests {
             ..Config::default()
         };
         assert!(edit_with(&mut document, "0 -- 1 -- 2 -- 2\n", &tiny).is_none());
-        let messages = diagnostics(&document.analysed, &document.solve);
+        let messages = diagnostics(&document.analysed, &document.solve).shown;
         assert_eq!(messages.len(), 1, "only the reason: {messages:?}");
         assert!(messages[0].message.contains("analysis limit"));
     }

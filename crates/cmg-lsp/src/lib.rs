@@ -5,12 +5,16 @@ mod capabilities;
 mod config;
 mod convert;
 mod documents;
+mod event_loop;
+mod framing;
 mod handlers;
 mod lifecycle;
 mod scene;
+mod scheduler;
 mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
+mod tokens;
 
 pub use config::Config;
 pub use server::Server;
@@ -38,8 +42,9 @@ fn service(
         .finish()
 }
 
-/// Serves the language server on stdin/stdout until `exit`, until stdin closes, or
-/// until the client's process (`processId`) is gone.
+/// Serves the language server on stdin/stdout until `exit`, until stdin closes or its
+/// framing is lost, or until the client's process (`processId`) is gone; the exit
+/// status is 1 for `exit` without `shutdown` and for lost framing.
 pub fn run() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -51,9 +56,9 @@ pub fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(lifecycle::serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ending = runtime.block_on(lifecycle::serve(tokio::io::stdin(), tokio::io::stdout()));
     // A solve or analysis still running on the blocking pool must not hold the
     // process up.
     runtime.shutdown_background();
-    ExitCode::SUCCESS
+    ending.exit_code()
 }

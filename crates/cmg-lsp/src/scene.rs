@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
+use super::documents::Needs;
 use super::Server;
 use cmg_ide::view::{
     add_explanations, parse_turn, scene, slice, Positions, Scene, Slice, SliceError,
@@ -49,7 +50,7 @@ impl Server {
     /// `null` for a document that is not open.
     pub(super) async fn scene(&self, params: SceneParams) -> Result<Option<SceneResponse>> {
         let uri = params.text_document.uri;
-        let Some(snapshot) = self.current(&uri, false).await? else {
+        let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
             return Ok(None);
         };
         let (version, solving) = (snapshot.version, snapshot.solving);
@@ -122,7 +123,7 @@ impl Server {
     /// turn or a node the graph does not have.
     pub(super) async fn slice(&self, params: SliceParams) -> Result<Option<SliceResponse>> {
         let uri = params.text_document.uri;
-        let Some(snapshot) = self.current(&uri, false).await? else {
+        let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
             return Ok(None);
         };
         let version = snapshot.version;

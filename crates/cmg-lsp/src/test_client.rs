@@ -17,12 +17,11 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 pub type InMemoryClient = LspClient<ReadHalf<DuplexStream>, WriteHalf<DuplexStream>>;
 
 /// Starts a server on a tokio task, behind one end of an in-memory pipe with real
-/// framing, and returns a client on the other end. Needs a running tokio runtime.
+/// framing (through the same frame checks as `cmg lsp`), and returns a client on the other end. Needs a running tokio runtime.
 pub fn in_memory() -> InMemoryClient {
     let (client_end, server_end) = tokio::io::duplex(1 << 22);
     let (server_read, server_write) = tokio::io::split(server_end);
-    let (service, socket) = super::service(Default::default());
-    tokio::spawn(tower_lsp_server::Server::new(server_read, server_write, socket).serve(service));
+    tokio::spawn(super::lifecycle::serve(server_read, server_write));
     let (client_read, client_write) = tokio::io::split(client_end);
     LspClient::new(client_read, client_write)
 }
@@ -56,6 +55,12 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
         let body = serde_json::to_string(&message).unwrap();
         let frame = format!("Content-Length: {}\r\n\r\n{body}", body.len());
         self.writer.write_all(frame.as_bytes()).await.unwrap();
+        self.writer.flush().await.unwrap();
+    }
+
+    /// Writes `bytes` as they are, framing and all: for tests of broken frames.
+    pub async fn send_raw(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).await.unwrap();
         self.writer.flush().await.unwrap();
     }
 
@@ -250,48 +255,101 @@ pub fn char_boundary(text: &str, offset: usize) -> usize {
     offset
 }
 
-/// What the server must publish for `text` under `settings` (UTF-16 positions): before
-/// its solve lands, and once it has. The analysis and the solve are done afresh here,
-/// as `cmg check --json` does them, with the server's limits.
-pub fn expected_diagnostics(uri: &str, text: &str, settings: &Value) -> [Value; 2] {
-    use std::sync::Arc;
+/// What the server must publish for `text` under `settings`, as [`diagnostics_view`]
+/// shows a publication: before its solve lands, and once it has. This is an oracle
+/// independent of the server: the analysis and the solve are done afresh with
+/// `cmg_core` and `cmg_solve`, as `cmg check --json` does them, with the server's
+/// limits; positions come from `cmg_syntax`'s line index in UTF-16; the cap and its
+/// "N more" diagnostic follow the documented rule (the first `cmg.diagnostics.max`,
+/// then one at the first left out, with the most severe of their severities), written
+/// here again on purpose rather than taken from the server.
+pub fn expected_diagnostics(_uri: &str, text: &str, settings: &Value) -> [Value; 2] {
+    use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
+    use cmg_core::model::{Diagnostic, Severity};
+    use cmg_syntax::{ColumnUnit, LineIndex};
 
-    use super::config::Config;
-    use super::convert::{publishable, Encoding};
-    use super::documents::{diagnostics, solve_policy, AnalysisJob, SolveState};
-
-    let mut config = Config::default();
+    // The settings' names and defaults have one home, the server's `Config`.
+    let mut config = super::config::Config::default();
     config.update(settings);
-    let max = config.max_diagnostics;
-    let analysed = AnalysisJob {
-        generation: 1,
-        version: 0,
-        rope: ropey::Rope::from_str(text),
-        config,
-    }
-    .run();
-    let (refused, game) = solve_policy(&analysed);
-    let solved = match &game {
-        Some(game) => SolveState::Solved(Arc::new(
-            cmg_core::explain::solve_and_explain(
-                game,
-                cmg_core::explain::WhatIfBudget::Editor,
-                &std::sync::atomic::AtomicBool::new(false),
-            )
-            .expect("a solve that is never cancelled finishes"),
-        )),
-        None => refused.clone(),
+    assert!(
+        text.len() <= config.max_document_bytes,
+        "the oracle covers analysed documents"
+    );
+    let analysis = Analysis::new(text.to_owned());
+    let limits = SolveLimits {
+        max_nodes: Some(config.max_nodes),
+        max_memory: Some(config.solver_memory_budget()),
+        memory_setting: MemorySetting::ServerSetting,
     };
-    let uri: tower_lsp_server::ls_types::Uri = uri.parse().unwrap();
-    [refused, solved].map(|solve| {
-        let set = diagnostics(&analysed, &solve);
-        serde_json::to_value(publishable(
-            &uri,
-            &analysed.rope,
-            Encoding::Utf16,
-            &set,
-            max,
-        ))
-        .unwrap()
-    })
+    let (too_large, solution) = match analysis.solve_plan(limits) {
+        SolvePlan::TooLarge(too_large) => (Some(too_large), None),
+        SolvePlan::Solve(game) => (None, Some(cmg_solve::solve(&game))),
+        SolvePlan::NoGame => (None, None),
+    };
+    let index = LineIndex::new(text);
+    let range = |range: cmg_syntax::TextRange| {
+        let start = index.column(range.start, ColumnUnit::Utf16);
+        let end = index.column(range.end, ColumnUnit::Utf16);
+        json!([start.line, start.col, end.line, end.col])
+    };
+    let severity = |severity: Severity| match severity {
+        Severity::Error => 1,
+        Severity::Warning => 2,
+        Severity::Information => 3,
+        Severity::Hint => 4,
+    };
+    let max = config.max_diagnostics;
+    let view = |set: Vec<Diagnostic>| {
+        let shown = if max == 0 {
+            set.len()
+        } else {
+            max.min(set.len())
+        };
+        let mut view: Vec<Value> = set[..shown]
+            .iter()
+            .map(|d| {
+                json!({"range": range(d.range), "severity": severity(d.severity()),
+                    "code": d.code.as_str(), "message": d.message})
+            })
+            .collect();
+        let hidden = &set[shown..];
+        if let Some(first) = hidden.first() {
+            let worst = hidden.iter().map(|d| severity(d.severity())).min();
+            view.push(
+                json!({"range": range(first.range), "severity": worst, "code": null,
+                "message": format!("{} more diagnostics are not shown", hidden.len())}),
+            );
+        }
+        Value::Array(view)
+    };
+    [
+        view(analysis.diagnostics_with(None, too_large.as_ref())),
+        view(analysis.diagnostics_with(solution.as_ref(), too_large.as_ref())),
+    ]
+}
+
+/// A publication's `diagnostics` as [`expected_diagnostics`] describes them: range,
+/// severity, code and message of each (the "N more" one's message up to its list of
+/// codes).
+pub fn diagnostics_view(diagnostics: &Value) -> Value {
+    let Some(list) = diagnostics.as_array() else {
+        return Value::Null;
+    };
+    let view = list
+        .iter()
+        .map(|d| {
+            let at = |end: &str, what: &str| d["range"][end][what].clone();
+            let message = d["message"].as_str().unwrap_or_default();
+            let message = if d["code"].is_null() {
+                message.split(" (").next().unwrap_or_default()
+            } else {
+                message
+            };
+            json!({
+                "range": [at("start", "line"), at("start", "character"), at("end", "line"), at("end", "character")],
+                "severity": d["severity"], "code": d["code"], "message": message,
+            })
+        })
+        .collect();
+    Value::Array(view)
 }

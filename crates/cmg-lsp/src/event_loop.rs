@@ -1,0 +1,292 @@
+//! The server's loop: one task owns the [`Scheduler`] and takes its events from one
+//! channel, in order: the handlers' messages (edits, settings, requests for a
+//! snapshot) and the ends of the work it started on the pool. It carries out the
+//! scheduler's actions: heavy work (analyses, solves, building and converting
+//! diagnostics) goes to the blocking pool and comes back as an event; publications go
+//! to one publisher task, in order; answers go back to the waiting handler.
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
+use tower_lsp_server::Client;
+
+use super::config::Config;
+use super::convert::{self, Encoding};
+use super::documents::{self, Needs};
+use super::handlers::Snapshot;
+use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
+use super::server::ClientSupport;
+
+/// How long the first publication of an analysis waits for a pending solve, so that a
+/// quick solve's `expect-mismatch` comes in the same publication as the rest (no
+/// flicker in the count); a slower solve publishes a second time when it lands.
+const SOLVE_WAIT_BEFORE_PUBLISH: Duration = Duration::from_millis(250);
+
+/// The way into the loop.
+#[derive(Clone)]
+pub struct Loop {
+    messages: mpsc::UnboundedSender<Message>,
+}
+
+enum Message {
+    Event(Event),
+    Request {
+        uri: Uri,
+        needs: Needs,
+        reply: oneshot::Sender<Result<Option<Snapshot>>>,
+    },
+}
+
+/// A publication for the publisher: the generation it publishes, if any, is reported
+/// back once it is handed to the client.
+type Publication = (Uri, Option<u64>, Vec<Diagnostic>, Option<i32>);
+
+impl Loop {
+    /// Starts the loop and its publisher; needs a running tokio runtime.
+    pub fn start(client: Client, support: Arc<OnceLock<ClientSupport>>) -> Loop {
+        let (messages, inbox) = mpsc::unbounded_channel();
+        let (publications, publisher_inbox) = mpsc::unbounded_channel();
+        tokio::spawn(publisher(client.clone(), publisher_inbox, messages.clone()));
+        let runner = Runner {
+            scheduler: Scheduler::new(Config::default(), Encoding::default()),
+            messages: messages.clone(),
+            client,
+            support,
+            publications,
+            replies: HashMap::new(),
+            next_ticket: 0,
+            solver: solver_config(),
+        };
+        tokio::spawn(runner.run(inbox));
+        Loop { messages }
+    }
+
+    pub fn send(&self, event: Event) {
+        let _ = self.messages.send(Message::Event(event));
+    }
+
+    /// The snapshot a request works on, once the scheduler has it (see
+    /// [`Scheduler`]): `Ok(None)` for a document that is not open or too large to
+    /// analyse, `ContentModified` when its text was superseded.
+    pub async fn snapshot(&self, uri: Uri, needs: Needs) -> Result<Option<Snapshot>> {
+        let (reply, answer) = oneshot::channel();
+        if self
+            .messages
+            .send(Message::Request { uri, needs, reply })
+            .is_err()
+        {
+            return Err(Error::internal_error());
+        }
+        answer
+            .await
+            .unwrap_or_else(|_| Err(Error::internal_error()))
+    }
+}
+
+/// The live solve leaves a core to the keystroke path: the analysis of the next edit
+/// must not wait for the solver's second thread.
+fn solver_config() -> cmg_solve::Config {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    cmg_solve::Config {
+        threads: Some(cores.saturating_sub(1).max(1)),
+        ..cmg_solve::Config::default()
+    }
+}
+
+/// Sends publications one after another, in the order the loop made them, and tells
+/// the loop when each is handed to the client: the answers of that generation go out
+/// after it.
+async fn publisher(
+    client: Client,
+    mut inbox: mpsc::UnboundedReceiver<Publication>,
+    loop_inbox: mpsc::UnboundedSender<Message>,
+) {
+    while let Some((uri, generation, diagnostics, version)) = inbox.recv().await {
+        client
+            .publish_diagnostics(uri.clone(), diagnostics, version)
+            .await;
+        if let Some(generation) = generation {
+            let _ = loop_inbox.send(Message::Event(Event::Published { uri, generation }));
+        }
+    }
+}
+
+struct Runner {
+    scheduler: Scheduler,
+    /// For the ends of pool work, which come back as events.
+    messages: mpsc::UnboundedSender<Message>,
+    client: Client,
+    support: Arc<OnceLock<ClientSupport>>,
+    publications: mpsc::UnboundedSender<Publication>,
+    replies: HashMap<Ticket, oneshot::Sender<Result<Option<Snapshot>>>>,
+    next_ticket: Ticket,
+    solver: cmg_solve::Config,
+}
+
+/// The text of a panic's payload, for the log.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "no message".to_owned())
+}
+
+impl Runner {
+    async fn run(mut self, mut inbox: mpsc::UnboundedReceiver<Message>) {
+        while let Some(message) = inbox.recv().await {
+            let event = match message {
+                Message::Event(event) => event,
+                Message::Request { uri, needs, reply } => {
+                    self.next_ticket += 1;
+                    self.replies.insert(self.next_ticket, reply);
+                    Event::Request {
+                        ticket: self.next_ticket,
+                        uri,
+                        needs,
+                    }
+                }
+            };
+            for action in self.scheduler.handle(event) {
+                self.execute(action);
+            }
+        }
+    }
+
+    /// Runs `work` on the blocking pool and sends the event `done` makes of its end
+    /// (`None`: it panicked, and `describe` says so in the log).
+    fn on_pool<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+        describe: impl FnOnce(&str) -> String + Send + 'static,
+        done: impl FnOnce(Option<T>) -> Event + Send + 'static,
+    ) {
+        let messages = self.messages.clone();
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            let ran =
+                tokio::task::spawn_blocking(move || catch_unwind(AssertUnwindSafe(work))).await;
+            let value = match ran {
+                Ok(Ok(value)) => Some(value),
+                Ok(Err(payload)) => {
+                    let message = describe(&panic_text(payload.as_ref()));
+                    client.log_message(MessageType::ERROR, message).await;
+                    None
+                }
+                // The runtime is shutting down.
+                Err(_) => None,
+            };
+            let _ = messages.send(Message::Event(done(value)));
+        });
+    }
+
+    fn execute(&mut self, action: Action) {
+        match action {
+            Action::Analyse { uri, job } => {
+                let generation = job.generation;
+                let name = uri.as_str().to_owned();
+                self.on_pool(
+                    move || job.run(),
+                    move |panic| format!("cmg: the analysis of {name} failed ({panic}); its features answer nothing until the next edit"),
+                    move |analysed| Event::Analysed { uri, generation, analysed },
+                );
+            }
+            Action::Solve { uri, job } => {
+                let (game, cancel, config) = (job.game.clone(), job.cancel.clone(), self.solver);
+                let name = uri.as_str().to_owned();
+                self.on_pool(
+                    move || {
+                        let solution = cmg_solve::solve_with(&game, config, &cancel)?;
+                        let start = Some(cmg_core::explain::start_of(&game));
+                        let budget = cmg_core::explain::WhatIfBudget::Editor;
+                        let what_if =
+                            cmg_core::explain::explain_solution(&solution, start, budget, &cancel)?;
+                        Some(cmg_core::explain::Solved { solution, what_if })
+                    },
+                    move |panic| {
+                        format!(
+                            "cmg: the solver failed on {name} ({panic}); the outcome is not shown"
+                        )
+                    },
+                    move |solved| Event::Solved {
+                        uri,
+                        job,
+                        outcome: match solved {
+                            Some(Some(solution)) => SolveOutcome::Solved(solution),
+                            Some(None) => SolveOutcome::Stopped,
+                            None => SolveOutcome::Panicked,
+                        },
+                    },
+                );
+            }
+            Action::WaitForSolve { uri, generation } => {
+                let messages = self.messages.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(SOLVE_WAIT_BEFORE_PUBLISH).await;
+                    let _ = messages.send(Message::Event(Event::SolveWaitOver { uri, generation }));
+                });
+            }
+            Action::Build {
+                uri,
+                generation,
+                build,
+                analysed,
+                solve,
+                encoding,
+            } => {
+                let version = analysed.version;
+                let target = uri.clone();
+                let name = uri.as_str().to_owned();
+                self.on_pool(
+                    move || {
+                        let diagnostics = documents::diagnostics(&analysed, &solve);
+                        convert::publishable(&target, &analysed.rope, encoding, &diagnostics)
+                    },
+                    move |panic| {
+                        format!("cmg: the diagnostics of {name} could not be built ({panic})")
+                    },
+                    move |diagnostics| Event::Built {
+                        uri,
+                        generation,
+                        build,
+                        version,
+                        diagnostics,
+                    },
+                );
+            }
+            Action::Publish {
+                uri,
+                generation,
+                version,
+                diagnostics,
+            } => {
+                let _ = self
+                    .publications
+                    .send((uri, generation, diagnostics, version));
+            }
+            Action::Answer { ticket, snapshot } => {
+                if let Some(reply) = self.replies.remove(&ticket) {
+                    let _ = reply.send(Ok(snapshot.map(|snapshot| *snapshot)));
+                }
+            }
+            Action::Modified { ticket } => {
+                if let Some(reply) = self.replies.remove(&ticket) {
+                    let _ = reply.send(Err(Error::content_modified()));
+                }
+            }
+            Action::RefreshViews => {
+                let support = self.support.get().copied().unwrap_or_default();
+                let client = self.client.clone();
+                tokio::spawn(async move { super::server::refresh_views(&client, support).await });
+            }
+            Action::Free(garbage) => {
+                tokio::task::spawn_blocking(move || drop(garbage));
+            }
+        }
+    }
+}

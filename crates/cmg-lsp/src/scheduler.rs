@@ -1,0 +1,1173 @@
+//! The server's one owner of state, as a plain state machine: every document, its
+//! generations and solve state, the requests parked on them, and the one solve queue.
+//! Everything that happens is an [`Event`]; handling one changes the state and returns
+//! [`Action`]s (start an analysis, a solve or a build of diagnostics on the pool, send a
+//! publication, answer a request) that the server's loop carries out, and whose results
+//! come back as events. Nothing here waits, reads a clock or touches a runtime, so the
+//! model-based test drives it with events in any order.
+//!
+//! The rules it keeps:
+//! - A request is answered from the analysis of exactly the text the client had when it
+//!   sent it: it is parked until that generation is analysed and its diagnostics are
+//!   handed out (event order puts diagnostics before answers), and answered
+//!   `ContentModified` as soon as a newer edit supersedes it.
+//! - A publication is sent only for the current generation, and never after a newer
+//!   publication of the same document.
+//! - A solution is kept only for the game it solved; solves share one queue, newest
+//!   first, one at a time, and one budget for the process: a solve starts only when its
+//!   peak and every retained solution fit, least recently used solutions being evicted
+//!   (and solved again when asked for).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+
+use cmg_solve::peak_memory_bytes;
+
+use super::config::Config;
+use super::convert::{self, Encoding};
+use super::documents::{
+    Analysed, AnalysisJob, Document, Finished, Leftover, Needs, SolveJob, SolveState,
+};
+use super::handlers::Snapshot;
+
+/// Which request an answer is for; handed out by the server's loop.
+pub type Ticket = u64;
+
+/// Everything that happens to the server's state.
+pub enum Event {
+    Opened {
+        uri: Uri,
+        text: String,
+        version: i32,
+    },
+    Changed {
+        uri: Uri,
+        version: i32,
+        changes: Vec<TextDocumentContentChangeEvent>,
+    },
+    Closed {
+        uri: Uri,
+    },
+    /// `initialize`: the position encoding and the initialization options.
+    Initialize {
+        encoding: Encoding,
+        settings: Option<serde_json::Value>,
+    },
+    /// New settings (a `cmg` section): every document is analysed again.
+    Settings(serde_json::Value),
+    /// The client asked to shut down: solves stop.
+    Shutdown,
+    /// An analysis ended; `None` if it panicked.
+    Analysed {
+        uri: Uri,
+        generation: u64,
+        analysed: Option<Analysed>,
+    },
+    /// A solve ended (`Stopped` when cancelled or dropped).
+    Solved {
+        uri: Uri,
+        job: SolveJob,
+        outcome: SolveOutcome,
+    },
+    /// The time a publication waits for a quick solve is over.
+    SolveWaitOver {
+        uri: Uri,
+        generation: u64,
+    },
+    /// A publication of `generation` is built and converted; `None` if building it
+    /// panicked (logged by the loop): its requests are let go all the same.
+    Built {
+        uri: Uri,
+        generation: u64,
+        build: u64,
+        version: i32,
+        diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>,
+    },
+    /// The publication of `generation` is handed to the client: its requests may be
+    /// answered now, after it.
+    Published {
+        uri: Uri,
+        generation: u64,
+    },
+    /// A request about `uri` wants its snapshot.
+    Request {
+        ticket: Ticket,
+        uri: Uri,
+        needs: Needs,
+    },
+}
+
+/// How a solve on the pool ended.
+pub enum SolveOutcome {
+    Solved(cmg_core::explain::Solved),
+    /// Cancelled, or dropped by a runtime shutting down.
+    Stopped,
+    /// It panicked (logged by the loop).
+    Panicked,
+}
+
+/// What the server's loop is to do.
+pub enum Action {
+    /// Run this analysis on the pool; its end is [`Event::Analysed`].
+    Analyse { uri: Uri, job: AnalysisJob },
+    /// Run this solve on the pool; its end is [`Event::Solved`].
+    Solve { uri: Uri, job: SolveJob },
+    /// Send [`Event::SolveWaitOver`] after the short wait for a quick solve.
+    WaitForSolve { uri: Uri, generation: u64 },
+    /// Build and convert these diagnostics on the pool; the result is [`Event::Built`].
+    Build {
+        uri: Uri,
+        generation: u64,
+        build: u64,
+        analysed: Arc<Analysed>,
+        solve: SolveState,
+        encoding: Encoding,
+    },
+    /// Send this publication to the client, after every one sent before; then, for a
+    /// `generation`, send [`Event::Published`].
+    Publish {
+        uri: Uri,
+        generation: Option<u64>,
+        version: Option<i32>,
+        diagnostics: Vec<tower_lsp_server::ls_types::Diagnostic>,
+    },
+    /// Answer the request: `None` for a document that is not open.
+    Answer {
+        ticket: Ticket,
+        snapshot: Option<Box<Snapshot>>,
+    },
+    /// Answer the request `ContentModified`: its text is gone.
+    Modified { ticket: Ticket },
+    /// Ask the client to refresh lenses and hints: a solution landed.
+    RefreshViews,
+    /// Free this on the pool, off the loop.
+    Free(Garbage),
+}
+
+/// What the loop frees off its own path: each is held only to be dropped there.
+#[allow(dead_code)]
+pub enum Garbage {
+    Leftover(Leftover),
+    Document(Box<Document>),
+    Analysed(Box<Analysed>),
+}
+
+/// A request waiting for its generation.
+struct Parked {
+    ticket: Ticket,
+    uri: Uri,
+    generation: u64,
+    needs: Needs,
+}
+
+/// The publication state of one document.
+#[derive(Default)]
+struct Publication {
+    /// Builds handed out, and the latest one sent: an older build that ends after a
+    /// newer one is not sent.
+    builds: u64,
+    sent: u64,
+    /// The generation whose first publication waits for a quick solve.
+    waiting: Option<u64>,
+}
+
+pub struct Scheduler {
+    documents: HashMap<Uri, Tracked>,
+    pub config: Config,
+    pub encoding: Encoding,
+    parked: Vec<Parked>,
+    /// Solves waiting for the one solve slot; the newest is last and goes first.
+    queue: Vec<(Uri, SolveJob)>,
+    /// The solve running on the pool, and its peak memory.
+    running: Option<(Uri, SolveJob, u64)>,
+    /// A clock of events, for "least recently used".
+    tick: u64,
+}
+
+struct Tracked {
+    document: Document,
+    publication: Publication,
+    last_used: u64,
+}
+
+impl Scheduler {
+    pub fn new(config: Config, encoding: Encoding) -> Scheduler {
+        Scheduler {
+            documents: HashMap::new(),
+            config,
+            encoding,
+            parked: Vec::new(),
+            queue: Vec::new(),
+            running: None,
+            tick: 0,
+        }
+    }
+
+    /// Handles one event; the actions are to be carried out in order.
+    pub fn handle(&mut self, event: Event) -> Vec<Action> {
+        self.tick += 1;
+        let mut actions = Vec::new();
+        match event {
+            Event::Opened { uri, text, version } => {
+                let mut document = Document::new(&text, version);
+                let job = document.changed(&self.config);
+                let tracked = Tracked {
+                    document,
+                    publication: Publication::default(),
+                    last_used: self.tick,
+                };
+                if let Some(old) = self.documents.insert(uri.clone(), tracked) {
+                    old.document.cancel_solve();
+                    actions.push(Action::Free(Garbage::Document(Box::new(old.document))));
+                }
+                if let Some(job) = job {
+                    actions.push(Action::Analyse {
+                        uri: uri.clone(),
+                        job,
+                    });
+                }
+                self.settle_parked(&uri, &mut actions);
+            }
+            Event::Changed {
+                uri,
+                version,
+                changes,
+            } => {
+                let (config, encoding, tick) = (&self.config, self.encoding, self.tick);
+                if let Some(tracked) = self.documents.get_mut(&uri) {
+                    let document = &mut tracked.document;
+                    for change in &changes {
+                        convert::apply_change(
+                            &mut document.rope,
+                            encoding,
+                            change.range,
+                            &change.text,
+                        );
+                    }
+                    document.version = version;
+                    tracked.last_used = tick;
+                    if let Some(job) = document.changed(config) {
+                        actions.push(Action::Analyse {
+                            uri: uri.clone(),
+                            job,
+                        });
+                    }
+                }
+                self.settle_parked(&uri, &mut actions);
+            }
+            Event::Closed { uri } => {
+                if let Some(old) = self.documents.remove(&uri) {
+                    old.document.cancel_solve();
+                    actions.push(Action::Free(Garbage::Document(Box::new(old.document))));
+                }
+                self.queue.retain(|(queued, _)| *queued != uri);
+                self.settle_parked(&uri, &mut actions);
+                actions.push(Action::Publish {
+                    uri,
+                    generation: None,
+                    version: None,
+                    diagnostics: Vec::new(),
+                });
+            }
+            Event::Initialize { encoding, settings } => {
+                self.encoding = encoding;
+                if let Some(settings) = settings {
+                    self.config.update(&settings);
+                }
+            }
+            Event::Settings(settings) => {
+                self.config.update(&settings);
+                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+                for uri in uris {
+                    let tracked = self.documents.get_mut(&uri).expect("listed");
+                    if let Some(job) = tracked.document.changed(&self.config) {
+                        actions.push(Action::Analyse {
+                            uri: uri.clone(),
+                            job,
+                        });
+                    }
+                    self.settle_parked(&uri, &mut actions);
+                }
+            }
+            Event::Shutdown => {
+                for tracked in self.documents.values() {
+                    tracked.document.cancel_solve();
+                }
+                self.queue.clear();
+            }
+            Event::Analysed {
+                uri,
+                generation,
+                analysed,
+            } => self.analysed(uri, generation, analysed, &mut actions),
+            Event::Solved { uri, job, outcome } => self.solved(uri, job, outcome, &mut actions),
+            Event::SolveWaitOver { uri, generation } => {
+                if let Some(tracked) = self.documents.get_mut(&uri) {
+                    if tracked.publication.waiting == Some(generation) {
+                        tracked.publication.waiting = None;
+                        self.build(&uri, &mut actions);
+                    }
+                }
+            }
+            Event::Built {
+                uri,
+                generation,
+                build,
+                version,
+                diagnostics,
+            } => {
+                let Some(tracked) = self.documents.get_mut(&uri) else {
+                    return actions;
+                };
+                let document = &mut tracked.document;
+                let current = document.generation == generation && document.is_current();
+                if !current || build <= tracked.publication.sent {
+                    return actions;
+                }
+                tracked.publication.sent = build;
+                match diagnostics {
+                    Some(diagnostics) => actions.push(Action::Publish {
+                        uri: uri.clone(),
+                        generation: Some(generation),
+                        version: Some(version),
+                        diagnostics,
+                    }),
+                    None => {
+                        document.released = document.released.max(generation);
+                        self.settle_parked(&uri, &mut actions);
+                    }
+                }
+            }
+            Event::Published { uri, generation } => {
+                if let Some(tracked) = self.documents.get_mut(&uri) {
+                    let document = &mut tracked.document;
+                    document.released = document.released.max(generation);
+                }
+                self.settle_parked(&uri, &mut actions);
+            }
+            Event::Request { ticket, uri, needs } => {
+                let tick = self.tick;
+                let Some(tracked) = self.documents.get_mut(&uri) else {
+                    actions.push(Action::Answer {
+                        ticket,
+                        snapshot: None,
+                    });
+                    return actions;
+                };
+                tracked.last_used = tick;
+                let generation = tracked.document.generation;
+                if let Some(job) = tracked.document.resolve_evicted() {
+                    self.enqueue(uri.clone(), job);
+                }
+                self.parked.push(Parked {
+                    ticket,
+                    uri: uri.clone(),
+                    generation,
+                    needs,
+                });
+                self.settle_parked(&uri, &mut actions);
+                self.pump(&mut actions);
+            }
+        }
+        actions
+    }
+
+    fn analysed(
+        &mut self,
+        uri: Uri,
+        generation: u64,
+        analysed: Option<Analysed>,
+        actions: &mut Vec<Action>,
+    ) {
+        let Some(tracked) = self.documents.get_mut(&uri) else {
+            if let Some(analysed) = analysed {
+                actions.push(Action::Free(Garbage::Analysed(Box::new(analysed))));
+            }
+            return;
+        };
+        match tracked
+            .document
+            .finish_analysis(generation, analysed, &self.config)
+        {
+            Finished::Stale(next, leftover) => {
+                actions.push(Action::Free(Garbage::Leftover(leftover)));
+                if let Some(job) = next {
+                    actions.push(Action::Analyse {
+                        uri: uri.clone(),
+                        job,
+                    });
+                }
+            }
+            Finished::Accepted(solve, leftover) => {
+                actions.push(Action::Free(Garbage::Leftover(leftover)));
+                let document = &mut tracked.document;
+                if document.failed == generation {
+                    // Nothing to publish for a failed analysis; its requests are let go.
+                    document.released = document.released.max(generation);
+                } else if solve.is_some() || !document.solve_settled() {
+                    // The first publication waits a moment for the solve, so that a quick
+                    // solve's `expect-mismatch` comes with the rest; the requests don't
+                    // wait with it.
+                    tracked.publication.waiting = Some(generation);
+                    document.released = document.released.max(generation);
+                    actions.push(Action::WaitForSolve {
+                        uri: uri.clone(),
+                        generation,
+                    });
+                } else {
+                    tracked.publication.waiting = None;
+                    self.build(&uri, actions);
+                }
+                if let Some(job) = solve {
+                    self.enqueue(uri.clone(), job);
+                }
+                self.pump(actions);
+            }
+        }
+        self.settle_parked(&uri, actions);
+    }
+
+    fn solved(
+        &mut self,
+        uri: Uri,
+        job: SolveJob,
+        outcome: SolveOutcome,
+        actions: &mut Vec<Action>,
+    ) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|(_, running, _)| Arc::ptr_eq(&running.cancel, &job.cancel))
+        {
+            self.running = None;
+        }
+        let solution = match outcome {
+            SolveOutcome::Solved(solution) => Some(solution),
+            SolveOutcome::Panicked => None,
+            SolveOutcome::Stopped => {
+                self.pump(actions);
+                return;
+            }
+        };
+        if let Some(tracked) = self.documents.get_mut(&uri) {
+            let solved = solution.is_some();
+            if tracked.document.accept_solution(&job.cancel, solution) {
+                // The first publication if it still waited for this solve, or a second
+                // one now that the outcome is known.
+                tracked.publication.waiting = None;
+                self.build(&uri, actions);
+                if solved {
+                    actions.push(Action::RefreshViews);
+                }
+                self.settle_parked(&uri, actions);
+            }
+        }
+        self.pump(actions);
+    }
+
+    /// Hands out a build of the current publication of `uri`.
+    fn build(&mut self, uri: &Uri, actions: &mut Vec<Action>) {
+        let Some(tracked) = self.documents.get_mut(uri) else {
+            return;
+        };
+        let document = &tracked.document;
+        if !document.is_current() {
+            return;
+        }
+        tracked.publication.builds += 1;
+        let solve = match &document.solve {
+            // Before the solve lands, no `expect-mismatch` rather than a stale one.
+            SolveState::Pending { .. } | SolveState::Evicted => SolveState::NoGame,
+            other => other.clone(),
+        };
+        actions.push(Action::Build {
+            uri: uri.clone(),
+            generation: document.generation,
+            build: tracked.publication.builds,
+            analysed: document.analysed.clone(),
+            solve,
+            encoding: self.encoding,
+        });
+    }
+
+    /// Queues a solve; an older queued solve of the same document is superseded.
+    fn enqueue(&mut self, uri: Uri, job: SolveJob) {
+        self.queue.retain(|(queued, _)| *queued != uri);
+        self.queue.push((uri, job));
+    }
+
+    /// Starts the newest queued solve if none runs, making room in the budget first.
+    fn pump(&mut self, actions: &mut Vec<Action>) {
+        if self.running.is_some() {
+            return;
+        }
+        while let Some((uri, job)) = self.queue.pop() {
+            let cancelled = job.cancel.load(std::sync::atomic::Ordering::Relaxed);
+            let wanted = self.documents.get(&uri).is_some_and(|tracked| {
+                matches!(&tracked.document.solve, SolveState::Pending { cancel, .. } if Arc::ptr_eq(cancel, &job.cancel))
+            });
+            if cancelled || !wanted {
+                continue;
+            }
+            let peak = peak_memory_bytes(job.game.node_count());
+            self.make_room(&uri, peak);
+            self.running = Some((
+                uri.clone(),
+                SolveJob {
+                    game: job.game.clone(),
+                    cancel: job.cancel.clone(),
+                },
+                peak,
+            ));
+            actions.push(Action::Solve { uri, job });
+            return;
+        }
+    }
+
+    /// Evicts retained solutions of other documents, least recently used first, until
+    /// they and a solve of `peak` bytes fit in the budget.
+    fn make_room(&mut self, for_uri: &Uri, peak: u64) {
+        let budget = self.config.solver_memory_budget();
+        loop {
+            let retained: u64 = self.documents.values().map(Tracked::retained_bytes).sum();
+            if retained.saturating_add(peak) <= budget {
+                return;
+            }
+            let victim = self
+                .documents
+                .iter_mut()
+                .filter(|(uri, tracked)| *uri != for_uri && tracked.retained_bytes() > 0)
+                .min_by_key(|(_, tracked)| tracked.last_used);
+            match victim {
+                Some((_, tracked)) => tracked.document.evict(),
+                None => return,
+            }
+        }
+    }
+
+    /// Answers every parked request about `uri` that can be answered now.
+    fn settle_parked(&mut self, uri: &Uri, actions: &mut Vec<Action>) {
+        let encoding = self.encoding;
+        let documents = &self.documents;
+        self.parked.retain(|parked| {
+            if parked.uri != *uri {
+                return true;
+            }
+            let Some(tracked) = documents.get(uri) else {
+                actions.push(Action::Answer {
+                    ticket: parked.ticket,
+                    snapshot: None,
+                });
+                return false;
+            };
+            let document = &tracked.document;
+            if document.generation != parked.generation || document.failed == parked.generation {
+                actions.push(Action::Modified {
+                    ticket: parked.ticket,
+                });
+                return false;
+            }
+            let ready = document.is_current()
+                && document.released == document.generation
+                && (parked.needs == Needs::Analysis || document.solve_settled());
+            if !ready {
+                return true;
+            }
+            actions.push(Action::Answer {
+                ticket: parked.ticket,
+                snapshot: snapshot(uri, document, encoding).map(Box::new),
+            });
+            false
+        });
+    }
+
+    /// How many requests are parked (for the tests).
+    #[cfg(test)]
+    pub fn parked(&self) -> usize {
+        self.parked.len()
+    }
+
+    /// The current text of an open document (for the tests).
+    #[cfg(test)]
+    pub fn text(&self, uri: &Uri) -> Option<String> {
+        self.documents
+            .get(uri)
+            .map(|tracked| tracked.document.rope.to_string())
+    }
+}
+
+impl Tracked {
+    /// What the retained solution holds, counted at its solve's peak: an upper bound.
+    fn retained_bytes(&self) -> u64 {
+        self.document
+            .last_solved
+            .as_ref()
+            .map_or(0, |(_, solution)| {
+                peak_memory_bytes(solution.solution.game().node_count())
+            })
+    }
+}
+
+/// The snapshot a request works on; `None` above the size limit (no analysis).
+fn snapshot(uri: &Uri, document: &Document, encoding: Encoding) -> Option<Snapshot> {
+    let analysed = &document.analysed;
+    let analysis = analysed.analysis.clone()?;
+    Some(Snapshot {
+        uri: uri.clone(),
+        version: analysed.version,
+        solving: matches!(document.solve, SolveState::Pending { .. }),
+        rope: analysed.rope.clone(),
+        analysis,
+        solution: document.solution(),
+        encoding,
+        config: analysed.config.clone(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! The scheduler against a model of the client and of the pool: random interleavings
+    //! of edits, requests, closes and the ends of analyses, solves, builds and timers.
+    //! The oracles are independent of the scheduler: the text the client had when it
+    //! asked, and `cmg_core` run afresh on the client's current text.
+
+    use super::*;
+    use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
+    use proptest::prelude::*;
+
+    /// Texts whose games and outcomes differ in the ways that matter: the same game
+    /// under another `expect` or comment (the solution is reused), another game with
+    /// the same node count and another outcome, no game, a syntax error.
+    const TEXTS: [&str; 7] = [
+        "0 -- 1 -- 2\nexpect mouse\n",
+        "0 -- 1 -- 2\nexpect cat\n",
+        "# c\n0 -- 1 -- 2\nexpect cat\n",
+        "0 -- 3 -- 1 -- 2\n2 -- 3\nexpect mouse\n",
+        "0 -- 3 -- 1 -- 2\nexpect mouse\n",
+        "0 -- 1\n",
+        "0 -- 1 -- 2 --\nexpect draw\n",
+    ];
+    const URIS: [&str; 3] = ["file:///a.cmg", "file:///b.cmg", "file:///c.cmg"];
+
+    fn uri(index: usize) -> Uri {
+        URIS[index % URIS.len()].parse().unwrap()
+    }
+
+    #[derive(Clone, Debug)]
+    enum Op {
+        Open(usize, usize),
+        Change(usize, usize),
+        Close(usize),
+        Request(usize, bool),
+        Settings,
+        FinishAnalysis(usize),
+        FinishSolve(usize, bool),
+        FinishBuild(usize),
+        Timer(usize),
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        // Weighted towards the ends of work, so that results land in every order.
+        prop_oneof![
+            1 => (0..2usize, 0..TEXTS.len()).prop_map(|(d, t)| Op::Open(d, t)),
+            3 => (0..2usize, 0..TEXTS.len()).prop_map(|(d, t)| Op::Change(d, t)),
+            1 => (0..2usize).prop_map(Op::Close),
+            3 => (0..2usize, any::<bool>()).prop_map(|(d, s)| Op::Request(d, s)),
+            1 => Just(Op::Settings),
+            3 => (0..8usize).prop_map(Op::FinishAnalysis),
+            3 => (0..8usize, any::<bool>()).prop_map(|(k, c)| Op::FinishSolve(k, c)),
+            3 => (0..8usize).prop_map(Op::FinishBuild),
+            3 => (0..8usize).prop_map(Op::Timer),
+        ]
+    }
+
+    /// What the client knows of a document.
+    #[derive(Clone, PartialEq, Debug)]
+    struct ClientDoc {
+        text: String,
+        version: i32,
+        /// Bumped by every open, so that a reopened document is another one.
+        opening: u32,
+    }
+
+    struct Asked {
+        uri: Uri,
+        doc: Option<ClientDoc>,
+        /// Settings changes before the request: one after it also supersedes it.
+        settings: u32,
+    }
+
+    #[derive(Default)]
+    struct Harness {
+        client: HashMap<Uri, ClientDoc>,
+        openings: u32,
+        asked: HashMap<Ticket, Asked>,
+        answered: Vec<Ticket>,
+        next_ticket: Ticket,
+        analyses: Vec<(Uri, AnalysisJob)>,
+        solves: Vec<(Uri, SolveJob)>,
+        builds: Vec<Action>,
+        timers: Vec<(Uri, u64)>,
+        publications: u32,
+        settings: u32,
+        /// Per document: the opening and version last published, and whether that
+        /// publication had the solve's outcome in it.
+        shown: HashMap<Uri, (u32, i32, bool)>,
+        handed: Vec<(Uri, u64)>,
+    }
+
+    fn oracle_game(text: &str) -> Option<cmg_solve::Game> {
+        let limits = SolveLimits {
+            max_nodes: None,
+            max_memory: None,
+            memory_setting: MemorySetting::ServerSetting,
+        };
+        match Analysis::new(text.to_owned()).solve_plan(limits) {
+            SolvePlan::Solve(game) => Some(game),
+            _ => None,
+        }
+    }
+
+    /// The messages `cmg_core` gives the text, before and after its solve.
+    fn oracle_messages(text: &str) -> [Vec<String>; 2] {
+        let analysis = Analysis::new(text.to_owned());
+        let solution = oracle_game(text).map(|game| cmg_solve::solve(&game));
+        [None, solution.as_ref()].map(|solution| {
+            let mut messages: Vec<String> = analysis
+                .diagnostics_with(solution, None)
+                .into_iter()
+                .map(|d| d.message)
+                .collect();
+            messages.sort();
+            messages
+        })
+    }
+
+    impl Harness {
+        fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
+            for action in scheduler.handle(event) {
+                self.check(action);
+            }
+            // The publisher hands each publication over in order, and says so.
+            for (uri, generation) in std::mem::take(&mut self.handed) {
+                self.feed(scheduler, Event::Published { uri, generation });
+            }
+        }
+
+        fn check(&mut self, action: Action) {
+            match action {
+                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
+                Action::Solve { uri, job } => self.solves.push((uri, job)),
+                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
+                build @ Action::Build { .. } => self.builds.push(build),
+                Action::Publish {
+                    uri,
+                    generation,
+                    version,
+                    diagnostics,
+                } => {
+                    if let Some(generation) = generation {
+                        self.handed.push((uri.clone(), generation));
+                    }
+                    let Some(version) = version else {
+                        assert!(!self.client.contains_key(&uri), "cleared an open document");
+                        assert!(diagnostics.is_empty());
+                        return;
+                    };
+                    let doc = self.client.get(&uri).expect("published a closed document");
+                    assert_eq!(version, doc.version, "published a stale version");
+                    let mut messages: Vec<String> =
+                        diagnostics.into_iter().map(|d| d.message).collect();
+                    messages.sort();
+                    let [unsolved, solved] = oracle_messages(&doc.text);
+                    assert!(
+                        messages == unsolved || messages == solved,
+                        "published {messages:?} for {:?}",
+                        doc.text
+                    );
+                    let with_outcome = messages == solved && unsolved != solved;
+                    let key = (doc.opening, doc.version);
+                    if let Some((opening, version, true)) = self.shown.get(&uri) {
+                        assert!(
+                            (*opening, *version) != key || with_outcome,
+                            "a publication without the outcome came after one with it"
+                        );
+                    }
+                    self.shown.insert(uri, (key.0, key.1, with_outcome));
+                    self.publications += 1;
+                }
+                Action::Answer { ticket, snapshot } => {
+                    let asked = self
+                        .asked
+                        .remove(&ticket)
+                        .expect("answered twice or never asked");
+                    self.answered.push(ticket);
+                    match (snapshot, &asked.doc) {
+                        (None, None) => {}
+                        (None, Some(doc)) => assert_ne!(
+                            self.client.get(&asked.uri).map(|d| d.opening),
+                            Some(doc.opening),
+                            "an open document answered as unknown"
+                        ),
+                        (Some(_), None) => panic!("a closed document answered"),
+                        (Some(snapshot), Some(doc)) => {
+                            assert_eq!(
+                                snapshot.rope.to_string(),
+                                doc.text,
+                                "answered from another text"
+                            );
+                            assert_eq!(snapshot.version, doc.version);
+                            if let Some(solution) = &snapshot.solution {
+                                assert_eq!(
+                                    Some(solution.solution.game()),
+                                    oracle_game(&doc.text).as_ref(),
+                                    "a solution of another game"
+                                );
+                            }
+                        }
+                    }
+                }
+                Action::Modified { ticket } => {
+                    let asked = self
+                        .asked
+                        .remove(&ticket)
+                        .expect("answered twice or never asked");
+                    self.answered.push(ticket);
+                    assert!(
+                        self.client.get(&asked.uri) != asked.doc.as_ref()
+                            || self.settings != asked.settings,
+                        "ContentModified for text that did not change"
+                    );
+                }
+                Action::RefreshViews | Action::Free(_) => {}
+            }
+        }
+
+        fn apply(&mut self, scheduler: &mut Scheduler, op: Op) {
+            match op {
+                Op::Open(d, t) => {
+                    self.openings += 1;
+                    let doc = ClientDoc {
+                        text: TEXTS[t].to_owned(),
+                        version: 1,
+                        opening: self.openings,
+                    };
+                    self.client.insert(uri(d), doc);
+                    self.feed(
+                        scheduler,
+                        Event::Opened {
+                            uri: uri(d),
+                            text: TEXTS[t].to_owned(),
+                            version: 1,
+                        },
+                    );
+                }
+                Op::Change(d, t) => {
+                    let Some(doc) = self.client.get_mut(&uri(d)) else {
+                        return;
+                    };
+                    doc.text = TEXTS[t].to_owned();
+                    doc.version += 1;
+                    let version = doc.version;
+                    self.feed(
+                        scheduler,
+                        Event::Changed {
+                            uri: uri(d),
+                            version,
+                            changes: vec![TextDocumentContentChangeEvent {
+                                range: None,
+                                range_length: None,
+                                text: TEXTS[t].to_owned(),
+                            }],
+                        },
+                    );
+                }
+                Op::Close(d) => {
+                    if self.client.remove(&uri(d)).is_some() {
+                        self.feed(scheduler, Event::Closed { uri: uri(d) });
+                    }
+                }
+                Op::Request(d, solve) => {
+                    self.next_ticket += 1;
+                    let ticket = self.next_ticket;
+                    let doc = self.client.get(&uri(d)).cloned();
+                    let settings = self.settings;
+                    self.asked.insert(
+                        ticket,
+                        Asked {
+                            uri: uri(d),
+                            doc,
+                            settings,
+                        },
+                    );
+                    let needs = if solve { Needs::Solve } else { Needs::Analysis };
+                    self.feed(
+                        scheduler,
+                        Event::Request {
+                            ticket,
+                            uri: uri(d),
+                            needs,
+                        },
+                    );
+                }
+                Op::Settings => {
+                    // A settings change re-analyses every document; the text stays.
+                    self.settings += 1;
+                    self.feed(scheduler, Event::Settings(serde_json::json!({})));
+                }
+                Op::FinishAnalysis(k) => {
+                    if self.analyses.is_empty() {
+                        return;
+                    }
+                    let (uri, job) = self.analyses.remove(k % self.analyses.len());
+                    let generation = job.generation;
+                    let analysed = Some(job.run());
+                    self.feed(
+                        scheduler,
+                        Event::Analysed {
+                            uri,
+                            generation,
+                            analysed,
+                        },
+                    );
+                }
+                Op::FinishSolve(k, finish_cancelled) => {
+                    if self.solves.is_empty() {
+                        return;
+                    }
+                    let (uri, job) = self.solves.remove(k % self.solves.len());
+                    // A cancelled solve may still finish: the solver looks at the flag
+                    // only now and then.
+                    let cancelled = job.cancel.load(std::sync::atomic::Ordering::Relaxed);
+                    let outcome = if cancelled && !finish_cancelled {
+                        SolveOutcome::Stopped
+                    } else {
+                        SolveOutcome::Solved(
+                            cmg_core::explain::solve_and_explain(
+                                &job.game,
+                                cmg_core::explain::WhatIfBudget::Editor,
+                                &std::sync::atomic::AtomicBool::new(false),
+                            )
+                            .expect("never cancelled"),
+                        )
+                    };
+                    self.feed(scheduler, Event::Solved { uri, job, outcome });
+                }
+                Op::FinishBuild(k) => {
+                    if self.builds.is_empty() {
+                        return;
+                    }
+                    let Action::Build {
+                        uri,
+                        generation,
+                        build,
+                        analysed,
+                        solve,
+                        encoding,
+                    } = self.builds.remove(k % self.builds.len())
+                    else {
+                        unreachable!("only builds are kept here")
+                    };
+                    let set = documents::diagnostics(&analysed, &solve);
+                    let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
+                    self.feed(
+                        scheduler,
+                        Event::Built {
+                            uri,
+                            generation,
+                            build,
+                            version: analysed.version,
+                            diagnostics: Some(diagnostics),
+                        },
+                    );
+                }
+                Op::Timer(k) => {
+                    if self.timers.is_empty() {
+                        return;
+                    }
+                    let (uri, generation) = self.timers.remove(k % self.timers.len());
+                    self.feed(scheduler, Event::SolveWaitOver { uri, generation });
+                }
+            }
+        }
+
+        /// Lets every piece of work end, in order, until nothing is left.
+        fn drain(&mut self, scheduler: &mut Scheduler) {
+            for _ in 0..1000 {
+                let op = if !self.analyses.is_empty() {
+                    Op::FinishAnalysis(0)
+                } else if !self.solves.is_empty() {
+                    Op::FinishSolve(0, false)
+                } else if !self.timers.is_empty() {
+                    Op::Timer(0)
+                } else if !self.builds.is_empty() {
+                    Op::FinishBuild(0)
+                } else {
+                    return;
+                };
+                self.apply(scheduler, op);
+            }
+            panic!("the work never ends");
+        }
+    }
+
+    use super::super::documents;
+
+    fn run(ops: Vec<Op>) -> Harness {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let mut harness = Harness::default();
+        for op in ops {
+            harness.apply(&mut scheduler, op);
+        }
+        harness.drain(&mut scheduler);
+        assert!(harness.asked.is_empty(), "requests never answered");
+        assert_eq!(scheduler.parked(), 0);
+        for (uri, doc) in &harness.client {
+            assert_eq!(scheduler.text(uri).as_deref(), Some(doc.text.as_str()));
+        }
+        harness
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+        #[test]
+        fn nothing_stale_is_published_or_answered_and_every_request_is_answered(
+            first in 0..TEXTS.len(),
+            second in 0..TEXTS.len(),
+            ops in proptest::collection::vec(op(), 1..60)
+        ) {
+            // Both documents start open, so that most steps act on something.
+            let mut all = vec![Op::Open(0, first), Op::Open(1, second)];
+            all.extend(ops);
+            run(all);
+        }
+    }
+
+    fn open(d: usize, t: usize) -> Op {
+        Op::Open(d, t)
+    }
+
+    /// A request about a text under analysis is parked (no answer from the older
+    /// analysis, none on a timer) and answered after that text's publication.
+    #[test]
+    fn a_request_waits_for_its_analysis_and_its_publication() {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 5));
+        harness.apply(&mut scheduler, Op::Request(0, false));
+        assert_eq!(scheduler.parked(), 1);
+        harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        assert_eq!(scheduler.parked(), 1, "answered before the publication");
+        harness.apply(&mut scheduler, Op::FinishBuild(0));
+        assert_eq!(harness.publications, 1);
+        assert_eq!(harness.answered, [1]);
+        // A request about another document is answered whatever this one does.
+        harness.apply(&mut scheduler, open(1, 5));
+        harness.apply(&mut scheduler, Op::Change(0, 0));
+        harness.apply(&mut scheduler, Op::Request(0, false));
+        harness.apply(&mut scheduler, Op::FinishAnalysis(1));
+        harness.apply(&mut scheduler, Op::FinishBuild(0));
+        assert_eq!(harness.answered, [1, 2]);
+        // Document 1 is not analysed yet: its request waits, whatever document 0 does.
+        harness.apply(&mut scheduler, Op::Request(1, false));
+        harness.apply(&mut scheduler, Op::Request(0, false));
+        assert_eq!(harness.answered, [1, 2, 4]);
+        assert_eq!(scheduler.parked(), 1);
+        harness.drain(&mut scheduler);
+        assert!(harness.asked.is_empty());
+    }
+
+    /// Version 1's solve ends after version 2 replaced it (a stale solve): it is not
+    /// taken for version 2's, which is published once its own solve ends.
+    #[test]
+    fn a_stale_solve_is_never_published() {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 3));
+        harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        assert_eq!(harness.solves.len(), 1);
+        harness.apply(&mut scheduler, Op::Change(0, 4));
+        harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        // Version 1's solve ends, finished despite the cancel: it must be dropped.
+        harness.apply(&mut scheduler, Op::FinishSolve(0, true));
+        harness.apply(&mut scheduler, Op::Request(0, true));
+        harness.drain(&mut scheduler);
+        assert!(harness.asked.is_empty());
+        assert!(harness.publications >= 1);
+    }
+
+    /// Solves run one at a time, the newest first, and retained solutions share one
+    /// budget: a solve evicts the least recently used, which is solved again when a
+    /// request asks for it.
+    #[test]
+    fn solves_share_one_queue_and_one_budget() {
+        // 350 nodes: one solve's peak fits in 1 MiB, two do not.
+        let text = |salt: u32| {
+            let mut text = String::from("0 -- 1 -- 2\n");
+            for i in 3..350u32 {
+                text.push_str(&format!("{} -- {}\n", i, (i * 7 + salt) % i));
+            }
+            text
+        };
+        assert!(2 * peak_memory_bytes(350) > 1 << 20 && peak_memory_bytes(350) < 1 << 20);
+        let mut config = Config::default();
+        config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+        let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+        let mut harness = Harness::default();
+        let [a, b, c] = [0, 1, 2].map(uri);
+        for (salt, uri) in [&a, &b, &c].into_iter().enumerate() {
+            let doc = ClientDoc {
+                text: text(salt as u32),
+                version: 1,
+                opening: salt as u32,
+            };
+            harness.client.insert(uri.clone(), doc.clone());
+            let opened = Event::Opened {
+                uri: uri.clone(),
+                text: doc.text,
+                version: 1,
+            };
+            harness.feed(&mut scheduler, opened);
+        }
+        for _ in 0..3 {
+            harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        }
+        let solving = |harness: &Harness| -> Vec<Uri> {
+            harness.solves.iter().map(|(uri, _)| uri.clone()).collect()
+        };
+        let retained = |scheduler: &Scheduler| -> Vec<bool> {
+            [&a, &b, &c]
+                .map(|uri| scheduler.documents[uri].document.last_solved.is_some())
+                .to_vec()
+        };
+        assert_eq!(
+            solving(&harness),
+            std::slice::from_ref(&a),
+            "one solve at a time"
+        );
+        harness.apply(&mut scheduler, Op::FinishSolve(0, false));
+        assert_eq!(
+            solving(&harness),
+            std::slice::from_ref(&c),
+            "the newest goes next"
+        );
+        assert_eq!(
+            retained(&scheduler),
+            [false, false, false],
+            "a is evicted for c"
+        );
+        harness.apply(&mut scheduler, Op::FinishSolve(0, false));
+        assert_eq!(solving(&harness), std::slice::from_ref(&b));
+        harness.apply(&mut scheduler, Op::FinishSolve(0, false));
+        assert_eq!(retained(&scheduler), [false, true, false]);
+        // Asking about a solves it again, and evicts b.
+        harness.apply(&mut scheduler, Op::Request(0, true));
+        assert_eq!(solving(&harness), std::slice::from_ref(&a));
+        harness.drain(&mut scheduler);
+        assert!(harness.asked.is_empty());
+        assert_eq!(retained(&scheduler), [true, false, false]);
+        assert!(scheduler.documents[&a].document.solution().is_some());
+    }
+}
