@@ -217,7 +217,7 @@ impl Runner {
                         uri,
                         job,
                         outcome: match solved {
-                            Some(Some(solution)) => SolveOutcome::Solved(solution),
+                            Some(Some(solution)) => SolveOutcome::Solved(Box::new(solution)),
                             Some(None) => SolveOutcome::Stopped,
                             None => SolveOutcome::Panicked,
                         },

@@ -101,7 +101,7 @@ pub enum Event {
 
 /// How a solve on the pool ended.
 pub enum SolveOutcome {
-    Solved(cmg_core::explain::Solved),
+    Solved(Box<cmg_core::explain::Solved>),
     /// Cancelled, or dropped by a runtime shutting down.
     Stopped,
     /// It panicked (logged by the loop).
@@ -444,7 +444,7 @@ impl Scheduler {
             self.running = None;
         }
         let solution = match outcome {
-            SolveOutcome::Solved(solution) => Some(solution),
+            SolveOutcome::Solved(solution) => Some(*solution),
             SolveOutcome::Panicked => None,
             SolveOutcome::Stopped => {
                 self.pump(actions);
@@ -944,14 +944,14 @@ mod tests {
                     let outcome = if cancelled && !finish_cancelled {
                         SolveOutcome::Stopped
                     } else {
-                        SolveOutcome::Solved(
+                        SolveOutcome::Solved(Box::new(
                             cmg_core::explain::solve_and_explain(
                                 &job.game,
                                 cmg_core::explain::WhatIfBudget::Editor,
                                 &std::sync::atomic::AtomicBool::new(false),
                             )
                             .expect("never cancelled"),
-                        )
+                        ))
                     };
                     self.feed(scheduler, Event::Solved { uri, job, outcome });
                 }
