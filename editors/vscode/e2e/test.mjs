@@ -400,6 +400,7 @@ async function machineSettingsScenario(browser) {
   try {
     await session.start(browser);
     await checkFeatures(session, "");
+    const page = session.page;
 
     // Why: the hover on `expect` shows the top of both strategy trees (a draw), and the
     // hover on the `--` of `1 -- 3` the outcome without that edge.
