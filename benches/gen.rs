@@ -13,15 +13,7 @@ fn record(name: &str) -> Vec<Vec<u32>> {
     let text = std::fs::read_to_string(&path).expect("the record graph exists");
     let analysis = cmg_core::analysis::Analysis::new(text.as_str());
     let graph = &analysis.model.graph;
-    (0..graph.node_count() as u32)
-        .map(|index| {
-            graph
-                .neighbours(index)
-                .iter()
-                .map(|&n| graph.id(n))
-                .collect()
-        })
-        .collect()
+    graph.adjacency_lists()
 }
 
 fn solves(c: &mut Criterion) {

@@ -183,15 +183,7 @@ pub fn export(path: &str) -> CliResult {
         );
         return Ok(ExitCode::FAILURE);
     }
-    let lists: Vec<Vec<u32>> = (0..graph.node_count() as u32)
-        .map(|index| {
-            graph
-                .neighbours(index)
-                .iter()
-                .map(|&n| graph.id(n))
-                .collect()
-        })
-        .collect();
+    let lists: Vec<Vec<u32>> = graph.adjacency_lists();
     let _ = writeln!(
         std::io::stdout(),
         "{}",

@@ -286,15 +286,7 @@ fn read_graph(path: &str) -> Result<Graph, CliError> {
             "{path}: cmg gen needs nodes numbered 0 to n-1 without gaps, with n at least 3"
         )));
     }
-    let lists: Vec<Vec<u32>> = (0..graph.node_count() as u32)
-        .map(|index| {
-            graph
-                .neighbours(index)
-                .iter()
-                .map(|&n| graph.id(n))
-                .collect()
-        })
-        .collect();
+    let lists: Vec<Vec<u32>> = graph.adjacency_lists();
     Graph::from_adjacency(&lists).ok_or_else(|| {
         CliError(format!(
             "{path} has {} nodes; cmg gen handles at most {MAX_NODES}",

@@ -209,6 +209,14 @@ impl Graph {
             .last()
             .is_none_or(|&last| last as usize + 1 == self.ids.len())
     }
+
+    /// Each node's neighbours by id, in node order: the puzzle's adjacency list when the
+    /// ids are contiguous ([`Graph::is_contiguous`]).
+    pub fn adjacency_lists(&self) -> Vec<Vec<u32>> {
+        (0..self.node_count() as u32)
+            .map(|index| self.neighbours(index).iter().map(|&n| self.id(n)).collect())
+            .collect()
+    }
 }
 
 #[cfg(test)]
