@@ -6,8 +6,7 @@
 use std::sync::atomic::AtomicBool;
 
 use cmg_solve::{
-    solve_cancellable, what_if, Continuation, EdgeOutcome, Game, Outcome, Player, Position,
-    Solution, TreeLine, WhatIf,
+    what_if, Continuation, EdgeOutcome, Game, Outcome, Player, Position, Solution, TreeLine, WhatIf,
 };
 
 use crate::analysis::describe;
@@ -100,7 +99,18 @@ pub fn what_if_limit(game: &Game, budget: WhatIfBudget) -> Option<String> {
 /// limits, the what-if of every edge from its start; `None` when `cancel` was set during
 /// either. The server runs this as its solve job, the CLI the same two steps.
 pub fn solve_and_explain(game: &Game, budget: WhatIfBudget, cancel: &AtomicBool) -> Option<Solved> {
-    let solution = solve_cancellable(game, cancel)?;
+    solve_and_explain_with(game, cmg_solve::Config::default(), budget, cancel)
+}
+
+/// [`solve_and_explain`] with the solver's engine and threads set by `config` (the
+/// server leaves a core to the keystroke path).
+pub fn solve_and_explain_with(
+    game: &Game,
+    config: cmg_solve::Config,
+    budget: WhatIfBudget,
+    cancel: &AtomicBool,
+) -> Option<Solved> {
+    let solution = cmg_solve::solve_with(game, config, cancel)?;
     let what_if = explain_solution(&solution, Some(start_of(game)), budget, cancel)?;
     Some(Solved { solution, what_if })
 }

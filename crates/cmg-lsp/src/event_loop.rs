@@ -201,12 +201,12 @@ impl Runner {
                 let name = uri.as_str().to_owned();
                 self.on_pool(
                     move || {
-                        let solution = cmg_solve::solve_with(&game, config, &cancel)?;
-                        let start = Some(cmg_core::explain::start_of(&game));
-                        let budget = cmg_core::explain::WhatIfBudget::Editor;
-                        let what_if =
-                            cmg_core::explain::explain_solution(&solution, start, budget, &cancel)?;
-                        Some(cmg_core::explain::Solved { solution, what_if })
+                        cmg_core::explain::solve_and_explain_with(
+                            &game,
+                            config,
+                            cmg_core::explain::WhatIfBudget::Editor,
+                            &cancel,
+                        )
                     },
                     move |panic| {
                         format!(
