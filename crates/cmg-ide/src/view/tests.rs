@@ -365,24 +365,30 @@ fn the_contract_states_the_bounds_of_the_scene() {
     }
 }
 
+/// The scene of `analysis` solved and explained as `cmg view` and the server do.
+fn explained_scene(analysis: &Analysis, budget: cmg_core::explain::WhatIfBudget) -> Scene {
+    let solved = analysis.game().and_then(|game| {
+        cmg_core::explain::solve_and_explain(
+            &game,
+            budget,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+    });
+    let mut scene = scene(
+        analysis,
+        solved.as_ref().map(|s| &s.solution),
+        &Positions::new(),
+    );
+    add_explanations(&mut scene, analysis, solved.as_ref());
+    scene
+}
+
 /// Each edge carries its what-if, critical edges are marked, and the strategy trees come
 /// with the positions the panel shows.
 #[test]
 fn explanations_mark_critical_edges_and_carry_the_tree() {
     let analysis = Analysis::new("0 -- 3 -- 1\n2 -- 3\n");
-    let solved = analysis.game().and_then(|game| {
-        cmg_core::explain::solve_and_explain(
-            &game,
-            cmg_core::explain::WhatIfBudget::CommandLine,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-    });
-    let mut scene = scene(
-        &analysis,
-        solved.as_ref().map(|s| &s.solution),
-        &Positions::new(),
-    );
-    add_explanations(&mut scene, &analysis, solved.as_ref());
+    let scene = explained_scene(&analysis, cmg_core::explain::WhatIfBudget::CommandLine);
     let edges: Vec<String> = scene
         .edges
         .iter()
@@ -429,19 +435,7 @@ fn explanations_mark_critical_edges_and_carry_the_tree() {
 fn explanations_over_the_what_if_limit_say_so() {
     let text = "{0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57} -- {0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57}\n";
     let analysis = Analysis::new(text);
-    let solved = analysis.game().and_then(|game| {
-        cmg_core::explain::solve_and_explain(
-            &game,
-            cmg_core::explain::WhatIfBudget::Editor,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-    });
-    let mut scene = scene(
-        &analysis,
-        solved.as_ref().map(|s| &s.solution),
-        &Positions::new(),
-    );
-    add_explanations(&mut scene, &analysis, solved.as_ref());
+    let scene = explained_scene(&analysis, cmg_core::explain::WhatIfBudget::Editor);
     assert_eq!(
         scene.what_if_note.as_deref(),
         Some("what-if: not computed in the editor: 1653 solves of a 58-node game take too long; `cmg solve --what-if` computes it")
