@@ -5,7 +5,10 @@ use tower_lsp_server::ls_types::*;
 use cmg_ide::semantic_tokens::TokenKind;
 
 use super::convert::Encoding;
-use super::handlers::SHOW_LINE_COMMAND;
+
+/// The command behind the outcome code lens: shows the optimal line. Advertised here,
+/// attached to the lens by `handlers`, run by the server.
+pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     ServerCapabilities {

@@ -22,9 +22,6 @@ use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
 
-/// The command behind the outcome code lens: shows the optimal line.
-pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
-
 /// The command behind the "why" lens: the VS Code extension's own, which opens the game
 /// view with the whole strategy tree in its panel (the server does not run it).
 pub const OPEN_VIEW_COMMAND: &str = "cmg.openGameView";
@@ -153,7 +150,7 @@ pub fn code_lenses(snapshot: &Snapshot) -> Vec<CodeLens> {
                 range: snapshot.range(lens.range),
                 command: Some(Command {
                     title: lens.title,
-                    command: SHOW_LINE_COMMAND.to_owned(),
+                    command: capabilities::SHOW_LINE_COMMAND.to_owned(),
                     arguments: Some(vec![json!({"text": text, "line": lens.line})]),
                 }),
                 data: None,

@@ -15,10 +15,11 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::capabilities;
+use super::capabilities::SHOW_LINE_COMMAND;
 use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::Loop;
-use super::handlers::{self, Snapshot, SHOW_LINE_COMMAND};
+use super::handlers::{self, Snapshot};
 use super::scheduler::Event;
 use super::tokens::TokenCache;
 
