@@ -29,7 +29,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             max_nodes: 5000,
-            max_solver_memory_mib: 1024,
+            max_solver_memory_mib: 768,
             max_document_bytes: 8 << 20,
             max_diagnostics: 1000,
             node_hints: true,
@@ -125,7 +125,7 @@ pub static SETTINGS: &[Setting] = &[
 
 impl Config {
     /// Reads the settings object the editor keeps under `cmg`:
-    /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 1024}, "analysis":
+    /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 768}, "analysis":
     /// {"maxDocumentBytes": 8388608}, "diagnostics": {"max": 1000}, "inlayHints":
     /// {"nodes": true}}`. Dotted keys (`"solver.maxNodes"`) are accepted too, as some
     /// clients send them flat. Unknown or ill-typed values keep the current setting.
@@ -220,7 +220,7 @@ mod tests {
             ..Config::default()
         };
         assert_eq!(config.solver_memory_budget(), 100 << 20);
-        assert_eq!(Config::default().solver_memory_budget(), 1024 << 20);
+        assert_eq!(Config::default().solver_memory_budget(), 768 << 20);
     }
 
     #[test]
