@@ -25,7 +25,7 @@ use cmg_core::analysis::{
     describe, describe_position, mouse_starts_at, solution_for, start_position, Analysis,
 };
 use cmg_core::model::{Mention, MentionKind};
-use cmg_solve::{Outcome, Solution};
+use cmg_solve::Solution;
 use cmg_syntax::{StatementKind, TextRange};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,11 +117,7 @@ pub fn inlay_hints_in(
             }
             let outcome = solution.outcome(position);
             let moves = solution.moves_to_end(position);
-            let short = match (outcome, moves) {
-                (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
-                (Outcome::CatWins, Some(moves)) => format!("cat wins in {moves}"),
-                _ => "draw".to_owned(),
-            };
+            let short = describe(outcome, moves);
             // An id's hint hugs the id, so that `5: mouse wins in 3` reads as one phrase; a
             // row's hint keeps the row's indentation and stands apart from its `[`.
             let (label, pad_left, pad_right) = match place {
