@@ -1572,3 +1572,7 @@ mod tests {
         assert!(scheduler.documents[&a].document.solution().is_some());
     }
 }
+
+#[cfg(test)]
+#[path = "scheduler_mutants.rs"]
+mod mutants_tests;
