@@ -87,14 +87,18 @@ async fn a_document_above_the_size_limit_gets_one_diagnostic_and_nothing_else() 
 
 #[tokio::test]
 async fn a_graph_above_the_memory_budget_is_not_solved_and_the_message_says_why() {
-    let mut client = started(json!({"solver": {"maxMemoryMiB": 0}})).await;
-    client.open(URI, 1, "0 -- 1 -- 2\nexpect cat\n").await;
+    // The analysis of this chain fits in 1 MiB; its solve (about 2 MiB) does not.
+    let mut client = started(json!({"solver": {"maxMemoryMiB": 1}})).await;
+    let chain: Vec<String> = (0..500).map(|id| id.to_string()).collect();
+    client
+        .open(URI, 1, &format!("{}\nexpect cat\n", chain.join(" -- ")))
+        .await;
     let params = client.diagnostics_where(URI, |p| p["version"] == 1).await;
     assert_eq!(codes(&params), ["too-large"]);
     let message = params["diagnostics"][0]["message"].as_str().unwrap();
     // The budget is the server's setting, so the message names it (not `--max-memory`).
     assert!(
-        message.ends_with("above the memory budget of 0 bytes, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
+        message.ends_with("above the memory budget of 1 MiB, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
         "{message}"
     );
 }

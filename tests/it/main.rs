@@ -20,6 +20,7 @@ mod lsp_actions;
 mod lsp_e2e;
 mod lsp_features;
 mod lsp_limits;
+mod lsp_memory;
 mod lsp_process;
 mod lsp_scene;
 mod lsp_soak;

@@ -7,8 +7,10 @@ use serde_json::Value;
 pub struct Config {
     /// Graphs with more nodes than this are not solved while typing (`too-large`).
     pub max_nodes: usize,
-    /// The solver's memory budget in MiB: a graph whose solve would need more is not
-    /// solved while typing. Checked before anything is allocated.
+    /// The server's memory budget in MiB, for the whole process: the retained analyses
+    /// and solutions and the work under way share it (see [`super::scheduler`]). A solve
+    /// or an analysis that would need more than is left is refused; the need is
+    /// estimated before anything is allocated.
     pub max_solver_memory_mib: u64,
     /// Documents longer than this many bytes are not analysed at all: one diagnostic
     /// says why, and every feature answers empty.
@@ -18,16 +20,20 @@ pub struct Config {
     pub max_diagnostics: usize,
     /// Whether each node gets an inlay hint with the outcome if the mouse started there.
     pub node_hints: bool,
+    /// Not a setting: the ceiling that the process's address-space limit puts on the
+    /// budget, read when the server starts ([`address_space_cap`]).
+    pub memory_cap: Option<u64>,
 }
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             max_nodes: 5000,
-            max_solver_memory_mib: 2048,
+            max_solver_memory_mib: 768,
             max_document_bytes: 8 << 20,
             max_diagnostics: 1000,
             node_hints: true,
+            memory_cap: None,
         }
     }
 }
@@ -81,7 +87,7 @@ pub static SETTINGS: &[Setting] = &[
     Setting {
         key: "solver.maxMemoryMiB",
         kind: SettingKind::Integer,
-        description: "The solver's memory budget in MiB: a graph whose solve would need more is not solved while typing. The need is estimated before anything is allocated.",
+        description: "The server's memory budget in MiB, shared by every open document: their analyses, their solutions and the solve under way. The analyses and solutions of the documents used least recently are let go to make room, and made again when asked for. A graph whose solve, or a document whose analysis, would need more than is left is not solved or not analysed (a `too-large` note says so); the need is estimated before anything is allocated. Under an address-space limit (`ulimit -v`) the budget stays below it.",
         default: |config| config.max_solver_memory_mib.into(),
         apply: |config, value| {
             value
@@ -119,7 +125,7 @@ pub static SETTINGS: &[Setting] = &[
 
 impl Config {
     /// Reads the settings object the editor keeps under `cmg`:
-    /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 2048}, "analysis":
+    /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 768}, "analysis":
     /// {"maxDocumentBytes": 8388608}, "diagnostics": {"max": 1000}, "inlayHints":
     /// {"nodes": true}}`. Dotted keys (`"solver.maxNodes"`) are accepted too, as some
     /// clients send them flat. Unknown or ill-typed values keep the current setting.
@@ -135,10 +141,42 @@ impl Config {
         }
     }
 
-    /// The solver's memory budget in bytes.
+    /// The server's memory budget in bytes: the setting, below the address-space cap.
     pub fn solver_memory_budget(&self) -> u64 {
-        self.max_solver_memory_mib.saturating_mul(1 << 20)
+        let setting = self.max_solver_memory_mib.saturating_mul(1 << 20);
+        self.memory_cap.map_or(setting, |cap| setting.min(cap))
     }
+}
+
+/// The share of the address space left at start that the budget may take: the rest is
+/// for what the budget does not count (thread stacks, the allocator's arenas, the
+/// runtime, answers being sent), which reserve address space well beyond what they use.
+const ADDRESS_SPACE_SHARE: u64 = 2;
+
+/// The ceiling an address-space limit (`RLIMIT_AS`, `ulimit -v`) puts on the memory
+/// budget: half of what the limit leaves above the process's size at start. `None`
+/// without a limit, or where `/proc` does not say.
+pub fn address_space_cap() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    cap_from(&limits, &status)
+}
+
+/// [`address_space_cap`] from the texts of `/proc/self/limits` and `/proc/self/status`.
+fn cap_from(limits: &str, status: &str) -> Option<u64> {
+    let soft = limits
+        .lines()
+        .find_map(|line| line.strip_prefix("Max address space"))?
+        .split_whitespace()
+        .next()?
+        .parse::<u64>()
+        .ok()?;
+    let size_kib = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmSize:"))
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(soft.saturating_sub(size_kib.saturating_mul(1024)) / ADDRESS_SPACE_SHARE)
 }
 
 #[cfg(test)]
@@ -162,11 +200,27 @@ mod tests {
                 max_solver_memory_mib: 10,
                 max_document_bytes: 100,
                 max_diagnostics: 3,
-                node_hints: false
+                node_hints: false,
+                memory_cap: None,
             }
         );
         config.update(&json!({"solver.maxNodes": 7, "diagnostics.max": 9}));
         assert_eq!((config.max_nodes, config.max_diagnostics), (7, 9));
+    }
+
+    #[test]
+    fn an_address_space_limit_caps_the_budget() {
+        let limited = "Limit                     Soft Limit           Hard Limit           Units\nMax stack size            8388608              unlimited            bytes\nMax address space         1073741824           unlimited            bytes\n";
+        let status = "Name:\tcmg\nVmPeak:\t  300000 kB\nVmSize:\t  262144 kB\n";
+        assert_eq!(cap_from(limited, status), Some(((1 << 30) - (1 << 28)) / 2));
+        let unlimited = limited.replace("1073741824", "unlimited");
+        assert_eq!(cap_from(&unlimited, status), None);
+        let config = Config {
+            memory_cap: Some(100 << 20),
+            ..Config::default()
+        };
+        assert_eq!(config.solver_memory_budget(), 100 << 20);
+        assert_eq!(Config::default().solver_memory_budget(), 768 << 20);
     }
 
     #[test]

@@ -49,6 +49,13 @@ pub struct Document {
     /// The latest generation whose requests may be answered: its diagnostics have been
     /// handed to the client, or they wait for a solve and requests don't wait with them.
     pub released: u64,
+    /// Whether the analysis (and solution) was let go to keep the process within its
+    /// memory budget: only the text and the version are kept, and the diagnostics stay
+    /// as published. The next request or edit analyses the text again.
+    pub evicted: bool,
+    /// The generation of a rebuild after an eviction whose diagnostics are already on
+    /// the client (same text, same settings): it is not published again.
+    pub quiet: u64,
 }
 
 /// What a request waits for before it is answered.
@@ -71,6 +78,32 @@ pub struct Analysed {
     pub analysis: Option<Arc<Analysis>>,
     pub config: Config,
     pub plan: Plan,
+    /// Set when the analysis was refused because it would not fit in what is left of
+    /// the memory budget.
+    pub over_budget: Option<OverBudget>,
+}
+
+/// An analysis refused before anything was allocated: its estimate, and what was left
+/// of the process's memory budget (in bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OverBudget {
+    pub estimate: u64,
+    pub left: u64,
+    pub budget: u64,
+}
+
+/// The most heap an analysis takes while it is built, per byte of text (the copy of the
+/// text included): measured with a counting allocator, from 8 (comments) to 112 (a list
+/// of 100 000 repeats) at the peak, 34 to 61 for edge lists; 128 bounds them all.
+const ANALYSIS_PEAK_BYTES_PER_TEXT_BYTE: u64 = 128;
+
+/// The memory an analysis of `text_bytes` bytes may take while it runs, estimated before
+/// anything is allocated; 0 above the size limit, where nothing is analysed.
+pub fn analysis_estimate(text_bytes: usize, config: &Config) -> u64 {
+    if text_bytes > config.max_document_bytes {
+        return 0;
+    }
+    (text_bytes as u64).saturating_mul(ANALYSIS_PEAK_BYTES_PER_TEXT_BYTE)
 }
 
 /// The solve an analysis asks for, decided on the pool with the analysis.
@@ -107,17 +140,20 @@ pub struct AnalysisJob {
     pub version: i32,
     pub rope: Rope,
     pub config: Config,
+    /// Refused for want of memory: the job only says so.
+    pub over_budget: Option<OverBudget>,
 }
 
 impl AnalysisJob {
     /// Parses and checks the snapshot and plans its solve; this is the heavy part, run
     /// on the blocking pool.
     pub fn run(self) -> Analysed {
-        let analysis = (self.rope.len_bytes() <= self.config.max_document_bytes)
-            // `String::from` copies the rope chunk by chunk into a string of the right size;
-            // `to_string` goes through the formatter and grows its string as it goes, which
-            // took 3.5 ms on a 1 MB file, on every keystroke.
-            .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
+        let analysis = (self.rope.len_bytes() <= self.config.max_document_bytes
+            && self.over_budget.is_none())
+        // `String::from` copies the rope chunk by chunk into a string of the right size;
+        // `to_string` goes through the formatter and grows its string as it goes, which
+        // took 3.5 ms on a 1 MB file, on every keystroke.
+        .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
         let plan = plan(analysis.as_deref(), &self.config);
         Analysed {
             generation: self.generation,
@@ -126,6 +162,7 @@ impl AnalysisJob {
             analysis,
             config: self.config,
             plan,
+            over_budget: self.over_budget,
         }
     }
 }
@@ -173,6 +210,7 @@ impl Document {
                     refused: SolveState::NoGame,
                     game: None,
                 },
+                over_budget: None,
             }),
             rope,
             solve: SolveState::NoGame,
@@ -180,6 +218,8 @@ impl Document {
             last_solved: None,
             failed: 0,
             released: 0,
+            evicted: false,
+            quiet: 0,
         }
     }
 
@@ -189,7 +229,72 @@ impl Document {
         // Unique across documents, so that work for a closed document can never pass
         // for work on one opened again under the same name.
         self.generation = NEXT_GENERATION.fetch_add(1, Ordering::Relaxed);
+        self.evicted = false;
         self.schedule(config)
+    }
+
+    /// Analyses the text again for a request that finds no analysis: an evicted
+    /// document (a new generation of the same text, whose diagnostics are already on the
+    /// client and are not published again), or one refused for want of memory (which
+    /// may fit now).
+    pub fn rebuild(&mut self, config: &Config) -> Option<AnalysisJob> {
+        if self.evicted {
+            let job = self.changed(config);
+            self.quiet = self.generation;
+            return job;
+        }
+        if self.is_current() && self.analysed.over_budget.is_some() {
+            return self.changed(config);
+        }
+        None
+    }
+
+    /// Lets the analysis and the solution go, keeping the text and the version; returns
+    /// what to free. The scheduler evicts only a document with nothing under way: no
+    /// analysis running, its diagnostics handed out.
+    pub fn evict_analysis(&mut self) -> Leftover {
+        self.cancel_solve();
+        self.solve = SolveState::NoGame;
+        self.last_solved = None;
+        self.evicted = true;
+        self.let_analysis_go()
+    }
+
+    /// Replaces the analysis with one of the same text that holds nothing, and returns
+    /// the old one to free.
+    fn let_analysis_go(&mut self) -> Leftover {
+        let kept = &self.analysed;
+        let placeholder = Analysed {
+            generation: kept.generation,
+            version: kept.version,
+            rope: kept.rope.clone(),
+            analysis: None,
+            config: kept.config.clone(),
+            plan: Plan {
+                refused: SolveState::NoGame,
+                game: None,
+            },
+            over_budget: None,
+        };
+        Leftover {
+            _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
+        }
+    }
+
+    /// Lets go the analysis of an older text while the next one waits for room: nothing
+    /// answers or publishes from it any more.
+    pub fn drop_stale_analysis(&mut self) -> Leftover {
+        debug_assert!(!self.is_current() && self.analysing);
+        self.let_analysis_go()
+    }
+
+    /// The heap the latest analysis holds, if it is retained (its own estimate); the
+    /// text on the rope is not counted.
+    pub fn analysis_bytes(&self) -> u64 {
+        self.analysed
+            .analysis
+            .as_ref()
+            .map_or(0, |analysis| analysis.heap_bytes())
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
@@ -197,12 +302,19 @@ impl Document {
             return None;
         }
         self.analysing = true;
-        Some(AnalysisJob {
+        Some(self.job(config))
+    }
+
+    /// The analysis of the current text, for a document whose analysis is due (one that
+    /// waited for room in the memory budget starts on the text it has by then).
+    pub fn job(&self, config: &Config) -> AnalysisJob {
+        AnalysisJob {
             generation: self.generation,
             version: self.version,
             rope: self.rope.clone(),
             config: config.clone(),
-        })
+            over_budget: None,
+        }
     }
 
     /// Takes the result of an analysis job (`None` if it panicked).
@@ -329,7 +441,7 @@ impl Document {
 
     /// Whether the latest analysis is of the current text.
     pub fn is_current(&self) -> bool {
-        self.analysed.generation == self.generation
+        self.analysed.generation == self.generation && !self.evicted
     }
 
     /// Whether the solve of the latest analysis is settled: solved, refused, failed, or
@@ -388,20 +500,33 @@ fn fingerprint(game: &Game) -> u64 {
     hasher.finish()
 }
 
+impl OverBudget {
+    /// Why the document is not analysed, and the setting that would let it be.
+    fn message(self, bytes: usize) -> String {
+        const MIB: u64 = 1 << 20;
+        format!(
+            "analysing this document of {bytes} bytes would take about {} MiB, more than the {} MiB left of the server's memory budget of {} MiB, so it is not analysed: raise the setting `cmg.solver.maxMemoryMiB`, close other documents, or run `cmg check`",
+            self.estimate.div_ceil(MIB),
+            self.left / MIB,
+            self.budget / MIB
+        )
+    }
+}
+
 /// The diagnostics of an analysed document and the state of its solve, sorted by
 /// position: the first `cmg.diagnostics.max` and a summary of the rest, which are not
 /// built into a list (see [`Analysis::diagnostics_capped`]).
 pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
         let bytes = analysed.rope.len_bytes();
-        let refusal = Diagnostic::new(
-            Code::TooLarge,
-            TextRange::empty(0),
-            format!(
+        let message = match analysed.over_budget {
+            Some(over) => over.message(bytes),
+            None => format!(
                 "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
                 analysed.config.max_document_bytes
             ),
-        );
+        };
+        let refusal = Diagnostic::new(Code::TooLarge, TextRange::empty(0), message);
         return Capped {
             shown: vec![refusal],
             hidden: None,

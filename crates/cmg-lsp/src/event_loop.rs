@@ -26,6 +26,9 @@ use super::server::ClientSupport;
 /// quick solve's `expect-mismatch` comes in the same publication as the rest (no
 /// flicker in the count); a slower solve publishes a second time when it lands.
 const SOLVE_WAIT_BEFORE_PUBLISH: Duration = Duration::from_millis(250);
+/// The longest a lens or hint request of a client without refresh waits for its solve;
+/// then it is answered without the outcome.
+const LONGEST_SOLVE_WAIT: Duration = Duration::from_secs(3);
 
 /// The way into the loop.
 #[derive(Clone)]
@@ -53,7 +56,13 @@ impl Loop {
         let (publications, publisher_inbox) = mpsc::unbounded_channel();
         tokio::spawn(publisher(client.clone(), publisher_inbox, messages.clone()));
         let runner = Runner {
-            scheduler: Scheduler::new(Config::default(), Encoding::default()),
+            scheduler: Scheduler::new(
+                Config {
+                    memory_cap: super::config::address_space_cap(),
+                    ..Config::default()
+                },
+                Encoding::default(),
+            ),
             messages: messages.clone(),
             client,
             support,
@@ -229,6 +238,13 @@ impl Runner {
                 tokio::spawn(async move {
                     tokio::time::sleep(SOLVE_WAIT_BEFORE_PUBLISH).await;
                     let _ = messages.send(Message::Event(Event::SolveWaitOver { uri, generation }));
+                });
+            }
+            Action::BoundWait { ticket } => {
+                let messages = self.messages.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(LONGEST_SOLVE_WAIT).await;
+                    let _ = messages.send(Message::Event(Event::WaitOver { ticket }));
                 });
             }
             Action::Build {

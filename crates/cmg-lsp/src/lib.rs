@@ -28,6 +28,23 @@ pub mod tables {
 
 use std::process::ExitCode;
 
+/// The most threads the blocking pool runs at once (tokio's default is 512).
+const BLOCKING_THREADS: usize = 8;
+
+/// glibc gives each thread that allocates an arena of its own, up to eight per core,
+/// each reserving 64 MiB of address space: with the pool's threads, 1 GB of address
+/// space for 60 MB of heap, and under an address-space limit (`ulimit -v`) a failed
+/// allocation, which aborts, long before the memory budget is reached. Two arenas are
+/// plenty for a server whose heavy work runs a few threads at a time.
+fn limit_allocator_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: `mallopt` only sets one of the allocator's tunables; it is called before
+    // the runtime starts any thread.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 /// The server with cmg's custom requests registered; it wakes `exit` when the process
 /// should end without waiting for the client (see [`Server::with_exit`]).
 fn service(
@@ -46,8 +63,13 @@ fn service(
 /// framing is lost, or until the client's process (`processId`) is gone; the exit
 /// status is 1 for `exit` without `shutdown` and for lost framing.
 pub fn run() -> ExitCode {
+    limit_allocator_arenas();
+    // The blocking pool runs analyses, the solve, builds of diagnostics and features:
+    // a few threads keep every core busy, and each thread more reserves a stack and an
+    // allocator arena that count against an address-space limit.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS)
         .build()
     {
         Ok(runtime) => runtime,

@@ -14,21 +14,30 @@
 //! - A publication is sent only for the current generation, and never after a newer
 //!   publication of the same document.
 //! - A solution is kept only for the game it solved; solves share one queue, newest
-//!   first, one at a time, and one budget for the process: a solve starts only when its
-//!   peak and every retained solution fit, least recently used solutions being evicted
-//!   (and solved again when asked for).
+//!   first, one at a time.
+//! - One memory budget for the process: the retained analyses (each counted at
+//!   [`cmg_core::analysis::Analysis::heap_bytes`]) and solutions (at their solve's
+//!   peak), the analyses under way (at [`documents::analysis_estimate`]) and the running
+//!   solve (at its peak) stay within it. Before an analysis or a solve starts, what it
+//!   needs is made room for by evicting what the least recently used documents retain
+//!   (never what the most recently edited or requested one's analysis); an evicted
+//!   document keeps its text, version and published diagnostics, and is analysed again
+//!   when a request about it comes. Work that does not fit waits for the work under way
+//!   to end, and is refused with a `too-large` diagnostic when nothing is under way.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
+use cmg_core::analysis::{MemorySetting, TooLarge};
 use cmg_solve::peak_memory_bytes;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{
-    Analysed, AnalysisJob, Document, Finished, Leftover, Needs, SolveJob, SolveState,
+    self, Analysed, AnalysisJob, Document, Finished, Leftover, Needs, OverBudget, SolveJob,
+    SolveState,
 };
 use super::handlers::Snapshot;
 
@@ -97,6 +106,10 @@ pub enum Event {
         uri: Uri,
         needs: Needs,
     },
+    /// The longest a request waits for its solve is over: it is answered without it.
+    WaitOver {
+        ticket: Ticket,
+    },
 }
 
 /// How a solve on the pool ended.
@@ -116,6 +129,9 @@ pub enum Action {
     Solve { uri: Uri, job: SolveJob },
     /// Send [`Event::SolveWaitOver`] after the short wait for a quick solve.
     WaitForSolve { uri: Uri, generation: u64 },
+    /// Send [`Event::WaitOver`] once this request has waited the longest a request
+    /// waits for a solve.
+    BoundWait { ticket: Ticket },
     /// Build and convert these diagnostics on the pool; the result is [`Event::Built`].
     Build {
         uri: Uri,
@@ -182,11 +198,20 @@ pub struct Scheduler {
     queue: Vec<(Uri, SolveJob)>,
     /// The solve running on the pool, and its peak memory.
     running: Option<(Uri, SolveJob, u64)>,
+    /// The analyses running on the pool, by generation, and their estimates.
+    reserved: HashMap<u64, u64>,
+    /// Documents whose analysis waits for room in the budget, in the order they came.
+    waiting: Vec<Uri>,
     /// A clock of events, for "least recently used".
     tick: u64,
+    /// Analyses evicted so far (for the tests and the log).
+    pub evictions: u64,
 }
 
 struct Tracked {
+    /// The first generation of this opening: an analysis of an older one (the document
+    /// was closed or opened again meanwhile) is not this one's.
+    opened: u64,
     document: Document,
     publication: Publication,
     last_used: u64,
@@ -201,7 +226,10 @@ impl Scheduler {
             parked: Vec::new(),
             queue: Vec::new(),
             running: None,
+            reserved: HashMap::new(),
+            waiting: Vec::new(),
             tick: 0,
+            evictions: 0,
         }
     }
 
@@ -209,26 +237,36 @@ impl Scheduler {
     pub fn handle(&mut self, event: Event) -> Vec<Action> {
         self.tick += 1;
         let mut actions = Vec::new();
+        self.dispatch(event, &mut actions);
+        if !self.waiting.is_empty() {
+            self.start_waiting(&mut actions);
+        }
+        if self.running.is_none() && !self.queue.is_empty() {
+            self.pump(&mut actions);
+        }
+        actions
+    }
+
+    fn dispatch(&mut self, event: Event, actions: &mut Vec<Action>) {
         match event {
             Event::Opened { uri, text, version } => {
                 let mut document = Document::new(&text, version);
                 let job = document.changed(&self.config);
                 let tracked = Tracked {
+                    opened: document.generation,
                     document,
                     publication: Publication::default(),
                     last_used: self.tick,
                 };
+                self.waiting.retain(|waiting| *waiting != uri);
                 if let Some(old) = self.documents.insert(uri.clone(), tracked) {
                     old.document.cancel_solve();
                     actions.push(Action::Free(Garbage::Document(Box::new(old.document))));
                 }
                 if let Some(job) = job {
-                    actions.push(Action::Analyse {
-                        uri: uri.clone(),
-                        job,
-                    });
+                    self.start_analysis(uri.clone(), job, actions);
                 }
-                self.settle_parked(&uri, &mut actions);
+                self.settle_parked(&uri, actions);
             }
             Event::Changed {
                 uri,
@@ -236,6 +274,7 @@ impl Scheduler {
                 changes,
             } => {
                 let (config, encoding, tick) = (&self.config, self.encoding, self.tick);
+                let mut job = None;
                 if let Some(tracked) = self.documents.get_mut(&uri) {
                     let document = &mut tracked.document;
                     for change in &changes {
@@ -248,14 +287,12 @@ impl Scheduler {
                     }
                     document.version = version;
                     tracked.last_used = tick;
-                    if let Some(job) = document.changed(config) {
-                        actions.push(Action::Analyse {
-                            uri: uri.clone(),
-                            job,
-                        });
-                    }
+                    job = document.changed(config);
                 }
-                self.settle_parked(&uri, &mut actions);
+                if let Some(job) = job {
+                    self.start_analysis(uri.clone(), job, actions);
+                }
+                self.settle_parked(&uri, actions);
             }
             Event::Closed { uri } => {
                 if let Some(old) = self.documents.remove(&uri) {
@@ -263,7 +300,8 @@ impl Scheduler {
                     actions.push(Action::Free(Garbage::Document(Box::new(old.document))));
                 }
                 self.queue.retain(|(queued, _)| *queued != uri);
-                self.settle_parked(&uri, &mut actions);
+                self.waiting.retain(|waiting| *waiting != uri);
+                self.settle_parked(&uri, actions);
                 actions.push(Action::Publish {
                     uri,
                     generation: None,
@@ -283,12 +321,9 @@ impl Scheduler {
                 for uri in uris {
                     let tracked = self.documents.get_mut(&uri).expect("listed");
                     if let Some(job) = tracked.document.changed(&self.config) {
-                        actions.push(Action::Analyse {
-                            uri: uri.clone(),
-                            job,
-                        });
+                        self.start_analysis(uri.clone(), job, actions);
                     }
-                    self.settle_parked(&uri, &mut actions);
+                    self.settle_parked(&uri, actions);
                 }
             }
             Event::Shutdown => {
@@ -296,18 +331,36 @@ impl Scheduler {
                     tracked.document.cancel_solve();
                 }
                 self.queue.clear();
+                // Nothing is solved any more: every waiting request is answered now,
+                // from what there is (or with nothing).
+                for parked in &mut self.parked {
+                    parked.needs = Needs::Analysis;
+                }
+                let uris: Vec<Uri> = self.parked.iter().map(|p| p.uri.clone()).collect();
+                for uri in uris {
+                    self.settle_parked(&uri, actions);
+                }
+                for parked in self.parked.drain(..) {
+                    actions.push(Action::Answer {
+                        ticket: parked.ticket,
+                        snapshot: None,
+                    });
+                }
             }
             Event::Analysed {
                 uri,
                 generation,
                 analysed,
-            } => self.analysed(uri, generation, analysed, &mut actions),
-            Event::Solved { uri, job, outcome } => self.solved(uri, job, outcome, &mut actions),
+            } => {
+                self.reserved.remove(&generation);
+                self.analysed(uri, generation, analysed, actions);
+            }
+            Event::Solved { uri, job, outcome } => self.solved(uri, job, outcome, actions),
             Event::SolveWaitOver { uri, generation } => {
                 if let Some(tracked) = self.documents.get_mut(&uri) {
                     if tracked.publication.waiting == Some(generation) {
                         tracked.publication.waiting = None;
-                        self.build(&uri, &mut actions);
+                        self.build(&uri, actions);
                     }
                 }
             }
@@ -319,12 +372,12 @@ impl Scheduler {
                 diagnostics,
             } => {
                 let Some(tracked) = self.documents.get_mut(&uri) else {
-                    return actions;
+                    return;
                 };
                 let document = &mut tracked.document;
                 let current = document.generation == generation && document.is_current();
                 if !current || build <= tracked.publication.sent {
-                    return actions;
+                    return;
                 }
                 tracked.publication.sent = build;
                 match diagnostics {
@@ -336,7 +389,7 @@ impl Scheduler {
                     }),
                     None => {
                         document.released = document.released.max(generation);
-                        self.settle_parked(&uri, &mut actions);
+                        self.settle_parked(&uri, actions);
                     }
                 }
             }
@@ -345,7 +398,7 @@ impl Scheduler {
                     let document = &mut tracked.document;
                     document.released = document.released.max(generation);
                 }
-                self.settle_parked(&uri, &mut actions);
+                self.settle_parked(&uri, actions);
             }
             Event::Request { ticket, uri, needs } => {
                 let tick = self.tick;
@@ -354,10 +407,24 @@ impl Scheduler {
                         ticket,
                         snapshot: None,
                     });
-                    return actions;
+                    return;
                 };
                 tracked.last_used = tick;
+                let before = tracked.document.generation;
+                let rebuilt = tracked.document.rebuild(&self.config);
                 let generation = tracked.document.generation;
+                if generation != before {
+                    // The same text analysed again: what waits for it waits for this.
+                    for parked in &mut self.parked {
+                        if parked.uri == uri && parked.generation == before {
+                            parked.generation = generation;
+                        }
+                    }
+                }
+                if let Some(job) = rebuilt {
+                    self.start_analysis(uri.clone(), job, actions);
+                }
+                let tracked = self.documents.get_mut(&uri).expect("open");
                 if let Some(job) = tracked.document.resolve_evicted() {
                     self.enqueue(uri.clone(), job);
                 }
@@ -367,11 +434,21 @@ impl Scheduler {
                     generation,
                     needs,
                 });
-                self.settle_parked(&uri, &mut actions);
-                self.pump(&mut actions);
+                if needs == Needs::Solve {
+                    actions.push(Action::BoundWait { ticket });
+                }
+                self.settle_parked(&uri, actions);
+                self.pump(actions);
+            }
+            Event::WaitOver { ticket } => {
+                let Some(parked) = self.parked.iter_mut().find(|p| p.ticket == ticket) else {
+                    return;
+                };
+                parked.needs = Needs::Analysis;
+                let uri = parked.uri.clone();
+                self.settle_parked(&uri, actions);
             }
         }
-        actions
     }
 
     fn analysed(
@@ -381,7 +458,12 @@ impl Scheduler {
         analysed: Option<Analysed>,
         actions: &mut Vec<Action>,
     ) {
-        let Some(tracked) = self.documents.get_mut(&uri) else {
+        let Some(tracked) = self
+            .documents
+            .get_mut(&uri)
+            .filter(|tracked| generation >= tracked.opened)
+        else {
+            // Not this opening's: its own analysis is under way, or waits for room.
             if let Some(analysed) = analysed {
                 actions.push(Action::Free(Garbage::Analysed(Box::new(analysed))));
             }
@@ -394,17 +476,18 @@ impl Scheduler {
             Finished::Stale(next, leftover) => {
                 actions.push(Action::Free(Garbage::Leftover(leftover)));
                 if let Some(job) = next {
-                    actions.push(Action::Analyse {
-                        uri: uri.clone(),
-                        job,
-                    });
+                    self.start_analysis(uri.clone(), job, actions);
                 }
             }
             Finished::Accepted(solve, leftover) => {
                 actions.push(Action::Free(Garbage::Leftover(leftover)));
                 let document = &mut tracked.document;
-                if document.failed == generation {
-                    // Nothing to publish for a failed analysis; its requests are let go.
+                let quiet = document.quiet == generation && document.analysed.over_budget.is_none();
+                if document.failed == generation || quiet {
+                    // Nothing to publish for a failed analysis, nor for an evicted one
+                    // analysed again (its diagnostics are on the client; refused now, it
+                    // is published to say so); its requests are let go.
+                    tracked.publication.waiting = None;
                     document.released = document.released.max(generation);
                 } else if solve.is_some() || !document.solve_settled() {
                     // The first publication waits a moment for the solve, so that a quick
@@ -498,7 +581,9 @@ impl Scheduler {
         self.queue.push((uri, job));
     }
 
-    /// Starts the newest queued solve if none runs, making room in the budget first.
+    /// Starts the newest queued solve if none runs, making room in the budget first. A
+    /// solve that does not fit waits for the analyses under way, and is refused
+    /// (`too-large`) when none is.
     fn pump(&mut self, actions: &mut Vec<Action>) {
         if self.running.is_some() {
             return;
@@ -512,7 +597,25 @@ impl Scheduler {
                 continue;
             }
             let peak = peak_memory_bytes(job.game.node_count());
-            self.make_room(&uri, peak);
+            if !self.make_room(&uri, peak, actions) {
+                if !self.reserved.is_empty() {
+                    self.queue.push((uri, job));
+                    return;
+                }
+                let too_large = TooLarge::MemoryBudget {
+                    nodes: job.game.node_count(),
+                    estimate: peak,
+                    budget: self.left(),
+                    setting: MemorySetting::ServerSetting,
+                };
+                let tracked = self.documents.get_mut(&uri).expect("wanted");
+                tracked.document.cancel_solve();
+                tracked.document.solve = SolveState::TooLarge(too_large);
+                tracked.publication.waiting = None;
+                self.build(&uri, actions);
+                self.settle_parked(&uri, actions);
+                continue;
+            }
             self.running = Some((
                 uri.clone(),
                 SolveJob {
@@ -526,23 +629,116 @@ impl Scheduler {
         }
     }
 
-    /// Evicts retained solutions of other documents, least recently used first, until
-    /// they and a solve of `peak` bytes fit in the budget.
-    fn make_room(&mut self, for_uri: &Uri, peak: u64) {
-        let budget = self.config.solver_memory_budget();
-        loop {
-            let retained: u64 = self.documents.values().map(Tracked::retained_bytes).sum();
-            if retained.saturating_add(peak) <= budget {
+    /// Starts an analysis if its estimate fits in the budget, after evictions; else it
+    /// waits for the work under way to end, or, when nothing is under way, is refused
+    /// (the job then only says so).
+    fn start_analysis(&mut self, uri: Uri, mut job: AnalysisJob, actions: &mut Vec<Action>) {
+        let estimate = documents::analysis_estimate(job.rope.len_bytes(), &job.config);
+        if estimate > 0 && !self.make_room(&uri, estimate, actions) {
+            if !self.reserved.is_empty() || self.running.is_some() {
+                if !self.waiting.contains(&uri) {
+                    self.waiting.push(uri);
+                }
                 return;
             }
+            job.over_budget = Some(OverBudget {
+                estimate,
+                left: self.left(),
+                budget: self.config.solver_memory_budget(),
+            });
+        } else if estimate > 0 && job.over_budget.is_none() {
+            self.reserved.insert(job.generation, estimate);
+        }
+        actions.push(Action::Analyse { uri, job });
+    }
+
+    /// Gives the analyses that wait for room another try, the most recently used first.
+    fn start_waiting(&mut self, actions: &mut Vec<Action>) {
+        let mut waiting = std::mem::take(&mut self.waiting);
+        waiting.sort_by_key(|uri| {
+            std::cmp::Reverse(self.documents.get(uri).map_or(0, |t| t.last_used))
+        });
+        for uri in waiting {
+            let Some(tracked) = self.documents.get(&uri) else {
+                continue;
+            };
+            let job = tracked.document.job(&self.config);
+            self.start_analysis(uri, job, actions);
+        }
+    }
+
+    /// The bytes the budget holds: what the documents retain, the analyses under way,
+    /// and the running solve.
+    fn used(&self) -> u64 {
+        let retained: u64 = self.documents.values().map(Tracked::retained_bytes).sum();
+        let reserved: u64 = self.reserved.values().sum();
+        let running = self.running.as_ref().map_or(0, |(_, _, peak)| *peak);
+        retained + reserved + running
+    }
+
+    /// What is left of the budget.
+    fn left(&self) -> u64 {
+        self.config
+            .solver_memory_budget()
+            .saturating_sub(self.used())
+    }
+
+    /// Evicts what other documents retain, the least recently used first, until `need`
+    /// more bytes fit in the budget; whether they do. The most recently used document
+    /// keeps its analysis (its solution may go), and so does every document with work
+    /// or requests under way; documents whose solve is settled go before those whose
+    /// solve is still to come (evicting cancels it).
+    fn make_room(&mut self, for_uri: &Uri, need: u64, actions: &mut Vec<Action>) -> bool {
+        let budget = self.config.solver_memory_budget();
+        let newest = self
+            .documents
+            .iter()
+            .max_by_key(|(_, tracked)| tracked.last_used)
+            .map(|(uri, _)| uri.clone());
+        loop {
+            if self.used().saturating_add(need) <= budget {
+                return true;
+            }
+            let running = self.running.as_ref().map(|(uri, _, _)| uri);
+            let (parked, waiting) = (&self.parked, &self.waiting);
             let victim = self
                 .documents
-                .iter_mut()
-                .filter(|(uri, tracked)| *uri != for_uri && tracked.retained_bytes() > 0)
-                .min_by_key(|(_, tracked)| tracked.last_used);
-            match victim {
-                Some((_, tracked)) => tracked.document.evict(),
-                None => return,
+                .iter()
+                .filter(|(uri, _)| *uri != for_uri)
+                .filter_map(|(uri, tracked)| {
+                    // The analysis of an older text, whose next waits for room, goes
+                    // first: nothing needs it.
+                    let stale = waiting.contains(uri) && tracked.document.analysis_bytes() > 0;
+                    let analysis = stale
+                        || Some(uri) != newest.as_ref()
+                            && Some(uri) != running
+                            && !parked.iter().any(|p| p.uri == *uri)
+                            && tracked.analysis_evictable();
+                    let solution = tracked.solution_bytes() > 0;
+                    (analysis || solution).then(|| {
+                        let key = (
+                            !stale,
+                            analysis && !tracked.document.solve_settled(),
+                            tracked.last_used,
+                        );
+                        (uri.clone(), stale, analysis, key)
+                    })
+                })
+                .min_by_key(|(_, _, _, key)| *key);
+            let Some((uri, stale, analysis, _)) = victim else {
+                return false;
+            };
+            let tracked = self.documents.get_mut(&uri).expect("listed");
+            if stale {
+                let leftover = tracked.document.drop_stale_analysis();
+                actions.push(Action::Free(Garbage::Leftover(leftover)));
+            } else if analysis {
+                let leftover = tracked.document.evict_analysis();
+                actions.push(Action::Free(Garbage::Leftover(leftover)));
+                self.queue.retain(|(queued, _)| *queued != uri);
+                self.evictions += 1;
+            } else {
+                tracked.document.evict();
             }
         }
     }
@@ -600,13 +796,30 @@ impl Scheduler {
 
 impl Tracked {
     /// What the retained solution holds, counted at its solve's peak: an upper bound.
-    fn retained_bytes(&self) -> u64 {
+    fn solution_bytes(&self) -> u64 {
         self.document
             .last_solved
             .as_ref()
             .map_or(0, |(_, solution)| {
                 peak_memory_bytes(solution.solution.game().node_count())
             })
+    }
+
+    /// What the document holds against the budget: its analysis and its solution.
+    fn retained_bytes(&self) -> u64 {
+        self.document.analysis_bytes() + self.solution_bytes()
+    }
+
+    /// Whether the analysis may be evicted as far as this document goes: it is of the
+    /// current text and nothing about it is under way (its diagnostics are handed out,
+    /// no build or wait for a solve is pending), so nothing is lost with it.
+    fn analysis_evictable(&self) -> bool {
+        let document = &self.document;
+        document.is_current()
+            && document.analysis_bytes() > 0
+            && document.released == document.generation
+            && self.publication.waiting.is_none()
+            && self.publication.sent == self.publication.builds
     }
 }
 
@@ -666,6 +879,8 @@ mod tests {
         FinishSolve(usize, bool),
         FinishBuild(usize),
         Timer(usize),
+        /// The longest wait of a request for its solve is over.
+        WaitOver(usize),
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -680,6 +895,7 @@ mod tests {
             3 => (0..8usize, any::<bool>()).prop_map(|(k, c)| Op::FinishSolve(k, c)),
             3 => (0..8usize).prop_map(Op::FinishBuild),
             3 => (0..8usize).prop_map(Op::Timer),
+            1 => (0..8usize).prop_map(Op::WaitOver),
         ]
     }
 
@@ -710,6 +926,14 @@ mod tests {
         solves: Vec<(Uri, SolveJob)>,
         builds: Vec<Action>,
         timers: Vec<(Uri, u64)>,
+        bounds: Vec<Ticket>,
+        /// Per document: the opening and version whose analysis was refused for want
+        /// of memory, as published.
+        refused: HashMap<Uri, (u32, i32)>,
+        /// After shutdown, requests still waiting are answered with nothing.
+        shut_down: bool,
+        /// The budget is tight: solutions are evicted while settings are applied.
+        tight: bool,
         publications: u32,
         settings: u32,
         /// Per document: the opening and version last published, and whether that
@@ -750,6 +974,11 @@ mod tests {
             for action in scheduler.handle(event) {
                 self.check(action);
             }
+            assert!(
+                scheduler.used() <= scheduler.config.solver_memory_budget(),
+                "{} bytes held, above the budget",
+                scheduler.used()
+            );
             // The publisher hands each publication over in order, and says so.
             for (uri, generation) in std::mem::take(&mut self.handed) {
                 self.feed(scheduler, Event::Published { uri, generation });
@@ -761,6 +990,7 @@ mod tests {
                 Action::Analyse { uri, job } => self.analyses.push((uri, job)),
                 Action::Solve { uri, job } => self.solves.push((uri, job)),
                 Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
+                Action::BoundWait { ticket } => self.bounds.push(ticket),
                 build @ Action::Build { .. } => self.builds.push(build),
                 Action::Publish {
                     uri,
@@ -781,14 +1011,31 @@ mod tests {
                     let mut messages: Vec<String> =
                         diagnostics.into_iter().map(|d| d.message).collect();
                     messages.sort();
+                    let key = (doc.opening, doc.version);
+                    // Refused for want of memory: the analysis (one note and nothing
+                    // else) or the solve (the note and the diagnostics without it).
+                    let over_budget = |m: &String| m.contains("memory budget");
+                    if let [note] = &messages[..] {
+                        if over_budget(note) && note.contains("not analysed") {
+                            self.refused.insert(uri.clone(), key);
+                            self.publications += 1;
+                            return;
+                        }
+                    }
                     let [unsolved, solved] = oracle_messages(&doc.text);
+                    if messages.iter().any(over_budget) && !unsolved.iter().any(over_budget) {
+                        messages.retain(|m| !over_budget(m));
+                        assert_eq!(messages, unsolved, "for {:?}", doc.text);
+                        self.shown.insert(uri, (key.0, key.1, false));
+                        self.publications += 1;
+                        return;
+                    }
                     assert!(
                         messages == unsolved || messages == solved,
                         "published {messages:?} for {:?}",
                         doc.text
                     );
                     let with_outcome = messages == solved && unsolved != solved;
-                    let key = (doc.opening, doc.version);
                     if let Some((opening, version, true)) = self.shown.get(&uri) {
                         assert!(
                             (*opening, *version) != key || with_outcome,
@@ -806,9 +1053,11 @@ mod tests {
                     self.answered.push(ticket);
                     match (snapshot, &asked.doc) {
                         (None, None) => {}
-                        (None, Some(doc)) => assert_ne!(
-                            self.client.get(&asked.uri).map(|d| d.opening),
-                            Some(doc.opening),
+                        (None, Some(doc)) => assert!(
+                            self.client.get(&asked.uri).map(|d| d.opening) != Some(doc.opening)
+                                || self.refused.get(&asked.uri)
+                                    == Some(&(doc.opening, doc.version))
+                                || self.shut_down,
                             "an open document answered as unknown"
                         ),
                         (Some(_), None) => panic!("a closed document answered"),
@@ -913,7 +1162,12 @@ mod tests {
                     );
                 }
                 Op::Settings => {
-                    // A settings change re-analyses every document; the text stays.
+                    // A settings change re-analyses every document; the text stays. Under
+                    // a tight budget, one whose solution is evicted meanwhile is solved
+                    // again, and may be published without the outcome until then.
+                    if self.tight {
+                        self.shown.clear();
+                    }
                     self.settings += 1;
                     self.feed(scheduler, Event::Settings(serde_json::json!({})));
                 }
@@ -990,6 +1244,13 @@ mod tests {
                     let (uri, generation) = self.timers.remove(k % self.timers.len());
                     self.feed(scheduler, Event::SolveWaitOver { uri, generation });
                 }
+                Op::WaitOver(k) => {
+                    if self.bounds.is_empty() {
+                        return;
+                    }
+                    let ticket = self.bounds.remove(k % self.bounds.len());
+                    self.feed(scheduler, Event::WaitOver { ticket });
+                }
             }
         }
 
@@ -1004,6 +1265,8 @@ mod tests {
                     Op::Timer(0)
                 } else if !self.builds.is_empty() {
                     Op::FinishBuild(0)
+                } else if !self.bounds.is_empty() {
+                    Op::WaitOver(0)
                 } else {
                     return;
                 };
@@ -1016,8 +1279,15 @@ mod tests {
     use super::super::documents;
 
     fn run(ops: Vec<Op>) -> Harness {
-        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-        let mut harness = Harness::default();
+        run_with(Config::default(), ops)
+    }
+
+    fn run_with(config: Config, ops: Vec<Op>) -> Harness {
+        let mut harness = Harness {
+            tight: config.memory_cap.is_some(),
+            ..Harness::default()
+        };
+        let mut scheduler = Scheduler::new(config, Encoding::Utf16);
         for op in ops {
             harness.apply(&mut scheduler, op);
         }
@@ -1043,6 +1313,130 @@ mod tests {
             all.extend(ops);
             run(all);
         }
+
+        /// The same with a budget that holds about one document: analyses and
+        /// solutions are evicted and made again all the time, and some are refused.
+        #[test]
+        fn with_evictions_nothing_stale_is_published_or_answered_and_every_request_is_answered(
+            first in 0..TEXTS.len(),
+            second in 0..TEXTS.len(),
+            ops in proptest::collection::vec(op(), 1..60)
+        ) {
+            // Each document settles first, so that the other's analysis evicts it.
+            let settle = [Op::FinishAnalysis(0), Op::FinishSolve(0, false), Op::Timer(0), Op::FinishBuild(0)];
+            let mut all = vec![Op::Open(0, first)];
+            all.extend(settle.clone());
+            all.push(Op::Open(1, second));
+            all.extend(settle);
+            all.extend(ops);
+            run_with(tight(), all);
+        }
+    }
+
+    /// A budget for about one of [`TEXTS`] at a time: any one analysis under way, or
+    /// one analysis and one solve.
+    fn tight() -> Config {
+        let longest = TEXTS.iter().map(|t| t.len()).max().unwrap();
+        let config = Config::default();
+        let cap = documents::analysis_estimate(longest, &config) + peak_memory_bytes(4);
+        Config {
+            memory_cap: Some(cap),
+            ..config
+        }
+    }
+
+    /// Under a tight budget, documents are evicted, and each is analysed again when a
+    /// request comes: the answer is of its text, and nothing is published again.
+    #[test]
+    fn an_evicted_document_is_analysed_again_for_a_request_and_not_published_again() {
+        // One analysis of "0 -- 1" retained, and one under way.
+        let config = Config {
+            memory_cap: Some(
+                Analysis::new(TEXTS[5]).heap_bytes()
+                    + documents::analysis_estimate(TEXTS[5].len(), &Config::default()),
+            ),
+            ..Config::default()
+        };
+        let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+        let mut harness = Harness::default();
+        // "0 -- 1": no game, so nothing waits for a solve.
+        for d in 0..3 {
+            harness.apply(&mut scheduler, open(d, 5));
+            harness.drain(&mut scheduler);
+        }
+        assert_eq!(harness.publications, 3);
+        assert!(scheduler.evictions >= 1, "nothing evicted");
+        let evicted = (0..3)
+            .filter(|d| scheduler.documents[&uri(*d)].document.evicted)
+            .count();
+        assert!(evicted >= 1);
+        for d in 0..3 {
+            harness.apply(&mut scheduler, Op::Request(d, false));
+            harness.drain(&mut scheduler);
+        }
+        assert_eq!(harness.answered, [1, 2, 3], "{:?}", harness.asked.len());
+        assert_eq!(harness.publications, 3, "published again");
+        // An edit of an evicted document is analysed and published as any edit.
+        let d = (0..3)
+            .find(|d| scheduler.documents[&uri(*d)].document.evicted)
+            .expect("one is evicted");
+        harness.apply(&mut scheduler, Op::Change(d, 0));
+        harness.drain(&mut scheduler);
+        assert_eq!(harness.publications, 4);
+    }
+
+    /// A document whose analysis cannot fit however much is evicted gets the
+    /// `too-large` note that names the setting, and its requests answer nothing.
+    #[test]
+    fn a_document_too_large_for_the_budget_is_refused_with_the_setting() {
+        let mut config = tight();
+        config.memory_cap = Some(documents::analysis_estimate(TEXTS[1].len(), &config) + 1);
+        let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 1));
+        harness.drain(&mut scheduler);
+        // Bigger than the whole budget: refused.
+        harness.apply(&mut scheduler, open(1, 3));
+        harness.apply(&mut scheduler, Op::Request(1, false));
+        harness.drain(&mut scheduler);
+        assert_eq!(harness.refused.len(), 1);
+        assert!(harness.asked.is_empty());
+        let analysed = &scheduler.documents[&uri(1)].document.analysed;
+        let message = &documents::diagnostics(analysed, &SolveState::NoGame).shown[0];
+        assert!(
+            message.message.contains("`cmg.solver.maxMemoryMiB`"),
+            "{message:?}"
+        );
+        assert_eq!(
+            message.code.severity(),
+            cmg_core::model::Severity::Information
+        );
+    }
+
+    /// A lens request of a client without refresh waits for its solve at most until
+    /// the bound, and every request still parked at shutdown is answered.
+    #[test]
+    fn waits_for_a_solve_are_bounded_and_shutdown_answers_them_all() {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 3));
+        harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        harness.apply(&mut scheduler, Op::Timer(0));
+        harness.apply(&mut scheduler, Op::FinishBuild(0));
+        assert_eq!(harness.solves.len(), 1);
+        harness.apply(&mut scheduler, Op::Request(0, true));
+        assert_eq!(scheduler.parked(), 1, "answered before its solve");
+        harness.apply(&mut scheduler, Op::WaitOver(0));
+        assert_eq!(harness.answered, [1], "the wait has no bound");
+        // Another waits, and the client shuts down before the solve ends.
+        harness.apply(&mut scheduler, Op::Request(0, true));
+        harness.apply(&mut scheduler, open(1, 0));
+        harness.apply(&mut scheduler, Op::Request(1, false));
+        assert_eq!(scheduler.parked(), 2);
+        harness.shut_down = true;
+        harness.feed(&mut scheduler, Event::Shutdown);
+        assert_eq!(scheduler.parked(), 0, "left unanswered at shutdown");
+        assert!(harness.asked.is_empty());
     }
 
     fn open(d: usize, t: usize) -> Op {
@@ -1111,9 +1505,16 @@ mod tests {
             }
             text
         };
-        assert!(2 * peak_memory_bytes(350) > 1 << 20 && peak_memory_bytes(350) < 1 << 20);
-        let mut config = Config::default();
-        config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+        // The three analyses and one solve's peak fit (so do the analyses under way);
+        // two peaks do not.
+        let peak = peak_memory_bytes(350);
+        let analyses: u64 = (0..3)
+            .map(|salt| Analysis::new(text(salt)).heap_bytes())
+            .sum();
+        let config = Config {
+            memory_cap: Some(analyses + peak * 19 / 10),
+            ..Config::default()
+        };
         let mut scheduler = Scheduler::new(config, Encoding::Utf16);
         let mut harness = Harness::default();
         let [a, b, c] = [0, 1, 2].map(uri);

@@ -52,7 +52,8 @@ impl Pool {
                 Action::Answer { ticket, .. } => self.answered.push(ticket),
                 Action::Modified { ticket } => self.modified.push(ticket),
                 Action::RefreshViews => self.refreshes += 1,
-                Action::Free(_) => {}
+                // The longest wait for a solve never ends in these sequences.
+                Action::BoundWait { .. } | Action::Free(_) => {}
             }
         }
         for (uri, generation) in handed {
