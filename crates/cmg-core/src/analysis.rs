@@ -28,6 +28,17 @@ impl Analysis {
         }
     }
 
+    /// The heap bytes this analysis holds on to, approximately: the text, the parse,
+    /// the model and the line index, each buffer by its capacity. What a server keeping
+    /// many documents counts against its memory budget; `tests/memory.rs` checks it
+    /// against a counting allocator.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.parse.heap_bytes()
+            + self.model.heap_bytes()
+            + self.line_index.heap_bytes()
+    }
+
     /// [`Analysis::new`] whose model has only the diagnostics of reading the file (see
     /// [`Model::without_checks`]), for commands that need the graph and not the checks.
     pub fn without_checks(text: impl Into<String>) -> Analysis {

@@ -1,6 +1,7 @@
 //! Text to syntax: the lexer, the syntax tree, the parser and the line index.
 
 mod ast;
+mod heap;
 mod lexer;
 mod line_index;
 mod parser;
@@ -8,6 +9,7 @@ mod quote;
 mod text_range;
 
 pub use ast::*;
+pub use heap::vec_bytes;
 pub use lexer::{SyntaxKind, Token};
 pub use line_index::{ColumnUnit, LineCol, LineIndex};
 pub use parser::parse_node_id;

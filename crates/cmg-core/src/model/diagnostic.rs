@@ -41,6 +41,17 @@ impl Diagnostic {
         self
     }
 
+    /// The heap bytes this diagnostic holds on to.
+    pub fn heap_bytes(&self) -> usize {
+        self.message.capacity()
+            + cmg_syntax::vec_bytes(&self.related)
+            + self
+                .related
+                .iter()
+                .map(|related| related.message.capacity())
+                .sum::<usize>()
+    }
+
     pub fn severity(&self) -> Severity {
         self.code.severity()
     }

@@ -10,7 +10,7 @@ pub use diagnostic::{Code, Diagnostic, Related, Severity};
 pub use graph::{Graph, NodeRole};
 pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
 
-use cmg_syntax::{Expect, Label, Parse, TextRange};
+use cmg_syntax::{vec_bytes, Expect, Label, Parse, TextRange};
 
 /// What a parsed file declares, with the places it declares it.
 #[derive(Clone, Debug, Default)]
@@ -70,6 +70,31 @@ impl Model {
             .diagnostics
             .extend(validate::validate(text, parse, &model));
         model
+    }
+
+    /// The heap bytes this model holds on to, approximately (buffers by capacity).
+    pub fn heap_bytes(&self) -> usize {
+        self.graph.heap_bytes()
+            + vec_bytes(&self.mentions)
+            + vec_bytes(&self.edges)
+            + vec_bytes(&self.expects)
+            + vec_bytes(&self.labels)
+            + self
+                .labels
+                .iter()
+                .map(|(_, label)| label.value.capacity())
+                .sum::<usize>()
+            + vec_bytes(&self.diagnostics)
+            + self
+                .diagnostics
+                .iter()
+                .map(Diagnostic::heap_bytes)
+                .sum::<usize>()
+            + vec_bytes(&self.by_node)
+            + vec_bytes(&self.node_starts)
+            + vec_bytes(&self.mention_nodes)
+            + vec_bytes(&self.first_declaration)
+            + vec_bytes(&self.has_repeats)
     }
 
     /// Groups the mentions by node, so that per-node lookups cost no scan of the file.

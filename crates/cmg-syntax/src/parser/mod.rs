@@ -30,6 +30,48 @@ pub struct Parse {
 }
 
 impl Parse {
+    /// The heap bytes this parse holds on to, approximately (buffers by capacity).
+    pub fn heap_bytes(&self) -> usize {
+        use crate::heap::{small_vec_bytes, vec_bytes};
+        let statements: usize = self
+            .file
+            .statements
+            .iter()
+            .map(|statement| match &statement.kind {
+                StatementKind::Edges(groups) => {
+                    small_vec_bytes(groups)
+                        + groups
+                            .iter()
+                            .map(|group| small_vec_bytes(&group.members))
+                            .sum::<usize>()
+                }
+                StatementKind::Node(decl) => decl
+                    .label
+                    .as_ref()
+                    .map_or(0, |label| label.value.capacity()),
+                StatementKind::Expect(_) => 0,
+                StatementKind::Adjacency(lists) => {
+                    vec_bytes(lists)
+                        + lists
+                            .iter()
+                            .map(|list| vec_bytes(&list.neighbours))
+                            .sum::<usize>()
+                }
+            })
+            .sum();
+        vec_bytes(&self.tokens)
+            + vec_bytes(&self.file.statements)
+            + statements
+            + vec_bytes(&self.chunks)
+            + vec_bytes(&self.errors)
+            + self
+                .errors
+                .iter()
+                .map(|error| error.message.capacity())
+                .sum::<usize>()
+            + vec_bytes(&self.breaks)
+    }
+
     /// The line ending the file uses, for the lines that the formatter and the code
     /// actions write: that of its first line break between statements, `\n` when it
     /// has none. Breaks inside a statement don't count: the formatter may join that
