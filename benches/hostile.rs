@@ -125,6 +125,12 @@ fn bench_issue_19(c: &mut Criterion) {
             |b, text| b.iter(|| Analysis::without_checks(text.as_str())),
         );
     }
+    // Issue 19 item 1: one open document of the 20 KB file a server may hold a
+    // thousand of (its retained bytes: `Analysis::heap_bytes`, in BENCHMARKS.md).
+    let scattered = hostile::scattered_edges(1400, 2700);
+    group.bench_function("analysis_20kb_scattered", |b| {
+        b.iter(|| Analysis::new(scattered.as_str()))
+    });
     let chain = Analysis::new(hostile::chain_with_expect(23_169, "mouse"));
     let server = SolveLimits {
         max_nodes: Some(5000),

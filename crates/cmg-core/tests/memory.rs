@@ -90,13 +90,13 @@ fn breakdown() {
         let (analysis, counted) = retained(|| text.clone());
         let len = analysis.text.len() as f64;
         eprintln!(
-            "{name}: text {} B, retained {counted} B ({:.1}/B): parse {}, model {} (diagnostics {} of {}), line index {}",
+            "{name}: text {} B, retained {counted} B ({:.1}/B): parse {} {:?}, model {} {:?}, line index {}",
             analysis.text.len(),
             counted as f64 / len,
             analysis.parse.heap_bytes(),
+            analysis.parse.heap_parts(),
             analysis.model.heap_bytes(),
-            analysis.model.diagnostics.len(),
-            analysis.model.diagnostics.capacity() * std::mem::size_of::<cmg_core::model::Diagnostic>() + analysis.model.diagnostics.iter().map(|d| d.heap_bytes()).sum::<usize>(),
+            analysis.model.heap_parts(),
             analysis.line_index.heap_bytes(),
         );
     }

@@ -18,7 +18,7 @@ use ropey::Rope;
 
 use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::explain::Solved;
-use cmg_core::model::{Code, Diagnostic};
+use cmg_core::model::{Code, Rendered};
 use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
@@ -394,14 +394,15 @@ fn fingerprint(game: &Game) -> u64 {
 pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
         let bytes = analysed.rope.len_bytes();
-        let refusal = Diagnostic::new(
-            Code::TooLarge,
-            TextRange::empty(0),
-            format!(
+        let refusal = Rendered {
+            code: Code::TooLarge,
+            range: TextRange::empty(0),
+            message: format!(
                 "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
                 analysed.config.max_document_bytes
             ),
-        );
+            related: None,
+        };
         return Capped {
             shown: vec![refusal],
             hidden: None,

@@ -737,8 +737,8 @@ mod tests {
         [None, solution.as_ref()].map(|solution| {
             let mut messages: Vec<String> = analysis
                 .diagnostics_with(solution, None)
-                .into_iter()
-                .map(|d| d.message)
+                .iter()
+                .map(|d| analysis.message(d))
                 .collect();
             messages.sort();
             messages

@@ -12,7 +12,7 @@ pub use ast::*;
 pub use heap::vec_bytes;
 pub use lexer::{SyntaxKind, Token};
 pub use line_index::{ColumnUnit, LineCol, LineIndex};
-pub use parser::parse_node_id;
+pub use parser::{label_value, parse_node_id};
 pub use parser::{parse, Chunk, Parse, SyntaxError};
 pub use quote::{quote, MAX_QUOTED_CHARS};
 pub use text_range::TextRange;

@@ -2,7 +2,7 @@
 
 use cmg_syntax::{Label, NodeRef, Parse, StatementKind, TextRange, MAX_NODE_ID};
 
-use super::{Code, Diagnostic, Graph, Model, NO_DECLARATION};
+use super::{Diagnostic, DiagnosticKind, Graph, Model, NO_DECLARATION};
 
 /// One place a node id appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,12 +99,16 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     // from then on mentions are still recorded, but no edge declaration is.
     let mut declared_pairs = 0u64;
     let mut labels: Vec<(u32, Label)> = Vec::new();
-    model.diagnostics.extend(
-        parse
-            .errors
-            .iter()
-            .map(|error| Diagnostic::new(Code::Syntax, error.range, error.message.clone())),
-    );
+    model
+        .diagnostics
+        .extend(parse.errors.iter().enumerate().map(|(index, error)| {
+            Diagnostic::new(
+                error.range,
+                DiagnosticKind::Syntax {
+                    error: index as u32,
+                },
+            )
+        }));
 
     for (statement, stmt) in parse.file.statements.iter().enumerate() {
         let mention = |node: NodeRef, kind: MentionKind, model: &mut Model| {
@@ -287,11 +291,10 @@ fn admit_pairs(
         None => {
             model.edges_truncated = true;
             model.diagnostics.push(Diagnostic::new(
-                Code::TooManyEdges,
                 statement,
-                format!(
-                    "this statement takes the file past {max_edge_pairs} declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
-                ),
+                DiagnosticKind::TooManyEdges {
+                    limit: max_edge_pairs,
+                },
             ));
             false
         }
@@ -313,11 +316,7 @@ fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
 }
 
 fn too_large(range: TextRange) -> Diagnostic {
-    Diagnostic::new(
-        Code::NumberTooLarge,
-        range,
-        format!("this node id is too large: ids go from 0 to {MAX_NODE_ID}"),
-    )
+    Diagnostic::new(range, DiagnosticKind::NumberTooLarge)
 }
 
 #[cfg(test)]
@@ -382,7 +381,7 @@ mod tests {
         let error = &crossing.diagnostics[0];
         assert_eq!(&text[error.range.to_usize()], "0 -- 8 -- 2");
         assert_eq!(
-            error.message,
+            error.message(text, &parse(text)),
             "this statement takes the file past 13 declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
         );
         // The product and the link 0 -- 8 fit; 8 -- 2 is the 14th pair.

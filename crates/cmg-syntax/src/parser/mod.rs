@@ -59,17 +59,30 @@ impl Parse {
                 }
             })
             .sum();
-        vec_bytes(&self.tokens)
-            + vec_bytes(&self.file.statements)
+        self.heap_parts()
+            .iter()
+            .map(|(_, bytes)| bytes)
+            .sum::<usize>()
             + statements
-            + vec_bytes(&self.chunks)
-            + vec_bytes(&self.errors)
             + self
                 .errors
                 .iter()
                 .map(|error| error.message.capacity())
                 .sum::<usize>()
-            + vec_bytes(&self.breaks)
+    }
+
+    /// The buffers of [`Parse::heap_bytes`] by part, for the memory tests (what the
+    /// statements and errors own besides is not in them).
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> [(&'static str, usize); 5] {
+        use crate::heap::vec_bytes;
+        [
+            ("tokens", vec_bytes(&self.tokens)),
+            ("statements", vec_bytes(&self.file.statements)),
+            ("chunks", vec_bytes(&self.chunks)),
+            ("errors", vec_bytes(&self.errors)),
+            ("breaks", vec_bytes(&self.breaks)),
+        ]
     }
 
     /// The line ending the file uses, for the lines that the formatter and the code
@@ -438,7 +451,7 @@ where
 
     let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
         let range = TextRange::from(span.into_range());
-        unescape(&text[range.to_usize()])
+        label_value(&text[range.to_usize()])
             .map(|value| Label { value, range })
             .map_err(|message| Rich::custom(span, message))
     });
@@ -527,8 +540,9 @@ pub fn parse_node_id(digits: &str) -> Option<u32> {
         .map(|id| id as u32)
 }
 
-/// The value of a string token, quotes removed and `\"`, `\\` resolved.
-fn unescape(quoted: &str) -> Result<String, String> {
+/// The value of a string token, quotes removed and `\"`, `\\` resolved: a label's
+/// value, or the message of the syntax error it is.
+pub fn label_value(quoted: &str) -> Result<String, String> {
     let inner = &quoted[1..quoted.len() - 1];
     let mut value = String::with_capacity(inner.len());
     let mut chars = inner.chars();
