@@ -427,6 +427,19 @@ mod tests {
         let solution = cmg_solve::solve(&game);
         let full = analysis.diagnostics_with(Some(&solution), None);
         assert!(full.len() > 100, "{}", full.len());
+        // The full set is the model's (but the knock-on errors of the syntax errors)
+        // and the `expect` checks, in a stable sort by position: the model's first at
+        // one place (a `duplicate-expect` and an `expect-mismatch` share theirs here).
+        let mut reference: Vec<Diagnostic> = analysis
+            .model
+            .diagnostics
+            .iter()
+            .filter(|d| !knocked_on(true, d))
+            .copied()
+            .chain(check_expectations(&analysis.model, &solution))
+            .collect();
+        reference.sort_by_key(|d| (d.range.start, d.range.end));
+        assert_eq!(full, reference);
         for max in [0, 1, 2, 7, 50, full.len() - 1, full.len(), full.len() + 5] {
             let capped = analysis.diagnostics_capped(Some(&solution), None, max);
             let shown = if max == 0 {

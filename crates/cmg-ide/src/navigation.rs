@@ -112,7 +112,7 @@ pub(crate) fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTa
             .parse
             .file
             .statements
-            .get(mention.statement)
+            .get(mention.statement as usize)
             .map_or(mention.range, |statement| statement.range),
         MentionKind::Edge | MentionKind::ListIndex => mention.range,
     };

@@ -11,7 +11,7 @@ pub struct Mention {
     pub range: TextRange,
     pub kind: MentionKind,
     /// The index of the statement in the syntax tree.
-    pub statement: usize,
+    pub statement: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,8 @@ pub enum MentionKind {
 pub struct EdgeDecl {
     /// For a chain, from the first group to the second; for a listed edge, the neighbour.
     pub range: TextRange,
-    pub statement: usize,
+    /// The index of the statement in the syntax tree.
+    pub statement: u32,
     pub origin: EdgeOrigin,
     /// The ends on each side, as ranges of indices into `Model::mentions`. For a listed
     /// edge the left end is the list (a `ListIndex` mention), the right one the neighbour.
@@ -66,7 +67,7 @@ pub struct EdgePair {
     pub b: u32,
     /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
     pub range: TextRange,
-    pub statement: usize,
+    pub statement: u32,
     pub origin: EdgeOrigin,
 }
 
@@ -111,6 +112,8 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
         }));
 
     for (statement, stmt) in parse.file.statements.iter().enumerate() {
+        // Statements are fewer than bytes, and a document is far below 4 GiB.
+        let statement = statement as u32;
         let mention = |node: NodeRef, kind: MentionKind, model: &mut Model| {
             let Some(id) = node.id else {
                 model.diagnostics.push(too_large(node.range));
@@ -210,6 +213,10 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     model
         .first_declaration
         .resize(model.mentions.len(), NO_DECLARATION);
+    // The reservations above are guesses; what the model keeps is what it holds.
+    model.mentions.shrink_to_fit();
+    model.edges.shrink_to_fit();
+    model.first_declaration.shrink_to_fit();
     // Dense indices once per mention, so that the graph takes each product as slices.
     let (ids, mention_nodes) = dense_indices(&model.mentions);
     model.mention_nodes = mention_nodes;

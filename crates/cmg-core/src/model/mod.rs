@@ -80,6 +80,7 @@ impl Model {
             .diagnostics
             .extend(validate::validate(text, parse, &model));
         sort_by_position(&mut model.diagnostics);
+        model.diagnostics.shrink_to_fit();
         model
     }
 

@@ -201,6 +201,13 @@ fn parse_with(text: &str, route: Route) -> Parse {
             statement,
         });
     }
+    // The lexer reserves a token per two bytes and most files have fewer; the parse is
+    // kept as long as the document is open, so it keeps only what it holds (shrinking
+    // a large buffer moves no bytes: the allocator remaps it).
+    let mut tokens = tokens;
+    tokens.shrink_to_fit();
+    let mut breaks = breaks;
+    breaks.shrink_to_fit();
     Parse {
         tokens,
         file,

@@ -56,12 +56,12 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
     // Made when the first link that can repeat a pair comes: a file without repeats
     // never zeroes its bits (8 MB at 8192 nodes).
     let mut seen: Option<SeenPairs> = None;
-    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    let mut listed: HashSet<(u32, u32, u32)> = HashSet::new();
     // Where each repeated edge was first declared, looked up once per edge.
     let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
     // What the current statement repeats; reported when the next statement starts.
-    let mut statement = usize::MAX;
+    let mut statement = u32::MAX;
     let mut loops = Repeats::default();
     let mut repeats = Repeats::default();
     for (index, edge) in model.edges.iter().enumerate() {
@@ -309,10 +309,10 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
             .filter(|edge| edge.origin == EdgeOrigin::Listed)
             .flat_map(|edge| model.pairs(edge))
     };
-    let listed: HashSet<(usize, u32, u32)> = listed_pairs()
+    let listed: HashSet<(u32, u32, u32)> = listed_pairs()
         .map(|edge| (edge.statement, edge.a, edge.b))
         .collect();
-    let has_list: HashSet<(usize, u32)> = model
+    let has_list: HashSet<(u32, u32)> = model
         .mentions
         .iter()
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
@@ -320,7 +320,7 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .collect();
     // A list that names the same one-sided neighbour many times (`[[1,1,1,…]]`) gets
     // one diagnostic for it: the repeats are `duplicate-edge`'s, counted there.
-    let mut reported: HashSet<(usize, u32, u32)> = HashSet::new();
+    let mut reported: HashSet<(u32, u32, u32)> = HashSet::new();
     listed_pairs()
         .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
