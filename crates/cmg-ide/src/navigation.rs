@@ -139,7 +139,11 @@ fn row_of(analysis: &Analysis, mention: &Mention) -> Option<usize> {
     if mention.kind == MentionKind::ListIndex {
         return None;
     }
-    let statement = analysis.parse.file.statements.get(mention.statement)?;
+    let statement = analysis
+        .parse
+        .file
+        .statements
+        .get(mention.statement as usize)?;
     let StatementKind::Adjacency(lists) = &statement.kind else {
         return None;
     };
