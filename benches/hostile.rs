@@ -155,5 +155,43 @@ fn bench_issue_19(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_hostile, bench_editor_targets, bench_issue_19);
+/// Compact diagnostics at full size: 300 000 statements that each repeat an edge (2.1
+/// MB, 300 000 `duplicate-edge` warnings) checked, the server's capped set of 1000
+/// rendered, and every message rendered (what `check --json` writes); and one open
+/// document of the 20 KB file a server may hold a thousand of (its retained bytes,
+/// `Analysis::heap_bytes`, are in BENCHMARKS.md).
+fn bench_compact_diagnostics(c: &mut Criterion) {
+    let mut group = c.benchmark_group("compact_diagnostics");
+    keep_short(&mut group);
+    let text = format!("0 -- 1 -- 2\n{}", "1 -- 2\n".repeat(300_000));
+    group.bench_function("check_300000_duplicate_statements", |b| {
+        b.iter(|| Analysis::new(text.as_str()).diagnostics(None).len())
+    });
+    let analysis = Analysis::new(text.as_str());
+    group.bench_function("capped_1000_of_300000", |b| {
+        b.iter(|| analysis.diagnostics_capped(None, None, 1000))
+    });
+    group.bench_function("render_all_300000", |b| {
+        b.iter(|| {
+            analysis
+                .diagnostics(None)
+                .iter()
+                .map(|d| analysis.message(d).len())
+                .sum::<usize>()
+        })
+    });
+    let scattered = hostile::scattered_edges(1400, 2700);
+    group.bench_function("analysis_20kb_scattered", |b| {
+        b.iter(|| Analysis::new(scattered.as_str()))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_hostile,
+    bench_editor_targets,
+    bench_issue_19,
+    bench_compact_diagnostics
+);
 criterion_main!(benches);

@@ -25,6 +25,8 @@ pub struct SourceView<'a> {
     pub name: &'a str,
     pub text: &'a str,
     pub lines: &'a LineIndex,
+    /// What the diagnostics' words are made from.
+    pub analysis: &'a Analysis,
 }
 
 impl<'a> SourceView<'a> {
@@ -33,6 +35,7 @@ impl<'a> SourceView<'a> {
             name: &source.name,
             text: &source.text,
             lines: &analysis.line_index,
+            analysis,
         }
     }
 }
@@ -144,6 +147,7 @@ fn emit_one(
     diagnostic: &Diagnostic,
     width: usize,
 ) -> std::io::Result<()> {
+    let diagnostic = source.analysis.render(diagnostic);
     let mut marks = vec![Mark {
         range: diagnostic.range,
         primary: true,
@@ -152,7 +156,7 @@ fn emit_one(
     marks.extend(diagnostic.related.iter().map(|related| Mark {
         range: related.range,
         primary: false,
-        message: &related.message,
+        message: related.message,
     }));
     marks.sort_by_key(|mark| (mark.range.start, !mark.primary));
     let line_of = |offset: u32| source.lines.line_col(offset).line;
@@ -456,16 +460,16 @@ pub struct JsonDiagnostic<'a> {
     code: &'static str,
     end: JsonPosition,
     file: &'a str,
-    message: &'a str,
-    related: Vec<JsonRelated<'a>>,
+    message: String,
+    related: Vec<JsonRelated>,
     severity: &'static str,
     start: JsonPosition,
 }
 
 #[derive(serde::Serialize)]
-struct JsonRelated<'a> {
+struct JsonRelated {
     end: JsonPosition,
-    message: &'a str,
+    message: &'static str,
     start: JsonPosition,
 }
 
@@ -475,7 +479,8 @@ struct JsonPosition {
     line: u32,
 }
 
-pub fn to_json<'a>(source: &SourceView<'a>, diagnostic: &'a Diagnostic) -> JsonDiagnostic<'a> {
+/// Its words are made here, one diagnostic at a time, as the JSON is written.
+pub fn to_json<'a>(source: &SourceView<'a>, diagnostic: &Diagnostic) -> JsonDiagnostic<'a> {
     let position = |offset: u32| {
         let place = source.lines.column(offset, ColumnUnit::Char);
         JsonPosition {
@@ -487,13 +492,13 @@ pub fn to_json<'a>(source: &SourceView<'a>, diagnostic: &'a Diagnostic) -> JsonD
         code: diagnostic.code.as_str(),
         end: position(diagnostic.range.end),
         file: source.name,
-        message: &diagnostic.message,
+        message: source.analysis.message(diagnostic),
         related: diagnostic
-            .related
+            .related()
             .iter()
             .map(|related| JsonRelated {
                 end: position(related.range.end),
-                message: &related.message,
+                message: related.message,
                 start: position(related.range.start),
             })
             .collect(),

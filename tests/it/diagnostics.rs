@@ -29,9 +29,9 @@ fn check(text: &str, expected: Expect) {
             position(d.range.start),
             position(d.range.end),
             &text[d.range.to_usize()],
-            d.message
+            analysis.message(d)
         ));
-        for related in &d.related {
+        if let Some(related) = d.related() {
             out.push_str(&format!(
                 "  related {}-{} {:?}: {}\n",
                 position(related.range.start),
@@ -249,7 +249,7 @@ fn too_large(text: &str, limits: SolveLimits) -> Option<String> {
     let diagnostics = analysis.diagnostics_with(None, Some(&too_large));
     let diagnostic = diagnostics.iter().find(|d| d.code == Code::TooLarge)?;
     assert_eq!(diagnostic.severity().as_str(), "information");
-    Some(diagnostic.message.clone())
+    Some(analysis.message(diagnostic))
 }
 
 #[test]
@@ -335,7 +335,7 @@ fn too_many_edges() {
                 "{} {} {start}-{end}: {}\n",
                 d.code,
                 d.severity().as_str(),
-                d.message
+                analysis.message(d)
             )
         })
         .collect();

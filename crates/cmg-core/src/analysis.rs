@@ -1,6 +1,10 @@
 //! One file's analysis from text to outcome: what the CLI and the server both start from.
 
-use crate::model::{Code, Diagnostic, Graph, Model, Severity, MAX_EDGE_PAIRS};
+use crate::model::{
+    describe_outcome, sort_by_position, Code, Diagnostic, DiagnosticKind, Graph, Model, Rendered,
+    Severity, MAX_EDGE_PAIRS,
+};
+pub use crate::model::{MemorySetting, TooLarge};
 use cmg_solve::{peak_memory_bytes, Game, Outcome, Player, Position, Solution, MAX_NODES};
 use cmg_syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
@@ -28,14 +32,15 @@ impl Analysis {
         }
     }
 
-    /// About how many bytes of heap this analysis holds: an upper bound from the text's
-    /// length. Measured with a counting allocator on random graphs, the eight graph
-    /// families of the benchmarks, chains, adjacency literals and one long list: from 8
-    /// (comments) to 73 (a list of 100 000 repeats) bytes per byte of text, 34 to 54
-    /// for edge lists.
-    pub fn heap_bytes(&self) -> u64 {
-        const BYTES_PER_TEXT_BYTE: u64 = 80;
-        (self.text.len() as u64).saturating_mul(BYTES_PER_TEXT_BYTE)
+    /// The heap bytes this analysis holds on to, approximately: the text, the parse,
+    /// the model and the line index, each buffer by its capacity. What a server keeping
+    /// many documents counts against its memory budget; `tests/memory.rs` checks it
+    /// against a counting allocator.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.capacity()
+            + self.parse.heap_bytes()
+            + self.model.heap_bytes()
+            + self.line_index.heap_bytes()
     }
 
     /// [`Analysis::new`] whose model has only the diagnostics of reading the file (see
@@ -67,92 +72,97 @@ impl Analysis {
         solution: Option<&Solution>,
         too_large: Option<&TooLarge>,
     ) -> Vec<Diagnostic> {
-        let mut diagnostics = self.model.diagnostics.clone();
-        suppress_knock_on_errors(&mut diagnostics);
-        if let Some(solution) = solution_for(&self.model.graph, solution) {
-            diagnostics.extend(check_expectations(&self.model, solution));
-        }
-        // Over the edge limit the model already has its error at the statement; a
-        // second word on the first line would only repeat it.
-        if let Some(too_large) = too_large.filter(|t| **t != TooLarge::EdgeLimit) {
-            diagnostics.push(too_large.diagnostic(self));
-        }
-        sort_by_position(&mut diagnostics);
-        diagnostics
+        let extra = self.extra_diagnostics(solution, too_large);
+        self.merged(&extra).copied().collect()
     }
 
     /// The first `max` diagnostics of [`Analysis::diagnostics_with`] (all of them for
-    /// 0), in the same order, and a summary of the rest, without cloning or sorting the
-    /// rest: a file with 200 000 warnings cloned and sorted them all for every
-    /// publication of 1000, on every keystroke. The first `max` are picked by
-    /// selection (linear) on references, then only they are sorted and cloned.
+    /// 0), in the same order and in words, and a summary of the rest. Only the ones
+    /// shown are rendered: the model keeps its diagnostics sorted, so the first `max`
+    /// are taken from a merge of them with the analysis's own few (`expect-mismatch`,
+    /// `too-large`), and the rest are only counted by code.
     pub fn diagnostics_capped(
         &self,
         solution: Option<&Solution>,
         too_large: Option<&TooLarge>,
         max: usize,
     ) -> Capped {
-        let syntax = self
-            .model
-            .diagnostics
-            .iter()
-            .any(|d| d.code == Code::Syntax);
+        let extra = self.extra_diagnostics(solution, too_large);
+        let mut all = self.merged(&extra);
+        let max = if max == 0 { usize::MAX } else { max };
+        let shown: Vec<Rendered> = all.by_ref().take(max).map(|d| self.render(d)).collect();
+        let hidden = all.next().map(|first| {
+            let mut counts = [0usize; Code::ALL.len()];
+            let mut worst = first.severity();
+            for d in std::iter::once(first).chain(all) {
+                counts[d.code as usize] += 1;
+                worst = worst.min(d.severity());
+            }
+            let mut codes: Vec<(Code, usize)> = Code::ALL
+                .iter()
+                .map(|&code| (code, counts[code as usize]))
+                .filter(|&(_, count)| count > 0)
+                .collect();
+            codes.sort_by_key(|(code, _)| code.as_str());
+            Hidden {
+                count: codes.iter().map(|(_, count)| count).sum(),
+                first: first.range,
+                worst,
+                codes,
+            }
+        });
+        Capped { shown, hidden }
+    }
+
+    /// The diagnostics the analysis adds to the model's: `expect-mismatch` given the
+    /// solution, `too-large` given the reason the graph is not solved; sorted.
+    fn extra_diagnostics(
+        &self,
+        solution: Option<&Solution>,
+        too_large: Option<&TooLarge>,
+    ) -> Vec<Diagnostic> {
         let mut extra = Vec::new();
         if let Some(solution) = solution_for(&self.model.graph, solution) {
             extra.extend(check_expectations(&self.model, solution));
         }
+        // Over the edge limit the model already has its error at the statement; a
+        // second word on the first line would only repeat it.
         if let Some(too_large) = too_large.filter(|t| **t != TooLarge::EdgeLimit) {
             extra.push(too_large.diagnostic(self));
         }
-        // The same set and order as `diagnostics_with`: the knock-on errors dropped,
-        // and a stable sort by position (the index breaks ties as stability does).
-        let mut all: Vec<(u32, u32, usize, &Diagnostic)> = self
+        sort_by_position(&mut extra);
+        extra
+    }
+
+    /// The model's diagnostics but the knock-on errors, merged with `extra` (sorted) in
+    /// order of position, the model's first at one place: what a stable sort of the two
+    /// lists one after the other gives.
+    fn merged<'a>(&'a self, extra: &'a [Diagnostic]) -> impl Iterator<Item = &'a Diagnostic> {
+        // Every syntax error is a diagnostic of the model.
+        let syntax = !self.parse.errors.is_empty();
+        let mut model = self
             .model
             .diagnostics
             .iter()
-            .filter(|d| !knocked_on(syntax, d))
-            .chain(&extra)
-            .enumerate()
-            .map(|(index, d)| (d.range.start, d.range.end, index, d))
-            .collect();
-        let key = |entry: &(u32, u32, usize, &Diagnostic)| (entry.0, entry.1, entry.2);
-        let shown = if max == 0 {
-            all.len()
-        } else {
-            max.min(all.len())
-        };
-        if shown < all.len() {
-            all.select_nth_unstable_by_key(shown, key);
-        }
-        let (first, rest) = all.split_at_mut(shown);
-        first.sort_unstable_by_key(key);
-        let hidden = rest
-            .iter()
-            .min_by_key(|entry| key(entry))
-            .map(|&(.., first)| {
-                let mut codes: Vec<(Code, usize)> = Vec::new();
-                for (.., d) in rest.iter() {
-                    match codes.iter_mut().find(|(code, _)| *code == d.code) {
-                        Some((_, count)) => *count += 1,
-                        None => codes.push((d.code, 1)),
-                    }
-                }
-                codes.sort_by_key(|(code, _)| code.as_str());
-                Hidden {
-                    count: rest.len(),
-                    first: first.range,
-                    worst: rest
-                        .iter()
-                        .map(|(.., d)| d.severity())
-                        .min()
-                        .unwrap_or(Severity::Hint),
-                    codes,
-                }
-            });
-        Capped {
-            shown: first.iter().map(|&(.., d)| d.clone()).collect(),
-            hidden,
-        }
+            .filter(move |d| !knocked_on(syntax, d))
+            .peekable();
+        let mut extra = extra.iter().peekable();
+        let key = |d: &Diagnostic| (d.range.start, d.range.end);
+        std::iter::from_fn(move || match (model.peek(), extra.peek()) {
+            (Some(m), Some(e)) if key(e) < key(m) => extra.next(),
+            (Some(_), _) => model.next(),
+            (None, _) => extra.next(),
+        })
+    }
+
+    /// `diagnostic` in words, from this analysis's text and parse.
+    pub fn render(&self, diagnostic: &Diagnostic) -> Rendered {
+        diagnostic.render(&self.text, &self.parse)
+    }
+
+    /// The message of `diagnostic`, from this analysis's text and parse.
+    pub fn message(&self, diagnostic: &Diagnostic) -> String {
+        diagnostic.message(&self.text, &self.parse)
     }
 
     /// Whether and what to solve, under `limits`: the one place this is decided, for
@@ -211,20 +221,6 @@ pub struct SolveLimits {
     pub memory_setting: MemorySetting,
 }
 
-/// Where a front end's limits come from, so that the message over them names the one
-/// thing that lifts them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MemorySetting {
-    /// `cmg solve --max-memory SIZE` (and the same default in `cmg check` and `cmg dot`).
-    #[default]
-    CliFlag,
-    /// The server's settings `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`.
-    ServerSetting,
-    /// `cmg check` checking an `expect`: the server's default limits, lifted by
-    /// `cmg check --no-limits`.
-    CheckDefaults,
-}
-
 /// What [`Analysis::solve_plan`] decides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SolvePlan {
@@ -232,31 +228,6 @@ pub enum SolvePlan {
     NoGame,
     TooLarge(TooLarge),
     Solve(Game),
-}
-
-/// Why a game is not solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TooLarge {
-    /// Above the solver's hard limit, [`MAX_NODES`]: no setting can help.
-    SolverLimit { nodes: usize },
-    /// Above the live-solve limit, a setting.
-    LiveSolveLimit {
-        nodes: usize,
-        limit: usize,
-        setting: MemorySetting,
-    },
-    /// The solver's peak memory, estimated before anything is allocated, is above the
-    /// budget.
-    MemoryBudget {
-        nodes: usize,
-        estimate: u64,
-        budget: u64,
-        setting: MemorySetting,
-    },
-    /// The file declares more edge pairs than [`MAX_EDGE_PAIRS`], so the graph was cut
-    /// short (`too-many-edges`, an error at the statement, says so) and the outcome is
-    /// unknown.
-    EdgeLimit,
 }
 
 impl TooLarge {
@@ -307,7 +278,7 @@ impl TooLarge {
     /// `too-large`, on the first line of the file.
     pub fn diagnostic(self, analysis: &Analysis) -> Diagnostic {
         let range = analysis.line_index.line_content(0).unwrap_or_default();
-        Diagnostic::new(Code::TooLarge, range, self.message())
+        Diagnostic::new(range, DiagnosticKind::TooLarge(self))
     }
 }
 
@@ -315,7 +286,7 @@ impl TooLarge {
 /// rest are.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Capped {
-    pub shown: Vec<Diagnostic>,
+    pub shown: Vec<Rendered>,
     pub hidden: Option<Hidden>,
 }
 
@@ -329,27 +300,17 @@ pub struct Hidden {
     pub worst: Severity,
 }
 
-/// With syntax errors in the file, the whole-file checks could be answered by the
-/// text that was not read (`0 -> 1` mentions nodes 0 and 1), so they are left out
-/// until the syntax is fixed, as a compiler leaves out errors caused by an earlier one.
-fn suppress_knock_on_errors(diagnostics: &mut Vec<Diagnostic>) {
-    let syntax = diagnostics.iter().any(|d| d.code == Code::Syntax);
-    diagnostics.retain(|d| !knocked_on(syntax, d));
-}
-
 /// Whether `d` is a knock-on error of a syntax error (a missing node that the broken
-/// statement likely declared), in a file that has one (`syntax`).
+/// statement likely declared), in a file that has one (`syntax`). With syntax errors
+/// in the file, the whole-file checks could be answered by the text that was not read
+/// (`0 -> 1` mentions nodes 0 and 1), so they are left out until the syntax is fixed,
+/// as a compiler leaves out errors caused by an earlier one.
 fn knocked_on(syntax: bool, d: &Diagnostic) -> bool {
     syntax
         && matches!(
             d.code,
             Code::MissingMouse | Code::MissingCat | Code::MissingHole
         )
-}
-
-/// Orders diagnostics as a reader meets them; those at one place keep their order.
-pub(crate) fn sort_by_position(diagnostics: &mut [Diagnostic]) {
-    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 /// `solution` if it was solved for this graph. A solution for another version of a
@@ -388,10 +349,15 @@ pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
 
 /// "mouse wins in 3", "cat wins in 1", "draw".
 pub fn describe(outcome: Outcome, moves: Option<u32>) -> String {
-    match (outcome, moves) {
-        (Outcome::Draw, _) | (_, None) => "draw".to_owned(),
-        (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
-        (Outcome::CatWins, Some(moves)) => format!("cat wins in {moves}"),
+    describe_outcome(outcome_as_expected(outcome), moves)
+}
+
+/// The `expect` keyword's value for an outcome.
+fn outcome_as_expected(outcome: Outcome) -> ExpectedOutcome {
+    match outcome {
+        Outcome::MouseWins => ExpectedOutcome::Mouse,
+        Outcome::CatWins => ExpectedOutcome::Cat,
+        Outcome::Draw => ExpectedOutcome::Draw,
     }
 }
 
@@ -401,11 +367,7 @@ pub fn describe_position(solution: &Solution, position: Position) -> String {
 }
 
 pub fn outcome_keyword(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::MouseWins => "mouse",
-        Outcome::CatWins => "cat",
-        Outcome::Draw => "draw",
-    }
+    outcome_as_expected(outcome).keyword()
 }
 
 pub fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
@@ -422,20 +384,20 @@ pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic>
         return Vec::new();
     };
     let outcome = solution.outcome(start);
-    let solved = describe(outcome, solution.moves_to_end(start));
+    let moves = solution.moves_to_end(start);
+    let solved = outcome_as_expected(outcome);
     model
         .expects
         .iter()
-        .filter(|expect| expected_outcome(expect.outcome) != outcome)
+        .filter(|expect| expect.outcome != solved)
         .map(|expect| {
             Diagnostic::new(
-                Code::ExpectMismatch,
                 expect.range(),
-                format!(
-                    "`expect {}` disagrees with the solved outcome, {solved}: change it to `expect {}`",
-                    expect.outcome.keyword(),
-                    outcome_keyword(outcome),
-                ),
+                DiagnosticKind::ExpectMismatch {
+                    expected: expect.outcome,
+                    solved,
+                    moves,
+                },
             )
         })
         .collect()
@@ -465,6 +427,19 @@ mod tests {
         let solution = cmg_solve::solve(&game);
         let full = analysis.diagnostics_with(Some(&solution), None);
         assert!(full.len() > 100, "{}", full.len());
+        // The full set is the model's (but the knock-on errors of the syntax errors)
+        // and the `expect` checks, in a stable sort by position: the model's first at
+        // one place (a `duplicate-expect` and an `expect-mismatch` share theirs here).
+        let mut reference: Vec<Diagnostic> = analysis
+            .model
+            .diagnostics
+            .iter()
+            .filter(|d| !knocked_on(true, d))
+            .copied()
+            .chain(check_expectations(&analysis.model, &solution))
+            .collect();
+        reference.sort_by_key(|d| (d.range.start, d.range.end));
+        assert_eq!(full, reference);
         for max in [0, 1, 2, 7, 50, full.len() - 1, full.len(), full.len() + 5] {
             let capped = analysis.diagnostics_capped(Some(&solution), None, max);
             let shown = if max == 0 {
@@ -472,7 +447,9 @@ mod tests {
             } else {
                 max.min(full.len())
             };
-            assert_eq!(capped.shown, full[..shown], "max {max}");
+            let rendered: Vec<Rendered> =
+                full[..shown].iter().map(|d| analysis.render(d)).collect();
+            assert_eq!(capped.shown, rendered, "max {max}");
             let rest = &full[shown..];
             let Some(hidden) = capped.hidden else {
                 assert!(rest.is_empty(), "max {max}");

@@ -228,7 +228,7 @@ fn is_neighbour_in_row(analysis: &Analysis, mention: &Mention) -> bool {
             .parse
             .file
             .statements
-            .get(mention.statement)
+            .get(mention.statement as usize)
             .is_some_and(|statement| matches!(statement.kind, StatementKind::Adjacency(_)))
 }
 

@@ -139,7 +139,11 @@ fn row_of(analysis: &Analysis, mention: &Mention) -> Option<usize> {
     if mention.kind == MentionKind::ListIndex {
         return None;
     }
-    let statement = analysis.parse.file.statements.get(mention.statement)?;
+    let statement = analysis
+        .parse
+        .file
+        .statements
+        .get(mention.statement as usize)?;
     let StatementKind::Adjacency(lists) = &statement.kind else {
         return None;
     };
@@ -177,7 +181,7 @@ pub(crate) fn definition_of(analysis: &Analysis, id: u32) -> Option<NavigationTa
             .parse
             .file
             .statements
-            .get(mention.statement)
+            .get(mention.statement as usize)
             .map_or(mention.range, |statement| statement.range),
         MentionKind::Edge | MentionKind::ListIndex => mention.range,
     };

@@ -185,14 +185,14 @@ pub fn diagnostic(
     uri: &Uri,
     rope: &Rope,
     encoding: Encoding,
-    diagnostic: &cmg_core::model::Diagnostic,
+    diagnostic: &cmg_core::model::Rendered,
 ) -> Diagnostic {
     let related = diagnostic
         .related
         .iter()
         .map(|related| DiagnosticRelatedInformation {
             location: Location::new(uri.clone(), range(rope, encoding, related.range)),
-            message: related.message.clone(),
+            message: related.message.to_owned(),
         })
         .collect::<Vec<_>>();
     Diagnostic {

@@ -18,7 +18,7 @@ use ropey::Rope;
 
 use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::explain::Solved;
-use cmg_core::model::{Code, Diagnostic};
+use cmg_core::model::{Code, Rendered};
 use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
@@ -294,7 +294,7 @@ impl Document {
         self.analysed
             .analysis
             .as_ref()
-            .map_or(0, |analysis| analysis.heap_bytes())
+            .map_or(0, |analysis| analysis.heap_bytes() as u64)
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
@@ -526,7 +526,12 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
                 analysed.config.max_document_bytes
             ),
         };
-        let refusal = Diagnostic::new(Code::TooLarge, TextRange::empty(0), message);
+        let refusal = Rendered {
+            code: Code::TooLarge,
+            range: TextRange::empty(0),
+            message,
+            related: None,
+        };
         return Capped {
             shown: vec![refusal],
             hidden: None,

@@ -361,7 +361,7 @@ fn code_action(
             &snapshot.uri,
             &snapshot.rope,
             snapshot.encoding,
-            diagnostic,
+            &snapshot.analysis.render(diagnostic),
         )]
     });
     CodeAction {

@@ -961,8 +961,8 @@ mod tests {
         [None, solution.as_ref()].map(|solution| {
             let mut messages: Vec<String> = analysis
                 .diagnostics_with(solution, None)
-                .into_iter()
-                .map(|d| d.message)
+                .iter()
+                .map(|d| analysis.message(d))
                 .collect();
             messages.sort();
             messages
@@ -1352,7 +1352,7 @@ mod tests {
         // One analysis of "0 -- 1" retained, and one under way.
         let config = Config {
             memory_cap: Some(
-                Analysis::new(TEXTS[5]).heap_bytes()
+                Analysis::new(TEXTS[5]).heap_bytes() as u64
                     + documents::analysis_estimate(TEXTS[5].len(), &Config::default()),
             ),
             ..Config::default()
@@ -1509,7 +1509,7 @@ mod tests {
         // two peaks do not.
         let peak = peak_memory_bytes(350);
         let analyses: u64 = (0..3)
-            .map(|salt| Analysis::new(text(salt)).heap_bytes())
+            .map(|salt| Analysis::new(text(salt)).heap_bytes() as u64)
             .sum();
         let config = Config {
             memory_cap: Some(analyses + peak * 19 / 10),

@@ -309,7 +309,7 @@ pub fn expected_diagnostics(_uri: &str, text: &str, settings: &Value) -> [Value;
             .iter()
             .map(|d| {
                 json!({"range": range(d.range), "severity": severity(d.severity()),
-                    "code": d.code.as_str(), "message": d.message})
+                    "code": d.code.as_str(), "message": analysis.message(d)})
             })
             .collect();
         let hidden = &set[shown..];

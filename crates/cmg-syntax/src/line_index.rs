@@ -69,6 +69,12 @@ impl WideChar {
 }
 
 impl LineIndex {
+    /// The heap bytes this index holds on to.
+    pub fn heap_bytes(&self) -> usize {
+        use crate::heap::vec_bytes;
+        vec_bytes(&self.line_starts) + vec_bytes(&self.content_ends) + vec_bytes(&self.wide)
+    }
+
     pub fn new(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];

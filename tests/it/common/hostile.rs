@@ -64,3 +64,23 @@ pub fn chain_with_expect(nodes: u32, outcome: &str) -> String {
     let middle: Vec<String> = (3..nodes).map(|id| id.to_string()).collect();
     format!("expect {outcome}\n0 -- 1 -- {} -- 2\n", middle.join(" -- "))
 }
+
+/// A file of about `edges` lines `a -- b` between `nodes` ids picked at random (a fixed
+/// sequence): with `edges` about half of `nodes`, most nodes are joined to one other
+/// and reached by neither player, so the file is mostly `unreachable-node` hints. At
+/// 1400 edges and 2700 nodes it is about 20 KB, the size of many open editor files.
+pub fn scattered_edges(edges: u32, nodes: u32) -> String {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % u64::from(nodes)) as u32
+    };
+    let mut text = String::from("0 -- 1 -- 2\n");
+    for _ in 0..edges {
+        let (a, b) = (next(), next());
+        text.push_str(&format!("{a} -- {b}\n"));
+    }
+    text
+}

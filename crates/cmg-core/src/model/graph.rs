@@ -1,6 +1,8 @@
 //! The graph a file declares, on dense indices `0..n` ordered by node id, and the roles
 //! the rules give node ids.
 
+use cmg_syntax::vec_bytes;
+
 /// The role the rules give a node id: 0 is the hole, 1 the mouse's start, 2 the cat's.
 /// The one table of these facts; hover, symbols, completion, semantic tokens and `cmg
 /// dot` read it from here.
@@ -47,6 +49,20 @@ pub struct Graph {
 }
 
 impl Graph {
+    /// The heap bytes this graph holds on to.
+    pub fn heap_bytes(&self) -> usize {
+        vec_bytes(&self.ids)
+            + vec_bytes(&self.adjacency)
+            + self.adjacency.iter().map(vec_bytes).sum::<usize>()
+            + vec_bytes(&self.labels)
+            + self
+                .labels
+                .iter()
+                .flatten()
+                .map(String::capacity)
+                .sum::<usize>()
+    }
+
     /// Builds the graph from its node ids (sorted, without repeats), its edges as
     /// products of dense indices (`(left, right)` joins every node of `left` to every
     /// node of `right`; self-loops and duplicates are dropped) and the labels of some

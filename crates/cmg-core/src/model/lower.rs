@@ -2,7 +2,7 @@
 
 use cmg_syntax::{Label, NodeRef, Parse, StatementKind, TextRange, MAX_NODE_ID};
 
-use super::{Code, Diagnostic, Graph, Model, NO_DECLARATION};
+use super::{Diagnostic, DiagnosticKind, Graph, Model, NO_DECLARATION};
 
 /// One place a node id appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,7 +11,7 @@ pub struct Mention {
     pub range: TextRange,
     pub kind: MentionKind,
     /// The index of the statement in the syntax tree.
-    pub statement: usize,
+    pub statement: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +33,8 @@ pub enum MentionKind {
 pub struct EdgeDecl {
     /// For a chain, from the first group to the second; for a listed edge, the neighbour.
     pub range: TextRange,
-    pub statement: usize,
+    /// The index of the statement in the syntax tree.
+    pub statement: u32,
     pub origin: EdgeOrigin,
     /// The ends on each side, as ranges of indices into `Model::mentions`. For a listed
     /// edge the left end is the list (a `ListIndex` mention), the right one the neighbour.
@@ -66,7 +67,7 @@ pub struct EdgePair {
     pub b: u32,
     /// For a chain, from `a` to `b`; for a listed edge, the neighbour `b`.
     pub range: TextRange,
-    pub statement: usize,
+    pub statement: u32,
     pub origin: EdgeOrigin,
 }
 
@@ -99,14 +100,20 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     // from then on mentions are still recorded, but no edge declaration is.
     let mut declared_pairs = 0u64;
     let mut labels: Vec<(u32, Label)> = Vec::new();
-    model.diagnostics.extend(
-        parse
-            .errors
-            .iter()
-            .map(|error| Diagnostic::new(Code::Syntax, error.range, error.message.clone())),
-    );
+    model
+        .diagnostics
+        .extend(parse.errors.iter().enumerate().map(|(index, error)| {
+            Diagnostic::new(
+                error.range,
+                DiagnosticKind::Syntax {
+                    error: index as u32,
+                },
+            )
+        }));
 
     for (statement, stmt) in parse.file.statements.iter().enumerate() {
+        // Statements are fewer than bytes, and a document is far below 4 GiB.
+        let statement = statement as u32;
         let mention = |node: NodeRef, kind: MentionKind, model: &mut Model| {
             let Some(id) = node.id else {
                 model.diagnostics.push(too_large(node.range));
@@ -206,6 +213,10 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     model
         .first_declaration
         .resize(model.mentions.len(), NO_DECLARATION);
+    // The reservations above are guesses; what the model keeps is what it holds.
+    model.mentions.shrink_to_fit();
+    model.edges.shrink_to_fit();
+    model.first_declaration.shrink_to_fit();
     // Dense indices once per mention, so that the graph takes each product as slices.
     let (ids, mention_nodes) = dense_indices(&model.mentions);
     model.mention_nodes = mention_nodes;
@@ -287,11 +298,10 @@ fn admit_pairs(
         None => {
             model.edges_truncated = true;
             model.diagnostics.push(Diagnostic::new(
-                Code::TooManyEdges,
                 statement,
-                format!(
-                    "this statement takes the file past {max_edge_pairs} declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
-                ),
+                DiagnosticKind::TooManyEdges {
+                    limit: max_edge_pairs,
+                },
             ));
             false
         }
@@ -313,11 +323,7 @@ fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
 }
 
 fn too_large(range: TextRange) -> Diagnostic {
-    Diagnostic::new(
-        Code::NumberTooLarge,
-        range,
-        format!("this node id is too large: ids go from 0 to {MAX_NODE_ID}"),
-    )
+    Diagnostic::new(range, DiagnosticKind::NumberTooLarge)
 }
 
 #[cfg(test)]
@@ -382,7 +388,7 @@ mod tests {
         let error = &crossing.diagnostics[0];
         assert_eq!(&text[error.range.to_usize()], "0 -- 8 -- 2");
         assert_eq!(
-            error.message,
+            error.message(text, &parse(text)),
             "this statement takes the file past 13 declared edges (a group product counts each of its pairs), so the graph stops there and its outcome is unknown: split the file, or use fewer or smaller products"
         );
         // The product and the link 0 -- 8 fit; 8 -- 2 is the 14th pair.

@@ -6,11 +6,14 @@ mod lower;
 mod validate;
 
 pub use diagnostic::has_errors;
-pub use diagnostic::{Code, Diagnostic, Related, Severity};
+pub use diagnostic::{
+    describe_outcome, Code, Diagnostic, DiagnosticKind, MemorySetting, Related, Rendered, Severity,
+    TooLarge, Within,
+};
 pub use graph::{Graph, NodeRole};
 pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
 
-use cmg_syntax::{Expect, Label, Parse, TextRange};
+use cmg_syntax::{vec_bytes, Expect, Label, Parse, TextRange};
 
 /// What a parsed file declares, with the places it declares it.
 #[derive(Clone, Debug, Default)]
@@ -27,7 +30,8 @@ pub struct Model {
     /// Whether a statement crossed [`MAX_EDGE_PAIRS`] (`too-many-edges`): the graph then
     /// holds only the edges declared before it, and it is not solved.
     pub edges_truncated: bool,
-    /// Syntax errors and every check of the model, in source order of their checks.
+    /// Syntax errors and every check of the model, sorted by position (those at one
+    /// place in the order of their checks).
     pub diagnostics: Vec<Diagnostic>,
     /// Indices into `mentions` grouped by node (dense index order), each group in
     /// source order: node `i`'s are `by_node[node_starts[i]..node_starts[i + 1]]`.
@@ -41,6 +45,11 @@ pub struct Model {
     /// For each node (dense index), whether the declarations join it to itself or to
     /// some node more than once; see [`Graph::from_products`].
     has_repeats: Vec<bool>,
+}
+
+/// Orders diagnostics as a reader meets them; those at one place keep their order.
+pub(crate) fn sort_by_position(diagnostics: &mut [Diagnostic]) {
+    diagnostics.sort_by_key(|d| (d.range.start, d.range.end));
 }
 
 /// The mention is in no edge declaration (a `node` statement, an empty list).
@@ -58,6 +67,7 @@ impl Model {
     pub fn without_checks(parse: &Parse) -> Model {
         let mut model = lower::lower(parse, MAX_EDGE_PAIRS);
         model.index_mentions();
+        sort_by_position(&mut model.diagnostics);
         model
     }
 
@@ -69,7 +79,49 @@ impl Model {
         model
             .diagnostics
             .extend(validate::validate(text, parse, &model));
+        sort_by_position(&mut model.diagnostics);
+        model.diagnostics.shrink_to_fit();
         model
+    }
+
+    /// The heap bytes this model holds on to, approximately (buffers by capacity).
+    pub fn heap_bytes(&self) -> usize {
+        self.graph.heap_bytes()
+            + vec_bytes(&self.mentions)
+            + vec_bytes(&self.edges)
+            + vec_bytes(&self.expects)
+            + vec_bytes(&self.labels)
+            + self
+                .labels
+                .iter()
+                .map(|(_, label)| label.value.capacity())
+                .sum::<usize>()
+            + vec_bytes(&self.diagnostics)
+            + vec_bytes(&self.by_node)
+            + vec_bytes(&self.node_starts)
+            + vec_bytes(&self.mention_nodes)
+            + vec_bytes(&self.first_declaration)
+            + vec_bytes(&self.has_repeats)
+    }
+
+    /// [`Model::heap_bytes`] by part, for the memory tests: graph, mentions, edges,
+    /// diagnostics, the per-mention and per-node indexes.
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> [(&'static str, usize); 5] {
+        [
+            ("graph", self.graph.heap_bytes()),
+            ("mentions", vec_bytes(&self.mentions)),
+            ("edges", vec_bytes(&self.edges)),
+            ("diagnostics", vec_bytes(&self.diagnostics)),
+            (
+                "indexes",
+                vec_bytes(&self.by_node)
+                    + vec_bytes(&self.node_starts)
+                    + vec_bytes(&self.mention_nodes)
+                    + vec_bytes(&self.first_declaration)
+                    + vec_bytes(&self.has_repeats),
+            ),
+        ]
     }
 
     /// Groups the mentions by node, so that per-node lookups cost no scan of the file.

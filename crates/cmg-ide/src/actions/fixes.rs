@@ -87,7 +87,7 @@ fn edge_at(analysis: &Analysis, range: TextRange, self_loop: bool) -> Option<Edg
 
 /// Ways to take `edge` out of the text, best first.
 fn removals(analysis: &Analysis, edge: EdgePair) -> Vec<Vec<TextEdit>> {
-    let Some(statement) = analysis.parse.file.statements.get(edge.statement) else {
+    let Some(statement) = analysis.parse.file.statements.get(edge.statement as usize) else {
         return Vec::new();
     };
     match (&statement.kind, edge.origin) {
@@ -117,14 +117,14 @@ fn chain_removals(analysis: &Analysis, groups: &[Group], edge: EdgePair) -> Vec<
         }
     }
     if groups.len() == 2 {
-        candidates.push(remove_statement(analysis, edge.statement));
+        candidates.push(remove_statement(analysis, edge.statement as usize));
         // Without its only edge a node would vanish: keep it declared.
         let ids: BTreeSet<u32> = groups
             .iter()
             .flat_map(|group| group.members.iter().filter_map(|m| m.id))
             .collect();
         let declarations: Vec<String> = ids.iter().map(|id| format!("node {id}")).collect();
-        if let Some(statement) = analysis.parse.file.statements.get(edge.statement) {
+        if let Some(statement) = analysis.parse.file.statements.get(edge.statement as usize) {
             candidates.push(vec![TextEdit {
                 range: statement.range,
                 new_text: declarations.join("; "),
@@ -198,7 +198,11 @@ fn listed_removals(
 
 /// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
 fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
-    let statement = analysis.parse.file.statements.get(edge.statement)?;
+    let statement = analysis
+        .parse
+        .file
+        .statements
+        .get(edge.statement as usize)?;
     let StatementKind::Adjacency(lists) = &statement.kind else {
         return None;
     };

@@ -302,7 +302,7 @@ fn scene_diagnostics(analysis: &Analysis, diagnostics: &[Diagnostic]) -> Vec<Sce
             SceneDiagnostic {
                 code: diagnostic.code.as_str(),
                 severity: diagnostic.severity().as_str(),
-                message: diagnostic.message.clone(),
+                message: analysis.message(diagnostic),
                 start: line_column(analysis, diagnostic.range.start),
                 end: line_column(analysis, diagnostic.range.end),
                 nodes,

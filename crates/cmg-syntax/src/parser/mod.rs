@@ -30,6 +30,61 @@ pub struct Parse {
 }
 
 impl Parse {
+    /// The heap bytes this parse holds on to, approximately (buffers by capacity).
+    pub fn heap_bytes(&self) -> usize {
+        use crate::heap::{small_vec_bytes, vec_bytes};
+        let statements: usize = self
+            .file
+            .statements
+            .iter()
+            .map(|statement| match &statement.kind {
+                StatementKind::Edges(groups) => {
+                    small_vec_bytes(groups)
+                        + groups
+                            .iter()
+                            .map(|group| small_vec_bytes(&group.members))
+                            .sum::<usize>()
+                }
+                StatementKind::Node(decl) => decl
+                    .label
+                    .as_ref()
+                    .map_or(0, |label| label.value.capacity()),
+                StatementKind::Expect(_) => 0,
+                StatementKind::Adjacency(lists) => {
+                    vec_bytes(lists)
+                        + lists
+                            .iter()
+                            .map(|list| vec_bytes(&list.neighbours))
+                            .sum::<usize>()
+                }
+            })
+            .sum();
+        self.heap_parts()
+            .iter()
+            .map(|(_, bytes)| bytes)
+            .sum::<usize>()
+            + statements
+            + self
+                .errors
+                .iter()
+                .map(|error| error.message.capacity())
+                .sum::<usize>()
+    }
+
+    /// The buffers of [`Parse::heap_bytes`] by part, for the memory tests (what the
+    /// statements and errors own besides is not in them).
+    #[doc(hidden)]
+    pub fn heap_parts(&self) -> [(&'static str, usize); 5] {
+        use crate::heap::vec_bytes;
+        [
+            ("tokens", vec_bytes(&self.tokens)),
+            ("statements", vec_bytes(&self.file.statements)),
+            ("chunks", vec_bytes(&self.chunks)),
+            ("errors", vec_bytes(&self.errors)),
+            ("breaks", vec_bytes(&self.breaks)),
+        ]
+    }
+
     /// The line ending the file uses, for the lines that the formatter and the code
     /// actions write: that of its first line break between statements, `\n` when it
     /// has none. Breaks inside a statement don't count: the formatter may join that
@@ -146,6 +201,13 @@ fn parse_with(text: &str, route: Route) -> Parse {
             statement,
         });
     }
+    // The lexer reserves a token per two bytes and most files have fewer; the parse is
+    // kept as long as the document is open, so it keeps only what it holds (shrinking
+    // a large buffer moves no bytes: the allocator remaps it).
+    let mut tokens = tokens;
+    tokens.shrink_to_fit();
+    let mut breaks = breaks;
+    breaks.shrink_to_fit();
     Parse {
         tokens,
         file,
@@ -396,7 +458,7 @@ where
 
     let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
         let range = TextRange::from(span.into_range());
-        unescape(&text[range.to_usize()])
+        label_value(&text[range.to_usize()])
             .map(|value| Label { value, range })
             .map_err(|message| Rich::custom(span, message))
     });
@@ -485,8 +547,9 @@ pub fn parse_node_id(digits: &str) -> Option<u32> {
         .map(|id| id as u32)
 }
 
-/// The value of a string token, quotes removed and `\"`, `\\` resolved.
-fn unescape(quoted: &str) -> Result<String, String> {
+/// The value of a string token, quotes removed and `\"`, `\\` resolved: a label's
+/// value, or the message of the syntax error it is.
+pub fn label_value(quoted: &str) -> Result<String, String> {
     let inner = &quoted[1..quoted.len() - 1];
     let mut value = String::with_capacity(inner.len());
     let mut chars = inner.chars();

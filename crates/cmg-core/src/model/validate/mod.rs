@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use cmg_syntax::{LineIndex, Parse, TextRange};
 
-use super::{Code, Diagnostic, EdgeOrigin, EdgePair, Graph, Model};
+use super::{Diagnostic, DiagnosticKind, EdgeOrigin, EdgePair, Graph, Model, Within};
 
 pub(super) fn validate(text: &str, parse: &Parse, model: &Model) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
@@ -56,12 +56,12 @@ fn self_loops_and_duplicates(model: &Model) -> (Vec<Diagnostic>, Vec<Diagnostic>
     // Made when the first link that can repeat a pair comes: a file without repeats
     // never zeroes its bits (8 MB at 8192 nodes).
     let mut seen: Option<SeenPairs> = None;
-    let mut listed: HashSet<(usize, u32, u32)> = HashSet::new();
+    let mut listed: HashSet<(u32, u32, u32)> = HashSet::new();
     // Where each repeated edge was first declared, looked up once per edge.
     let mut first_declared: PairMap<TextRange> = PairMap::default();
     let (mut self_loops, mut duplicates) = (Vec::new(), Vec::new());
     // What the current statement repeats; reported when the next statement starts.
-    let mut statement = usize::MAX;
+    let mut statement = u32::MAX;
     let mut loops = Repeats::default();
     let mut repeats = Repeats::default();
     for (index, edge) in model.edges.iter().enumerate() {
@@ -130,34 +130,32 @@ impl Repeats {
 
     /// What the repeats are in, for a message: "this group product" when they are all
     /// in one declaration, "this statement" when in several.
-    fn what(&self) -> &'static str {
+    fn within(&self) -> Within {
         if self.declarations == 1 {
-            "this group product"
+            Within::GroupProduct
         } else {
-            "this statement"
+            Within::Statement
         }
+    }
+
+    /// The count for a message: at most [`MAX_EDGE_PAIRS`](super::MAX_EDGE_PAIRS) pairs
+    /// are declared, far below `u32::MAX`.
+    fn count(&self) -> u32 {
+        u32::try_from(self.count).unwrap_or(u32::MAX)
     }
 
     fn self_loop_diagnostic(&self) -> Option<Diagnostic> {
         let pair = self.first?;
         Some(match self.count {
-            1 => Diagnostic::new(
-                Code::SelfLoop,
-                pair.range,
-                format!(
-                    "node {} is joined to itself; a move must go to another node, so this edge is ignored: remove it",
-                    pair.a
-                ),
-            ),
-            count => Diagnostic::new(
-                Code::SelfLoop,
+            1 => Diagnostic::new(pair.range, DiagnosticKind::SelfLoop { node: pair.a }),
+            _ => Diagnostic::new(
                 self.range.unwrap_or(pair.range),
-                format!(
-                    "{} joins {count} pairs of a node to itself, the first being {} -- {}; a move must go to another node, so these edges are ignored: remove them",
-                    self.what(),
-                    pair.a,
-                    pair.b
-                ),
+                DiagnosticKind::SelfLoops {
+                    count: self.count(),
+                    a: pair.a,
+                    b: pair.b,
+                    within: self.within(),
+                },
             ),
         })
     }
@@ -168,31 +166,24 @@ impl Repeats {
         first_declared: &mut PairMap<TextRange>,
     ) -> Option<Diagnostic> {
         let pair = self.first?;
-        let diagnostic = match self.count {
-            1 => Diagnostic::new(
-                Code::DuplicateEdge,
-                pair.range,
-                format!(
-                    "the edge {} -- {} is declared again; it counts once, so this one can go",
-                    pair.a, pair.b
-                ),
-            ),
-            count => Diagnostic::new(
-                Code::DuplicateEdge,
-                self.range.unwrap_or(pair.range),
-                format!(
-                    "{} declares {count} edges again, the first being {} -- {}; each edge counts once, so the repeats can go",
-                    self.what(),
-                    pair.a,
-                    pair.b
-                ),
-            ),
-        };
         let (low, high) = pair.key();
         let first = *first_declared
             .entry(u64::from(low) << 32 | u64::from(high))
             .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
-        Some(diagnostic.with_related(first, "first declared here"))
+        let (a, b) = (pair.a, pair.b);
+        Some(match self.count {
+            1 => Diagnostic::new(pair.range, DiagnosticKind::DuplicateEdge { a, b, first }),
+            _ => Diagnostic::new(
+                self.range.unwrap_or(pair.range),
+                DiagnosticKind::DuplicateEdges {
+                    count: self.count(),
+                    a,
+                    b,
+                    within: self.within(),
+                    first,
+                },
+            ),
+        })
     }
 }
 
@@ -318,10 +309,10 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
             .filter(|edge| edge.origin == EdgeOrigin::Listed)
             .flat_map(|edge| model.pairs(edge))
     };
-    let listed: HashSet<(usize, u32, u32)> = listed_pairs()
+    let listed: HashSet<(u32, u32, u32)> = listed_pairs()
         .map(|edge| (edge.statement, edge.a, edge.b))
         .collect();
-    let has_list: HashSet<(usize, u32)> = model
+    let has_list: HashSet<(u32, u32)> = model
         .mentions
         .iter()
         .filter(|mention| mention.kind == super::MentionKind::ListIndex)
@@ -329,19 +320,15 @@ fn one_sided_edges(model: &Model) -> Vec<Diagnostic> {
         .collect();
     // A list that names the same one-sided neighbour many times (`[[1,1,1,…]]`) gets
     // one diagnostic for it: the repeats are `duplicate-edge`'s, counted there.
-    let mut reported: HashSet<(usize, u32, u32)> = HashSet::new();
+    let mut reported: HashSet<(u32, u32, u32)> = HashSet::new();
     listed_pairs()
         .filter(|edge| !edge.is_self_loop())
         .filter(|edge| !listed.contains(&(edge.statement, edge.b, edge.a)))
         .filter(|edge| reported.insert((edge.statement, edge.a, edge.b)))
         .map(|edge| {
             let (a, b) = (edge.a, edge.b);
-            let message = if has_list.contains(&(edge.statement, b)) {
-                format!("node {a} lists {b}, but list {b} does not list {a}; the edge counts both ways: add {a} to list {b}")
-            } else {
-                format!("node {a} lists {b}, but this literal has no list {b}; the edge counts both ways")
-            };
-            Diagnostic::new(Code::OneSidedEdge, edge.range, message)
+            let has_list = has_list.contains(&(edge.statement, b));
+            Diagnostic::new(edge.range, DiagnosticKind::OneSidedEdge { a, b, has_list })
         })
         .collect()
 }
@@ -355,17 +342,13 @@ fn duplicate_labels(model: &Model) -> Vec<Diagnostic> {
                 first.insert(*id, label);
             }
             Some(earlier) if earlier.value == label.value => {}
-            Some(earlier) => diagnostics.push(
-                Diagnostic::new(
-                    Code::DuplicateLabel,
-                    label.range,
-                    format!(
-                        "node {id} already has the label \"{}\"; the first label is kept, so remove or change one",
-                        cmg_syntax::quote(&earlier.value)
-                    ),
-                )
-                .with_related(earlier.range, "first labelled here"),
-            ),
+            Some(earlier) => diagnostics.push(Diagnostic::new(
+                label.range,
+                DiagnosticKind::DuplicateLabel {
+                    id: *id,
+                    first: earlier.range,
+                },
+            )),
         }
     }
     diagnostics
@@ -379,54 +362,32 @@ fn duplicate_expects(model: &Model) -> Vec<Diagnostic> {
     rest.iter()
         .map(|expect| {
             Diagnostic::new(
-                Code::DuplicateExpect,
                 expect.range(),
-                "`expect` is given more than once; each one is checked, so keep one",
+                DiagnosticKind::DuplicateExpect { first: first_range },
             )
-            .with_related(first_range, "first given here")
         })
         .collect()
 }
 
 fn missing_mouse(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(1)).then(|| {
-        Diagnostic::new(
-            Code::MissingMouse,
-            file_start,
-            "node 1, where the mouse starts, is not in the graph, so there is no game: add an edge to node 1",
-        )
-    })
+    (!model.graph.contains(1)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingMouse))
 }
 
 fn missing_cat(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(2)).then(|| {
-        Diagnostic::new(
-            Code::MissingCat,
-            file_start,
-            "node 2, where the cat starts, is not in the graph, so there is no game: add an edge to node 2",
-        )
-    })
+    (!model.graph.contains(2)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingCat))
 }
 
 fn missing_hole(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(0)).then(|| {
-        Diagnostic::new(
-            Code::MissingHole,
-            file_start,
-            "node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0",
-        )
-    })
+    (!model.graph.contains(0)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingHole))
 }
 
 fn mouse_stuck(model: &Model) -> Option<Diagnostic> {
     let mouse = model.graph.mouse_start()?;
-    model.graph.neighbours(mouse).is_empty().then(|| {
-        Diagnostic::new(
-            Code::MouseStuck,
-            first_mention_range(model, 1),
-            "node 1 has no neighbours, so the mouse cannot make its first move and the game is a draw: join node 1 to another node",
-        )
-    })
+    model
+        .graph
+        .neighbours(mouse)
+        .is_empty()
+        .then(|| Diagnostic::new(first_mention_range(model, 1), DiagnosticKind::MouseStuck))
 }
 
 fn cat_stuck(model: &Model) -> Option<Diagnostic> {
@@ -437,21 +398,14 @@ fn cat_stuck(model: &Model) -> Option<Diagnostic> {
         .neighbours(cat)
         .iter()
         .any(|&next| Some(next) != hole);
-    (!can_move).then(|| {
-        Diagnostic::new(
-            Code::CatStuck,
-            first_mention_range(model, 2),
-            "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0",
-        )
-    })
+    (!can_move).then(|| Diagnostic::new(first_mention_range(model, 2), DiagnosticKind::CatStuck))
 }
 
 fn hole_unreachable(model: &Model, reach: &Reach) -> Option<Diagnostic> {
     (!reach.hole_reached_by_mouse?).then(|| {
         Diagnostic::new(
-            Code::HoleUnreachable,
             first_mention_range(model, 0),
-            "no path leads from node 1 to the hole, so the mouse can never win",
+            DiagnosticKind::HoleUnreachable,
         )
     })
 }
@@ -469,9 +423,8 @@ fn unreachable_nodes(model: &Model, reach: &Reach) -> Vec<Diagnostic> {
         .map(|index| {
             let id = graph.id(index);
             Diagnostic::new(
-                Code::UnreachableNode,
                 first_mention_range(model, id),
-                format!("node {id} can be reached by neither the mouse nor the cat, so it takes no part in the game"),
+                DiagnosticKind::UnreachableNode { id },
             )
         })
         .collect()

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 
 use super::*;
+use crate::model::Code;
 use cmg_solve::test_rng::XorShift;
 
 /// A graph on ids `0..nodes` (or without some of the ids 0, 1, 2) with random edges,
