@@ -516,6 +516,18 @@ fn no_edge_of_any_example_passes_over_a_node_it_does_not_join() {
     }
 }
 
+/// A picture laid out again from itself (a client sending back the positions it was
+/// given, or an edit that leaves the graph alone) comes back unchanged, for every example.
+#[test]
+fn every_example_laid_out_from_its_own_picture_moves_nothing() {
+    for (name, text) in examples() {
+        let analysis = Analysis::new(text);
+        let first = scene(&analysis, None, &Positions::new());
+        let again = scene(&analysis, None, &first.positions());
+        assert_eq!(again.positions(), first.positions(), "{name}");
+    }
+}
+
 /// Deterministic pseudo-random graphs: trees, sparse and dense ones, up to 80 nodes.
 fn random_graph(seed: u64) -> String {
     let mut state = seed
