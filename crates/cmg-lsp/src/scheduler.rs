@@ -1171,3 +1171,7 @@ mod tests {
         assert!(scheduler.documents[&a].document.solution().is_some());
     }
 }
+
+#[cfg(test)]
+#[path = "scheduler_mutants.rs"]
+mod mutants_tests;
