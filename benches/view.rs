@@ -3,7 +3,7 @@
 mod common;
 
 use cmg_core::analysis::Analysis;
-use cmg_ide::view::{layout, scene, slice, Positions, MAX_VIEW_NODES};
+use cmg_ide::view::{layout, scene, slice, Positions, MAX_VIEW_NODES, UNIT};
 use cmg_solve::{solve, Player};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
@@ -20,10 +20,20 @@ fn bench_scene(c: &mut Criterion) {
         let one = slice(graph, Some(&solution), 2, Player::Cat).expect("a slice");
         let one = serde_json::to_string(&one).expect("JSON");
         // Sizes are not timings, but this is where they are measured: BENCHMARKS.md.
+        // The picture's size is the bounding box in edge lengths (UNIT pixels), and its
+        // area per node: how far the post-pass had to spread the picture out.
+        let drawn: Vec<[f64; 2]> = first.positions().into_values().collect();
+        let extent = |axis: usize| {
+            let values = drawn.iter().map(|p| p[axis]);
+            (values.clone().fold(f64::MIN, f64::max) - values.fold(f64::MAX, f64::min)) / UNIT
+        };
         println!(
-            "view/{nodes} nodes: scene {} bytes, one slice {} bytes",
+            "view/{nodes} nodes: scene {} bytes, one slice {} bytes, picture {:.0} x {:.0} edges ({:.0} square edges per node)",
             json.len(),
-            one.len()
+            one.len(),
+            extent(0),
+            extent(1),
+            extent(0) * extent(1) / nodes as f64
         );
         group.bench_with_input(
             BenchmarkId::new("layout from scratch", nodes),

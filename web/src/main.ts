@@ -10,6 +10,7 @@ import {
   sliceColours,
 } from "./explorer";
 import { follow } from "./follow";
+import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
 import { colourNodes, createPicture, draw, drawTokens, markLastMove, type Picture } from "./render";
 import { showStrategies } from "./strategy";
 import {
@@ -125,6 +126,8 @@ class View {
   private zoom = { k: 1, x: 0, y: 0 };
   private fitted = false;
   private readonly picture: Picture = createPicture();
+  /** The picture on a canvas, for large graphs (the SVG stays, hidden, as its accessible layer). */
+  private readonly layer = new CanvasLayer(this.picture, () => this.zoom);
   /** A position picked in the strategy panel, shown instead of the line's until the stepper moves. */
   private picked: { position: Position; caption: string } | null = null;
   /** The explorer's slice (the cat's node, who moves) and replay level (null: all). */
@@ -135,7 +138,7 @@ class View {
   private announced = "";
 
   constructor(private readonly host: Host) {
-    byId("stage").append(this.picture.svg);
+    byId("stage").append(this.layer.canvas, this.picture.svg);
     byId("prev").addEventListener("click", () => this.goTo(this.step - 1));
     byId("next").addEventListener("click", () => this.goTo(this.step + 1));
     byId<HTMLInputElement>("slider").addEventListener("input", (e) =>
@@ -166,6 +169,16 @@ class View {
       const group = (event.target as Element).closest("[data-node]");
       if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
     });
+    // On the canvas, the same clicks, hit-tested; a hover names the node or the edge's what-if.
+    this.layer.canvas.addEventListener("click", (event) => {
+      const id = this.layer.nodeAt(event.clientX, event.clientY);
+      if (id !== null) this.clickNode(id);
+    });
+    this.layer.canvas.addEventListener("pointermove", (event) => {
+      const title = this.layer.titleAt(event.clientX, event.clientY);
+      if (this.layer.canvas.title !== title) this.layer.canvas.title = title;
+      this.layer.canvas.style.cursor = this.layer.nodeAt(event.clientX, event.clientY) === null ? "" : "pointer";
+    });
     // The keyboard: Enter or Space on a focused move, ← → along the line, u undo, r restart.
     this.picture.nodes.addEventListener("keydown", (event) => {
       const group = (event.target as Element).closest("[data-node]");
@@ -187,7 +200,9 @@ class View {
     this.game = new Game(scene);
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
+    document.body.dataset.renderer = renderer(scene);
     draw(this.picture, scene);
+    this.layer.show(scene);
     this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
@@ -366,7 +381,13 @@ class View {
     if (said !== null) this.setText("status", said);
   }
 
+  /** Brings the picture and the panels up to the state, then the canvas up to the picture. */
   private refresh(): void {
+    this.update();
+    this.layer.request();
+  }
+
+  private update(): void {
     const game = this.game;
     if (game === null) return;
     const stepper = this.mode === "line";
@@ -503,6 +524,7 @@ class View {
   private applyZoom(): void {
     const { k, x, y } = this.zoom;
     this.picture.viewport.setAttribute("transform", `translate(${x} ${y}) scale(${k})`);
+    this.layer.request();
   }
 
   private fit(): void {
@@ -525,13 +547,14 @@ class View {
     this.applyZoom();
   }
 
+  /** On the stage, so that they work over the SVG and over the canvas alike. */
   private enableZoomAndPan(): void {
-    const svg = this.picture.svg;
-    svg.addEventListener(
+    const stage = byId("stage");
+    stage.addEventListener(
       "wheel",
       (event) => {
         event.preventDefault();
-        const box = svg.getBoundingClientRect();
+        const box = this.picture.svg.getBoundingClientRect();
         const [px, py] = [event.clientX - box.left, event.clientY - box.top];
         const factor = Math.exp(-event.deltaY * 0.002);
         const k = Math.max(0.05, Math.min(20, this.zoom.k * factor));
@@ -542,20 +565,31 @@ class View {
       { passive: false },
     );
     let drag: { x: number; y: number } | null = null;
-    svg.addEventListener("pointerdown", (event) => {
+    stage.addEventListener("pointerdown", (event) => {
       if ((event.target as Element).closest("[data-node]") !== null) return;
+      if (event.target === this.layer.canvas && this.layer.nodeAt(event.clientX, event.clientY) !== null) return;
       drag = { x: event.clientX - this.zoom.x, y: event.clientY - this.zoom.y };
-      svg.setPointerCapture(event.pointerId);
+      stage.setPointerCapture(event.pointerId);
     });
-    svg.addEventListener("pointermove", (event) => {
+    stage.addEventListener("pointermove", (event) => {
       if (drag === null) return;
       this.zoom = { ...this.zoom, x: event.clientX - drag.x, y: event.clientY - drag.y };
       this.applyZoom();
     });
-    svg.addEventListener("pointerup", () => {
+    stage.addEventListener("pointerup", () => {
       drag = null;
     });
   }
+}
+
+/**
+ * Which renderer draws `scene`: SVG up to CANVAS_ABOVE nodes, the canvas above; the
+ * page's `?renderer=svg` or `?renderer=canvas` chooses one (the browser test measures both).
+ */
+function renderer(scene: Scene): "svg" | "canvas" {
+  const asked = new URLSearchParams(window.location.search).get("renderer");
+  if (asked === "svg" || asked === "canvas") return asked;
+  return scene.nodes.length > CANVAS_ABOVE ? "canvas" : "svg";
 }
 
 /** Dark colours for a dark VS Code theme (its class on the body) or a browser that prefers dark. */

@@ -53,6 +53,9 @@ function solverOutcomes(file) {
   return outcomes;
 }
 
+/** The page's canvas threshold, read from its source (web/src/canvas.ts). */
+const CANVAS_ABOVE = Number(readFileSync(join(root, "web/src/canvas.ts"), "utf8").match(/CANVAS_ABOVE = (\d+)/)[1]);
+
 /** A connected graph of `n` nodes: a path and n/2 chords from a fixed pseudo-random sequence. */
 function bigGraph(n) {
   let state = 12345;
@@ -331,7 +334,9 @@ try {
 
   // The first draw at scale: a scene of 300 and of 2000 nodes (the view's limit) posted
   // to a fresh page, timed from the message to the second frame after every node is in
-  // the document. A measurement for BENCHMARKS.md, not a pass/fail bound.
+  // the document, in each renderer (`?renderer=`: the canvas paints in a frame, so two
+  // frames after the nodes are there it has painted). A measurement for BENCHMARKS.md and
+  // for the canvas threshold (CANVAS_ABOVE in web/src/canvas.ts), not a pass/fail bound.
   for (const size of [300, 2000]) {
     const big = join(dir, `big-${size}.cmg`);
     writeFileSync(big, bigGraph(size));
@@ -341,27 +346,94 @@ try {
       const bigUrl = await served.url;
       const bigScene = await (await fetch(new URL("scene.json", bigUrl))).json();
       check(bigScene.nodes.length === size && bigScene.too_large === null, `the ${size}-node graph is drawn (not too large)`);
-      const fresh = await browser.newPage({ viewport: { width: 900, height: 700 } });
-      fresh.on("pageerror", (error) => errors.push(String(error)));
-      await fresh.addInitScript(() => {
-        window.acquireVsCodeApi = () => ({ postMessage: () => undefined });
-      });
-      await fresh.goto(bigUrl);
-      const ms = await fresh.evaluate(async (scene) => {
-        const start = performance.now();
-        window.postMessage({ type: "scene", scene }, "*");
-        await new Promise((done) => {
-          const wait = () =>
-            document.querySelectorAll("[data-node]").length === scene.nodes.length
-              ? requestAnimationFrame(() => requestAnimationFrame(done))
-              : setTimeout(wait, 1);
-          wait();
-        });
-        return performance.now() - start;
-      }, bigScene);
-      console.log(`# first draw of ${size} nodes and ${bigScene.edges.length} edges (SVG): ${ms.toFixed(0)} ms`);
-      await fresh.screenshot({ path: join(artifacts, `view-${size}.png`) });
-      await fresh.close();
+      for (const renderer of ["svg", "canvas"]) {
+        const times = [];
+        const zooms = [];
+        for (let run = 0; run < 3; run++) {
+          const fresh = await browser.newPage({ viewport: { width: 900, height: 700 } });
+          fresh.on("pageerror", (error) => errors.push(String(error)));
+          await fresh.addInitScript(() => {
+            window.acquireVsCodeApi = () => ({ postMessage: () => undefined });
+          });
+          await fresh.goto(`${bigUrl}?renderer=${renderer}`);
+          times.push(
+            await fresh.evaluate(async (scene) => {
+              const start = performance.now();
+              window.postMessage({ type: "scene", scene }, "*");
+              await new Promise((done) => {
+                const wait = () =>
+                  document.querySelectorAll("[data-node]").length === scene.nodes.length
+                    ? requestAnimationFrame(() => requestAnimationFrame(done))
+                    : setTimeout(wait, 1);
+                wait();
+              });
+              return performance.now() - start;
+            }, bigScene),
+          );
+          // Then one zoom step (a wheel turn over the picture) to the second frame after it.
+          zooms.push(
+            await fresh.evaluate(async () => {
+              const start = performance.now();
+              const stage = document.getElementById("stage");
+              stage.dispatchEvent(new WheelEvent("wheel", { deltaY: -100, clientX: 300, clientY: 300, bubbles: true, cancelable: true }));
+              await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+              return performance.now() - start;
+            }),
+          );
+          if (run === 0) await fresh.screenshot({ path: join(artifacts, `view-${size}-${renderer}.png`) });
+          await fresh.close();
+        }
+        const median = (list) => [...list].sort((a, b) => a - b)[1].toFixed(0);
+        const all = (list) => list.map((t) => t.toFixed(0)).join(", ");
+        console.log(
+          `# first draw of ${size} nodes and ${bigScene.edges.length} edges (${renderer}): median ${median(times)} ms of ${all(times)}; one zoom step: median ${median(zooms)} ms of ${all(zooms)}`,
+        );
+      }
+      // Opened as a user would: above the threshold the page draws on the canvas, the
+      // hidden SVG still has every node with its outcome, and play mode works by clicks
+      // on the canvas (zoomed in on a legal move with the wheel, then clicked there).
+      const page2 = await browser.newPage({ viewport: { width: 900, height: 700 } });
+      page2.on("pageerror", (error) => errors.push(String(error)));
+      await page2.goto(bigUrl);
+      await page2.waitForFunction((n) => document.querySelectorAll("svg.cmg-scene [data-node]").length === n, size);
+      const renderer = await page2.evaluate(() => document.body.dataset.renderer);
+      const expected = size > CANVAS_ABOVE ? "canvas" : "svg";
+      check(renderer === expected, `the ${size}-node graph is drawn with ${expected} (${renderer})`);
+      if (renderer === "canvas") {
+        const outcomes = await page2.evaluate(() =>
+          Array.from(document.querySelectorAll("svg.cmg-scene [data-node]")).filter((g) => g.hasAttribute("data-outcome")).length,
+        );
+        check(outcomes === size, `the hidden SVG carries data-outcome on all ${size} nodes (${outcomes})`);
+        await page2.selectOption("#mode", "play-mouse");
+        await page2.waitForSelector("svg.cmg-scene .node.choice", { state: "attached" });
+        const centre = () =>
+          page2.evaluate(() => {
+            const group = document.querySelector("svg.cmg-scene .node.choice");
+            const box = group.getBoundingClientRect();
+            return { id: group.getAttribute("data-node"), x: box.left + box.width / 2, y: box.top + box.height / 2 };
+          });
+        let target = await centre();
+        for (let zoom = 0; zoom < 4; zoom++) {
+          await page2.mouse.move(target.x, target.y);
+          await page2.mouse.wheel(0, -1500);
+          await page2.waitForTimeout(50);
+          target = await centre();
+          if (target.x < 0 || target.y < 0) break;
+        }
+        const hit = await page2.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName, target);
+        check(hit === "CANVAS", `the click lands on the canvas (${hit})`);
+        await page2.mouse.click(target.x, target.y);
+        const moved = await page2
+          .waitForFunction(
+            (id) => document.querySelector('[data-token="mouse"]')?.getAttribute("data-at") === id,
+            target.id,
+            { timeout: EDIT_WAIT_MS },
+          )
+          .then(() => true, () => false);
+        check(moved, `a click on node ${target.id} on the canvas moves the mouse there`);
+        await page2.screenshot({ path: join(artifacts, `view-${size}-canvas-play.png`) });
+      }
+      await page2.close();
     } finally {
       served.child.kill();
     }

@@ -516,6 +516,18 @@ fn no_edge_of_any_example_passes_over_a_node_it_does_not_join() {
     }
 }
 
+/// A picture laid out again from itself (a client sending back the positions it was
+/// given, or an edit that leaves the graph alone) comes back unchanged, for every example.
+#[test]
+fn every_example_laid_out_from_its_own_picture_moves_nothing() {
+    for (name, text) in examples() {
+        let analysis = Analysis::new(text);
+        let first = scene(&analysis, None, &Positions::new());
+        let again = scene(&analysis, None, &first.positions());
+        assert_eq!(again.positions(), first.positions(), "{name}");
+    }
+}
+
 /// Deterministic pseudo-random graphs: trees, sparse and dense ones, up to 80 nodes.
 fn random_graph(seed: u64) -> String {
     let mut state = seed
@@ -566,6 +578,42 @@ fn no_edge_of_a_random_graph_passes_over_a_node_it_does_not_join() {
         let scene = scene(&Analysis::new(text.clone()), None, &Positions::new());
         assert_eq!(geometry_offence(&scene), None, "{text}");
     }
+}
+
+/// A dense random graph (a random spanning tree and as many random edges again, the
+/// kind `benches/view.rs` lays out) is an expander: its lines are long, so the picture
+/// must grow for them to clear the nodes. It must still clear them, and grow no more than
+/// it needs: a bounding box of at most 25 square edge lengths per node (about 11 today;
+/// `BENCHMARKS.md` has the larger sizes, which a debug build takes too long for).
+#[test]
+fn a_dense_random_graph_is_drawn_clear_and_compact() {
+    let n = 300u64;
+    let mut state = 7u64;
+    let mut next = |bound: u64| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) % bound
+    };
+    let mut text = String::new();
+    for node in 1..n {
+        text += &format!("{node} -- {}\n", next(node));
+    }
+    for _ in 0..n {
+        let (a, b) = (next(n), next(n));
+        if a != b {
+            text += &format!("{a} -- {b}\n");
+        }
+    }
+    let scene = scene(&Analysis::new(text), None, &Positions::new());
+    assert_eq!(geometry_offence(&scene), None);
+    let positions: Vec<[f64; 2]> = scene.positions().into_values().collect();
+    let extent = |axis: usize| {
+        let values = positions.iter().map(|p| p[axis]);
+        values.clone().fold(f64::MIN, f64::max) - values.fold(f64::MAX, f64::min)
+    };
+    let area = extent(0) * extent(1) / (UNIT * UNIT) / n as f64;
+    assert!(area <= 25.0, "{area:.1} square edge lengths per node");
 }
 
 #[test]
