@@ -59,6 +59,9 @@ pub enum Needs {
     /// The solve of that analysis too (lenses and hints, for a client that cannot be
     /// asked to refresh them once the solve lands).
     Solve,
+    /// The analysis, for its diagnostics (a pull): answered for a document too large
+    /// to analyse too, whose diagnostic says so.
+    Diagnostics,
 }
 
 /// One analysed version of a document: the text it was analysed from, on a rope that

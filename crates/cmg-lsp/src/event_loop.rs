@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -19,6 +19,7 @@ use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{self, Needs};
 use super::handlers::Snapshot;
+use super::pull::Pulled;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
 use super::server::ClientSupport;
 
@@ -48,10 +49,19 @@ type Publication = (Uri, Option<u64>, Vec<Diagnostic>, Option<i32>);
 
 impl Loop {
     /// Starts the loop and its publisher; needs a running tokio runtime.
-    pub fn start(client: Client, support: Arc<OnceLock<ClientSupport>>) -> Loop {
+    pub fn start(
+        client: Client,
+        support: Arc<OnceLock<ClientSupport>>,
+        pulled: Arc<Mutex<Pulled>>,
+    ) -> Loop {
         let (messages, inbox) = mpsc::unbounded_channel();
         let (publications, publisher_inbox) = mpsc::unbounded_channel();
-        tokio::spawn(publisher(client.clone(), publisher_inbox, messages.clone()));
+        let delivery = Delivery {
+            client: client.clone(),
+            support: support.clone(),
+            pulled,
+        };
+        tokio::spawn(publisher(delivery, publisher_inbox, messages.clone()));
         let runner = Runner {
             scheduler: Scheduler::new(Config::default(), Encoding::default()),
             messages: messages.clone(),
@@ -102,16 +112,45 @@ fn solver_config() -> cmg_solve::Config {
 /// the loop when each is handed to the client: the answers of that generation go out
 /// after it.
 async fn publisher(
-    client: Client,
+    delivery: Delivery,
     mut inbox: mpsc::UnboundedReceiver<Publication>,
     loop_inbox: mpsc::UnboundedSender<Message>,
 ) {
     while let Some((uri, generation, diagnostics, version)) = inbox.recv().await {
-        client
-            .publish_diagnostics(uri.clone(), diagnostics, version)
-            .await;
+        delivery.deliver(&uri, diagnostics, version).await;
         if let Some(generation) = generation {
             let _ = loop_inbox.send(Message::Event(Event::Published { uri, generation }));
+        }
+    }
+}
+
+/// Where publications go: to the client, for one that cannot pull diagnostics (it
+/// said nothing of `textDocument.diagnostic`); for one that pulls, nowhere, but a
+/// client holding other diagnostics for the same version is asked to pull again (see
+/// [`super::pull`]).
+struct Delivery {
+    client: Client,
+    support: Arc<OnceLock<ClientSupport>>,
+    pulled: Arc<Mutex<Pulled>>,
+}
+
+impl Delivery {
+    async fn deliver(&self, uri: &Uri, diagnostics: Vec<Diagnostic>, version: Option<i32>) {
+        let support = self.support.get().copied().unwrap_or_default();
+        if !support.pull_diagnostics {
+            self.client
+                .publish_diagnostics(uri.clone(), diagnostics, version)
+                .await;
+            return;
+        }
+        let stale = self
+            .pulled
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .built(uri, version, &diagnostics);
+        if stale {
+            let client = self.client.clone();
+            tokio::spawn(async move { super::server::refresh_diagnostics(&client, support).await });
         }
     }
 }

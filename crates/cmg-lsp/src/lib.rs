@@ -9,6 +9,7 @@ mod event_loop;
 mod framing;
 mod handlers;
 mod lifecycle;
+mod pull;
 mod scene;
 mod scheduler;
 mod server;
