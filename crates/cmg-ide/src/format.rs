@@ -43,9 +43,12 @@ pub fn format_on_type(text: &str, parse: &Parse, offset: u32, typed: char) -> Op
     let before = match typed {
         ']' => offset.checked_sub(1)?,
         '\n' | '\r' => {
-            // The end of the line the break ended, skipping a `\r\n` pair.
+            // The end of the line the break ended, skipping a `\r\n` pair and the
+            // indentation an editor may have put on the new line first.
             let head = text.get(..offset as usize)?;
-            head.trim_end_matches(['\n', '\r']).len() as u32
+            head.trim_end_matches([' ', '\t'])
+                .trim_end_matches(['\n', '\r'])
+                .len() as u32
         }
         _ => return None,
     };
@@ -492,6 +495,8 @@ mod tests {
             "##]],
         );
         check_typed("1--{2,5}\r\n$0", '\n', expect!["1 -- {2 5}\r\n"]);
+        // The editor indented the new line before asking.
+        check_typed("0--1\n  $0", '\n', expect!["0 -- 1\n  "]);
     }
 
     #[test]
