@@ -7,7 +7,7 @@
 //! bumped by every edit and settings change, so a reopened document never reuses one)
 //! and whether a solve or a size refusal adds to them, so a client whose previous
 //! result id is current gets `unchanged`. A pull superseded by an edit is answered
-//! `ServerCancelled` with `retriggerRequest`, as LSP 3.17 provides for this request.
+//! `ServerCancelled`, as LSP 3.17 provides for this request (see [`superseded`]).
 //!
 //! The server's loop still builds every publication; for a pull client it is not sent
 //! but compared with what the last pull of the same version answered: when they differ
@@ -68,14 +68,17 @@ pub fn unchanged(result_id: String) -> DocumentDiagnosticReportResult {
     ))
 }
 
-/// The answer to a pull whose text was superseded before it could be answered: the
-/// client pulls again, for the new text.
+/// The answer to a pull whose text was superseded before it could be answered (or
+/// whose analysis failed). `retriggerRequest` is false: after its edit the client
+/// pulls for the new text anyway, and a retrigger would be answered the same way, in a
+/// loop, for as long as a failed analysis stands; a settings change that superseded it
+/// is followed by a refresh (see [`Pulled`]).
 pub fn superseded() -> Error {
     Error {
         code: ErrorCode::ServerError(-32802),
         message: "cmg: the document changed; pull again".into(),
         data: Some(json!(DiagnosticServerCancellationData {
-            retrigger_request: true
+            retrigger_request: false
         })),
     }
 }
