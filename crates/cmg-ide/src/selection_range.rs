@@ -85,6 +85,7 @@ fn token_at(parse: &Parse, offset: u32) -> Option<TextRange> {
 #[cfg(test)]
 mod tests {
     use expect_test::{expect, Expect};
+    use proptest::prelude::*;
 
     use crate::test_utils::cursor;
 
@@ -152,6 +153,52 @@ mod tests {
                 0..10 "1 -- {2 3\n"
             "##]],
         );
+    }
+
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "0 -- 1",
+            "0--{2,5}",
+            "{1 2} -- 3 -- 4",
+            "[[1,2],[0]]",
+            "[\n[1],  # c\n[0]\n]",
+            "# note",
+            "\n",
+            "\n\n",
+            ";",
+            "  ",
+            "node 3 \"é\"",
+            "expect mouse",
+            "1 -- [",
+            "{2",
+            "\r\n",
+            "--",
+            "]",
+            "}",
+            "x",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Each range strictly holds the one before, the first touches the cursor, and
+        /// the last is the whole text.
+        #[test]
+        fn selection_ranges_are_nested(
+            pieces in prop::collection::vec(piece(), 0..14),
+            at in 0usize..300,
+        ) {
+            let text: String = pieces.concat();
+            let offset = at.min(text.len()) as u32;
+            let parse = cmg_syntax::parse(&text);
+            let ranges = selection_ranges(&text, &parse, offset);
+            prop_assert_eq!(ranges.last().copied(), Some(TextRange::new(0, text.len() as u32)));
+            prop_assert!(ranges[0].touches(offset), "{:?} at {}", ranges, offset);
+            for pair in ranges.windows(2) {
+                prop_assert!(pair[0] != pair[1] && pair[1].contains_range(pair[0]), "{:?}", ranges);
+            }
+        }
     }
 
     #[test]
