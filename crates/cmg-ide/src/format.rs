@@ -21,7 +21,7 @@ pub const MAX_WIDTH: usize = 80;
 
 /// `text` in the canonical layout; `parse` must be the parse of `text`.
 pub fn format(text: &str, parse: &Parse) -> String {
-    print(text, parse, None).0
+    print(text, parse, 0..parse.tokens.len())
 }
 
 /// The edit that formats the lines of the statements touching `range`, and nothing
@@ -128,12 +128,10 @@ fn line_end(text: &str, offset: u32) -> u32 {
 }
 
 fn region_edit(text: &str, parse: &Parse, region: Region) -> Option<TextEdit> {
-    let (formatted, marks) = print(text, parse, Some((region.first_token, region.end_token)));
-    let (start, end) = marks?;
-    let new_text = &formatted[start..end];
-    (new_text != &text[region.source.to_usize()]).then(|| TextEdit {
+    let new_text = print(text, parse, region.first_token..region.end_token);
+    (new_text != text[region.source.to_usize()]).then_some(TextEdit {
         range: region.source,
-        new_text: new_text.to_owned(),
+        new_text,
     })
 }
 
@@ -144,37 +142,30 @@ struct Region {
     end_token: usize,
 }
 
-/// The canonical layout of `text` and, for a region `first..end` of whole lines given
-/// as token indices, where the output of those lines starts and ends in it.
-fn print(
-    text: &str,
-    parse: &Parse,
-    region: Option<(usize, usize)>,
-) -> (String, Option<(usize, usize)>) {
+/// The canonical layout of the tokens `tokens` of `text`, which start a line (or the
+/// text) and end before a line break (or at the end of the text, where the final line
+/// break is added). The printer's state at a line start is always the same (nothing on
+/// the line; a blank line before it is written before the line, so it belongs to the
+/// lines above), so the layout of some lines is the same text whether the whole file
+/// or only they are printed: range formatting prints only its lines.
+fn print(text: &str, parse: &Parse, tokens: std::ops::Range<usize>) -> String {
     let mut printer = Printer {
         text,
         tokens: &parse.tokens,
-        lines: LineIndex::new(text),
+        lines: std::cell::OnceCell::new(),
         out: String::new(),
         line_ending: parse.line_ending(text),
         line_has_content: false,
         newlines: 0,
     };
-    let mut chunks = parse.chunks.iter().peekable();
-    let (mut region_start, mut region_end) = (None, None);
-    let mut i = 0;
-    while i < parse.tokens.len() {
-        if region.is_some_and(|(_, end)| end == i) {
-            region_end = Some(printer.out.len());
-        }
-        // The region's output starts after the line break of any blank line before it:
-        // those lines are outside the region in the source too.
-        let starts_region = region.is_some_and(|(first, _)| i >= first) && region_start.is_none();
+    let first_chunk = parse
+        .chunks
+        .partition_point(|chunk| chunk.tokens.start < tokens.start);
+    let mut chunks = parse.chunks[first_chunk..].iter().peekable();
+    let mut i = tokens.start;
+    while i < tokens.end {
         if let Some(chunk) = chunks.next_if(|chunk| chunk.tokens.start == i) {
             printer.start_content();
-            if starts_region {
-                region_start = Some(printer.out.len());
-            }
             printer.chunk(parse, chunk);
             i = chunk.tokens.end;
             // A broken statement may leave a bracket open, and then only `;` is sure
@@ -194,14 +185,10 @@ fn print(
         }
         i += 1;
     }
-    if printer.line_has_content {
+    if printer.line_has_content && tokens.end == parse.tokens.len() {
         printer.line_break();
     }
-    if region.is_some_and(|(_, end)| end >= parse.tokens.len()) {
-        region_end = Some(printer.out.len());
-    }
-    let marks = region_start.zip(region_end);
-    (printer.out, marks)
+    printer.out
 }
 
 /// Whether brackets are still open at the end of `tokens`, counted as the parser's
@@ -225,7 +212,9 @@ fn leaves_bracket_open(tokens: &[Token]) -> bool {
 struct Printer<'a> {
     text: &'a str,
     tokens: &'a [Token],
-    lines: LineIndex,
+    /// Built on first use (a comment in a long adjacency literal), so that formatting
+    /// a few lines does not index the whole file.
+    lines: std::cell::OnceCell<LineIndex>,
     out: String,
     line_ending: &'static str,
     /// Whether the current output line holds anything yet.
@@ -379,8 +368,9 @@ impl Printer<'_> {
     }
 
     fn place_comment(&mut self, comment: TextRange, last_end: u32) {
+        let lines = self.lines.get_or_init(|| LineIndex::new(self.text));
         let same_line = last_end != u32::MAX
-            && self.lines.line_col(last_end).line == self.lines.line_col(comment.start).line;
+            && lines.line_col(last_end).line == lines.line_col(comment.start).line;
         if same_line {
             self.out.push_str("  ");
             self.out.push_str(self.text[comment.to_usize()].trim_end());
