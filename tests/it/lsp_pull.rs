@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use tokio::process::Child;
 
 use crate::common::lsp_process::{start, ProcessClient as Client};
+use crate::common::temp_dir::TempDir;
 
 const URI: &str = "file:///pull/graph.cmg";
 
@@ -176,4 +177,140 @@ async fn a_document_too_large_to_analyse_says_so_in_a_pull_too() {
     client.open(URI, 1, &text).await;
     let report = pull(&mut client, None).await;
     assert_eq!(codes(&report), ["too-large"], "{report}");
+}
+
+/// The workspace report by URI: its kind, result id and codes.
+fn by_uri(report: &Value) -> std::collections::BTreeMap<String, (String, String, Vec<String>)> {
+    report["result"]["items"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a workspace report: {report}"))
+        .iter()
+        .map(|item| {
+            let codes = item["items"]
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|d| d["code"].as_str().unwrap_or("").to_owned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            (
+                item["uri"].as_str().unwrap().to_owned(),
+                (
+                    item["kind"].as_str().unwrap().to_owned(),
+                    item["resultId"].as_str().unwrap().to_owned(),
+                    codes,
+                ),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_workspace_pull_covers_closed_files_and_open_edits_then_answers_unchanged() {
+    let folder = TempDir::new("workspace-pull");
+    folder.write("ok.cmg", "0 -- 1 -- 2\n");
+    folder.write("bad.cmg", "0 -- 1 -- 2\n0 -- 1\n");
+    folder.write("edited.cmg", "0 -- 1 -- 2\n");
+    // Above the limit set below: reported as too large, not read.
+    let big: String = (0..50).map(|i| format!("{} -- {}\n", i, i + 1)).collect();
+    folder.write("big.cmg", &big);
+    // A pipe named like a graph is not a file to read (opening it would block).
+    let fifo = folder.path().join("pipe.cmg");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+
+    let (_child, mut client) = start();
+    let initialize = client
+        .call(
+            "initialize",
+            json!({"processId": null,
+                   "rootUri": null,
+                   "workspaceFolders": [{"uri": folder.uri(""), "name": "w"}],
+                   "capabilities": {"textDocument": {"diagnostic": {}}},
+                   "initializationOptions": {"analysis": {"maxDocumentBytes": 200}}}),
+        )
+        .await;
+    assert_eq!(
+        initialize["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"],
+        true
+    );
+    client.notify("initialized", json!({})).await;
+    // Open with unsaved edits: a duplicate edge that the file on disk does not have.
+    let edited = folder.uri("edited.cmg");
+    client.open(&edited, 3, "0 -- 1 -- 2\n1 -- 0\n").await;
+
+    let request = |previous: Value| json!({"previousResultIds": previous});
+    let first = client
+        .request("workspace/diagnostic", request(json!([])))
+        .await;
+    let reports = by_uri(&first);
+    let kinds_and_codes: Vec<(&str, &str, Vec<&str>)> = reports
+        .iter()
+        .map(|(uri, (kind, _, codes))| {
+            let name = uri.rsplit('/').next().unwrap();
+            (
+                name,
+                kind.as_str(),
+                codes.iter().map(String::as_str).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kinds_and_codes,
+        [
+            ("bad.cmg", "full", vec!["duplicate-edge"]),
+            ("big.cmg", "full", vec!["too-large"]),
+            ("edited.cmg", "full", vec!["duplicate-edge"]),
+            ("ok.cmg", "full", vec![]),
+        ],
+        "{first}"
+    );
+    let open_report = first["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["uri"] == edited.as_str())
+        .unwrap();
+    assert_eq!(open_report["version"], 3);
+    // The open document's id is the one a pull of it answers.
+    let pulled = client
+        .request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": edited}}),
+        )
+        .await;
+    assert_eq!(pulled["result"]["resultId"], open_report["resultId"]);
+
+    let previous: Vec<Value> = reports
+        .iter()
+        .map(|(uri, (_, id, _))| json!({"uri": uri, "value": id}))
+        .collect();
+    let second = client
+        .request("workspace/diagnostic", request(json!(previous)))
+        .await;
+    let again = by_uri(&second);
+    assert_eq!(again.len(), 4, "{second}");
+    for (uri, (kind, id, _)) in &again {
+        assert_eq!(
+            (kind.as_str(), id),
+            ("unchanged", &reports[uri].1),
+            "{second}"
+        );
+    }
+
+    // A file changed on disk is reported again.
+    folder.write("ok.cmg", "0 -- 1 -- 2\n2 -- 1\n");
+    let third = client
+        .request("workspace/diagnostic", request(json!(previous)))
+        .await;
+    let ok = &by_uri(&third)[&folder.uri("ok.cmg")];
+    assert_eq!(
+        (ok.0.as_str(), ok.2.clone()),
+        ("full", vec!["duplicate-edge".to_owned()])
+    );
 }

@@ -30,7 +30,7 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
         diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
             identifier: Some("cmg".to_owned()),
             inter_file_dependencies: false,
-            workspace_diagnostics: false,
+            workspace_diagnostics: true,
             work_done_progress_options: WorkDoneProgressOptions::default(),
         })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
@@ -72,6 +72,13 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![SHOW_LINE_COMMAND.to_owned()],
             ..ExecuteCommandOptions::default()

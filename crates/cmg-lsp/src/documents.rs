@@ -396,19 +396,10 @@ fn fingerprint(game: &Game) -> u64 {
 /// built into a list (see [`Analysis::diagnostics_capped`]).
 pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
-        let bytes = analysed.rope.len_bytes();
-        let refusal = Diagnostic::new(
-            Code::TooLarge,
-            TextRange::empty(0),
-            format!(
-                "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
-                analysed.config.max_document_bytes
-            ),
+        return refusal(
+            analysed.rope.len_bytes() as u64,
+            analysed.config.max_document_bytes,
         );
-        return Capped {
-            shown: vec![refusal],
-            hidden: None,
-        };
     };
     let (solution, too_large) = match solve {
         SolveState::Solved(solved) => (Some(&solved.solution), None),
@@ -416,6 +407,21 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         _ => (None, None),
     };
     analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
+}
+
+/// The one diagnostic of a document of `bytes` bytes, above the analysis `limit`.
+pub fn refusal(bytes: u64, limit: usize) -> Capped {
+    let refusal = Diagnostic::new(
+        Code::TooLarge,
+        TextRange::empty(0),
+        format!(
+            "this document has {bytes} bytes, above the analysis limit of {limit} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`"
+        ),
+    );
+    Capped {
+        shown: vec![refusal],
+        hidden: None,
+    }
 }
 
 #[cfg(test)]

@@ -41,6 +41,17 @@ enum Message {
         needs: Needs,
         reply: oneshot::Sender<Result<Option<Snapshot>>>,
     },
+    /// What a workspace report needs from the loop.
+    Workspace {
+        reply: oneshot::Sender<WorkspaceState>,
+    },
+}
+
+/// The settings, the position encoding and the open documents, as the loop has them.
+pub struct WorkspaceState {
+    pub config: Config,
+    pub encoding: Encoding,
+    pub open: Vec<Uri>,
 }
 
 /// A publication for the publisher: the generation it publishes, if any, is reported
@@ -95,6 +106,15 @@ impl Loop {
         answer
             .await
             .unwrap_or_else(|_| Err(Error::internal_error()))
+    }
+
+    /// The settings, encoding and open documents, once the events before are handled.
+    pub async fn workspace(&self) -> Result<WorkspaceState> {
+        let (reply, answer) = oneshot::channel();
+        if self.messages.send(Message::Workspace { reply }).is_err() {
+            return Err(Error::internal_error());
+        }
+        answer.await.map_err(|_| Error::internal_error())
     }
 }
 
@@ -181,6 +201,14 @@ impl Runner {
         while let Some(message) = inbox.recv().await {
             let event = match message {
                 Message::Event(event) => event,
+                Message::Workspace { reply } => {
+                    let _ = reply.send(WorkspaceState {
+                        config: self.scheduler.config.clone(),
+                        encoding: self.scheduler.encoding,
+                        open: self.scheduler.open_documents(),
+                    });
+                    continue;
+                }
                 Message::Request { uri, needs, reply } => {
                     self.next_ticket += 1;
                     self.replies.insert(self.next_ticket, reply);

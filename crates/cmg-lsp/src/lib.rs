@@ -16,6 +16,7 @@ mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
 mod tokens;
+mod workspace;
 
 pub use config::Config;
 pub use server::Server;

@@ -205,6 +205,11 @@ impl Scheduler {
         }
     }
 
+    /// The documents the client has open.
+    pub fn open_documents(&self) -> Vec<Uri> {
+        self.documents.keys().cloned().collect()
+    }
+
     /// Handles one event; the actions are to be carried out in order.
     pub fn handle(&mut self, event: Event) -> Vec<Action> {
         self.tick += 1;

@@ -3,8 +3,10 @@
 //! for the snapshot of its text, then runs its `ide` function on the blocking pool. No
 //! handler holds state, and none waits for the client.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -23,6 +25,7 @@ use super::handlers::{self, Snapshot};
 use super::pull::{self, Pulled};
 use super::scheduler::Event;
 use super::tokens::TokenCache;
+use super::workspace;
 
 /// Every request the server sends to the client gets an answer within this time, or is
 /// given up: a client that never answers must not hold anything up.
@@ -42,6 +45,8 @@ pub struct Server {
     exit: Arc<Notify>,
     /// What pull clients were answered, shared with the loop's publisher.
     pulled: Arc<Mutex<Pulled>>,
+    /// The workspace folders, for `workspace/diagnostic`.
+    folders: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -145,6 +150,7 @@ impl Server {
             config_pulls: Arc::default(),
             exit,
             pulled,
+            folders: Arc::default(),
         }
     }
 
@@ -172,6 +178,46 @@ impl Server {
             }
         }
         Some(cut.items)
+    }
+
+    fn folders(&self) -> MutexGuard<'_, Vec<PathBuf>> {
+        self.folders
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The workspace report of an open document: from its live analysis, as a pull of
+    /// it would answer; `None` if it changed or closed meanwhile (the client pulls it
+    /// by itself after an edit).
+    async fn open_report(
+        &self,
+        uri: &Uri,
+        previous: Option<&String>,
+    ) -> Option<WorkspaceDocumentDiagnosticReport> {
+        let snapshot = self.current(uri, Needs::Diagnostics).await.ok()??;
+        let result_id = pull::result_id(&snapshot);
+        let version = snapshot.version;
+        if previous == Some(&result_id) {
+            return Some(workspace::unchanged(uri.clone(), Some(version), result_id));
+        }
+        let items = on_pool("diagnostics", move || pull::items(&snapshot))
+            .await
+            .ok()?;
+        if self.pulled().answered(uri, version, &items) {
+            self.refresh_diagnostics();
+        }
+        Some(workspace::full(
+            uri.clone(),
+            Some(version),
+            result_id,
+            items,
+        ))
+    }
+
+    async fn log_warnings(&self, notes: Vec<String>) {
+        for note in notes {
+            self.client.log_message(MessageType::WARNING, note).await;
+        }
     }
 
     fn support(&self) -> ClientSupport {
@@ -345,6 +391,7 @@ impl LanguageServer for Server {
         };
         // Set once: a second `initialize` is refused by the transport before it gets here.
         let _ = self.support.set(support);
+        *self.folders() = workspace::folders(&params);
         self.events.send(Event::Initialize {
             encoding,
             settings: params.initialization_options.clone(),
@@ -617,6 +664,54 @@ impl LanguageServer for Server {
             Some(handlers::on_type_formatting(s, at.position, &params.ch))
         })
         .await
+    }
+
+    /// The diagnostics of every `.cmg` file of the workspace folders; see
+    /// [`super::workspace`].
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        let cancelled = workspace::CancelOnDrop(Arc::default());
+        let state = self.events.workspace().await?;
+        let folders = self.folders().clone();
+        let found = on_pool("workspace diagnostics", move || workspace::walk(&folders)).await?;
+        self.log_warnings(found.notes).await;
+        let previous: HashMap<Uri, String> = params
+            .previous_result_ids
+            .into_iter()
+            .map(|previous| (previous.uri, previous.value))
+            .collect();
+        // The client's spelling of an open document's URI may differ from the one
+        // made of its path: they are matched by path.
+        let open: HashMap<PathBuf, &Uri> = state
+            .open
+            .iter()
+            .filter_map(|uri| Some((workspace::path_of(uri)?, uri)))
+            .collect();
+        let mut reports = Vec::new();
+        let mut closed = Vec::new();
+        for path in found.files {
+            if let Some(&uri) = open.get(&path) {
+                reports.extend(self.open_report(uri, previous.get(uri)).await);
+            } else if let Some(uri) = workspace::uri_of(&path) {
+                closed.push((uri, path));
+            }
+        }
+        let flag = cancelled.0.clone();
+        let (closed, note) = on_pool("workspace diagnostics", move || {
+            workspace::closed_reports(closed, &previous, &state.config, state.encoding, &flag)
+        })
+        .await?;
+        self.log_warnings(note.into_iter().collect()).await;
+        reports.extend(closed);
+        Ok(WorkspaceDiagnosticReportResult::Report(
+            WorkspaceDiagnosticReport { items: reports },
+        ))
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        workspace::change_folders(&mut self.folders(), &params.event);
     }
 
     /// A pull of one document's diagnostics; see [`super::pull`].
