@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use cmg_ide::files::{self, ReadError};
+use cmg_lsp::files::{self, ReadError};
 
 use super::CliError;
 

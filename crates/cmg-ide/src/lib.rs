@@ -9,7 +9,6 @@ pub mod actions;
 pub mod code_lens;
 pub mod completion;
 pub mod critical_edges;
-pub mod files;
 pub mod folding;
 mod format;
 pub mod hover;

@@ -6,6 +6,7 @@ mod config;
 mod convert;
 mod documents;
 mod event_loop;
+pub mod files;
 mod framing;
 mod handlers;
 mod lifecycle;

@@ -1,5 +1,5 @@
 //! Workspace diagnostics (`workspace/diagnostic`): the `*.cmg` files of the workspace
-//! folders, open or not, found by the walk of `cmg check DIR` ([`cmg_ide::files`]).
+//! folders, open or not, found by the walk of `cmg check DIR` ([`super::files`]).
 //!
 //! An open document is answered from its live analysis, with the result id of
 //! `textDocument/diagnostic` ([`super::pull`]). A closed file is read from disk (a
@@ -16,13 +16,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use cmg_core::analysis::Capped;
-use cmg_ide::files::{self, ReadError};
+
 use ropey::Rope;
 use tower_lsp_server::ls_types::*;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{self, AnalysisJob};
+use super::files::{self, ReadError};
 
 /// The most files one report covers.
 pub const MAX_FILES: usize = 1000;
