@@ -3,7 +3,10 @@
 // position table, which the host hands over on demand (crates/cmg-ide/src/view/slice.rs).
 // Pure functions, no DOM: tested under node's test runner.
 
+import { describe, type SceneRole } from "./generated/words";
 import type { SceneStrategy } from "./strategy";
+
+export { describe };
 
 export type Outcome = "mouse" | "cat" | "draw";
 export type Player = "mouse" | "cat";
@@ -16,7 +19,7 @@ export interface LineColumn {
 export interface SceneNode {
   id: number;
   label: string | null;
-  role: "hole" | "mouse" | "cat" | "node";
+  role: SceneRole;
   outcome: Outcome | null;
   moves: number | null;
   x: number;
@@ -182,12 +185,6 @@ export function after(position: Position, to: number): Position {
   return position.turn === "mouse"
     ? { mouse: to, cat: position.cat, turn: "cat" }
     : { mouse: position.mouse, cat: to, turn: "mouse" };
-}
-
-/** "cat wins in 4", "draw": the same wording as `cmg solve`. */
-export function describe(outcome: Outcome, moves: number | null): string {
-  if (outcome === "draw" || moves === null) return "draw";
-  return `${outcome} wins in ${moves}`;
 }
 
 /** The positions of the scene's optimal line, turns included (the mouse moves first). */

@@ -25,8 +25,8 @@ use cmg_core::analysis::{
     describe, describe_position, mouse_starts_at, solution_for, start_position, Analysis,
 };
 use cmg_core::model::{Mention, MentionKind};
-use cmg_solve::{Outcome, Solution};
-use cmg_syntax::StatementKind;
+use cmg_solve::Solution;
+use cmg_syntax::{StatementKind, TextRange};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InlayHintConfig {
@@ -71,6 +71,18 @@ pub fn inlay_hints(
     solution: Option<&Solution>,
     config: &InlayHintConfig,
 ) -> Vec<InlayHint> {
+    inlay_hints_in(analysis, solution, config, None)
+}
+
+/// The hints whose offset touches `range` (every hint for `None`), in source order.
+/// Only the nodes whose hint can fall in the range are looked at: a request for the
+/// visible part of a large file costs that part, not the file.
+pub fn inlay_hints_in(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    config: &InlayHintConfig,
+    range: Option<TextRange>,
+) -> Vec<InlayHint> {
     let graph = &analysis.model.graph;
     let Some(solution) = solution_for(graph, solution) else {
         return Vec::new();
@@ -78,25 +90,34 @@ pub fn inlay_hints(
     let Some(start) = start_position(graph) else {
         return Vec::new();
     };
-    let mut hints = vec![outcome_hint(analysis, solution)];
+    let wanted = |offset: u32| range.is_none_or(|range| range.touches(offset));
+    let mut hints = Vec::new();
+    let outcome = outcome_hint(analysis, solution);
+    if wanted(outcome.offset) {
+        hints.push(outcome);
+    }
     if config.node_outcomes {
-        for (index, &id) in graph.ids().iter().enumerate() {
-            let index = index as u32;
+        let nodes = match range {
+            None => (0..graph.node_count() as u32).collect(),
+            Some(range) => nodes_hinted_in(analysis, range),
+        };
+        for index in nodes {
+            let id = graph.id(index);
             if id == 0 || index == start.cat {
                 continue;
             }
-            let (Some((offset, place)), Some(position)) =
-                (hint_place(analysis, id), mouse_starts_at(graph, index))
-            else {
+            let (Some((offset, place)), Some(position)) = (
+                hint_mention(analysis, id).map(place_of),
+                mouse_starts_at(graph, index),
+            ) else {
                 continue;
             };
+            if !wanted(offset) {
+                continue;
+            }
             let outcome = solution.outcome(position);
             let moves = solution.moves_to_end(position);
-            let short = match (outcome, moves) {
-                (Outcome::MouseWins, Some(moves)) => format!("mouse wins in {moves}"),
-                (Outcome::CatWins, Some(moves)) => format!("cat wins in {moves}"),
-                _ => "draw".to_owned(),
-            };
+            let short = describe(outcome, moves);
             // An id's hint hugs the id, so that `5: mouse wins in 3` reads as one phrase; a
             // row's hint keeps the row's indentation and stands apart from its `[`.
             let (label, pad_left, pad_right) = match place {
@@ -119,6 +140,30 @@ pub fn inlay_hints(
     // At one offset, a node's hint comes before the outcome, so that it stays next to its node.
     hints.sort_by_key(|hint| (hint.offset, hint.kind == InlayHintKind::Outcome));
     hints
+}
+
+/// The dense indices, in order, of the nodes whose hint falls in `range`. A hint sits
+/// at the start of a row or at the end of an id, so its mention starts in the range,
+/// or is the one id that starts before the range and ends in it (mentions are in order
+/// of their start, and ids never overlap).
+fn nodes_hinted_in(analysis: &Analysis, range: TextRange) -> Vec<u32> {
+    let mentions = &analysis.model.mentions;
+    let first = mentions.partition_point(|mention| mention.range.start < range.start);
+    let end = mentions.partition_point(|mention| mention.range.start <= range.end);
+    let straddling = first.checked_sub(1).map(|before| &mentions[before]);
+    let candidates = straddling
+        .filter(|mention| mention.kind != MentionKind::ListIndex)
+        .into_iter()
+        .chain(&mentions[first..end.max(first)]);
+    let mut nodes: Vec<u32> = candidates
+        .filter(|&mention| {
+            range.touches(place_of(mention).0)
+                && hint_mention(analysis, mention.id).is_some_and(|own| std::ptr::eq(own, mention))
+        })
+        .filter_map(|mention| analysis.model.graph.index_of(mention.id))
+        .collect();
+    nodes.sort_unstable();
+    nodes
 }
 
 fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
@@ -154,20 +199,25 @@ enum HintPlace {
     BeforeRow,
 }
 
-/// Where the hint of node `id` goes: its first mention that stands for the node itself
-/// (an id in a chain or a `node` statement, or its row in an adjacency literal), else
-/// its first mention of any kind.
-fn hint_place(analysis: &Analysis, id: u32) -> Option<(u32, HintPlace)> {
+/// The mention the hint of node `id` goes with: its first mention that stands for the
+/// node itself (an id in a chain or a `node` statement, or its row in an adjacency
+/// literal), else its first mention of any kind.
+fn hint_mention(analysis: &Analysis, id: u32) -> Option<&Mention> {
     let mut mentions = analysis.model.mentions_of(id);
     let first = mentions.clone().next()?;
-    let place = |mention: &Mention| match mention.kind {
+    Some(
+        mentions
+            .find(|m| !is_neighbour_in_row(analysis, m))
+            .unwrap_or(first),
+    )
+}
+
+/// Where a hint that goes with `mention` is shown.
+fn place_of(mention: &Mention) -> (u32, HintPlace) {
+    match mention.kind {
         MentionKind::ListIndex => (mention.range.start, HintPlace::BeforeRow),
         MentionKind::Edge | MentionKind::Declaration => (mention.range.end, HintPlace::AfterId),
-    };
-    Some(match mentions.find(|m| !is_neighbour_in_row(analysis, m)) {
-        Some(own) => place(own),
-        None => place(first),
-    })
+    }
 }
 
 /// Whether a mention is an id inside a row of an adjacency literal, where it names a
@@ -186,7 +236,7 @@ fn is_neighbour_in_row(analysis: &Analysis, mention: &Mention) -> bool {
 mod tests {
     use expect_test::{expect, Expect};
 
-    use crate::test_utils::{analyze, apply_edits};
+    use crate::test_utils::{analyze, apply_edits, every_range};
     use crate::TextEdit;
     use cmg_syntax::TextRange;
 
@@ -369,5 +419,30 @@ mod tests {
             inlay_hints(&analysis, stale.as_ref(), &InlayHintConfig::default()),
             []
         );
+    }
+
+    /// A range answer is exactly the hints of the whole answer whose offset touches the
+    /// range, for every range: ids in chains and `node` statements, adjacency rows, ids
+    /// written only as neighbours, long ids that start before a range and end in it.
+    #[test]
+    fn a_range_gets_the_hints_of_the_whole_in_it() {
+        for fixture in [
+            "# c\n0 -- 00001 -- 2 -- {3, 4}\nnode 5\n4 -- 5\n",
+            "[[1, 3], [0, 7], [3], [0, 2], [0, 4]]\n[[], [2]]\n",
+        ] {
+            let (analysis, solution, _) = analyze(fixture);
+            let config = InlayHintConfig::default();
+            let all = inlay_hints(&analysis, solution.as_ref(), &config);
+            assert!(all.len() > 4, "{all:?}");
+            for range in every_range(&analysis.text) {
+                let expected: Vec<_> = all
+                    .iter()
+                    .filter(|hint| range.touches(hint.offset))
+                    .cloned()
+                    .collect();
+                let actual = inlay_hints_in(&analysis, solution.as_ref(), &config, Some(range));
+                assert_eq!(actual, expected, "{range:?} of {fixture:?}");
+            }
+        }
     }
 }

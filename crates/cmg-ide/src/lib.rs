@@ -25,8 +25,8 @@ pub mod view;
 
 pub use format::{format, format_on_type, format_range, MAX_WIDTH};
 
+#[cfg(doc)]
 use cmg_core::analysis::Analysis;
-use cmg_core::model::Mention;
 use cmg_syntax::TextRange;
 
 /// Replace `range` with `new_text`.
@@ -85,13 +85,4 @@ where
     lines
 }
 
-/// The node mention under the cursor at `offset` (touching it from either side).
-/// A whole adjacency list is a mention of its node, but an id inside it wins.
-pub(crate) fn mention_at(analysis: &Analysis, offset: u32) -> Option<&Mention> {
-    let touching = analysis
-        .model
-        .mentions
-        .iter()
-        .filter(|mention| mention.range.touches(offset));
-    touching.min_by_key(|mention| mention.range.len())
-}
+pub(crate) use navigation::mention_at;

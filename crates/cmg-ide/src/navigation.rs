@@ -2,9 +2,7 @@
 
 use cmg_core::analysis::Analysis;
 use cmg_core::model::{Mention, MentionKind};
-use cmg_syntax::TextRange;
-
-use super::mention_at;
+use cmg_syntax::{StatementKind, TextRange};
 
 /// Where to go: `full_range` is the whole declaring construct, `focus_range` the part
 /// to select (the id itself).
@@ -98,6 +96,73 @@ pub fn highlights(analysis: &Analysis, offset: u32) -> Vec<Highlight> {
 pub(crate) fn node_at(analysis: &Analysis, offset: u32) -> Option<u32> {
     let mention = mention_at(analysis, offset)?;
     (mention.kind != MentionKind::ListIndex).then_some(mention.id)
+}
+
+/// The node mention under the cursor at `offset` (touching it from either side).
+/// A whole adjacency list is a mention of its node, but an id inside it wins.
+pub(crate) fn mention_at(analysis: &Analysis, offset: u32) -> Option<&Mention> {
+    let mentions = &analysis.model.mentions;
+    touching(analysis, offset)
+        .into_iter()
+        .map(|index| &mentions[index])
+        .min_by_key(|mention| mention.range.len())
+}
+
+/// The indices of the mentions that touch `offset`, in source order, found without a
+/// scan of the file. Mentions are ordered by their start, and the only range that
+/// holds others is an adjacency row (its list mention holds the ids of its neighbours,
+/// which follow it); every other pair is disjoint. So only the mentions that start at
+/// `offset`, the last one that starts before it, and that one's row can touch it.
+fn touching(analysis: &Analysis, offset: u32) -> Vec<usize> {
+    let mentions = &analysis.model.mentions;
+    let mut found = Vec::new();
+    let mut index = mentions.partition_point(|mention| mention.range.start <= offset);
+    while index > 0 {
+        index -= 1;
+        let mention = &mentions[index];
+        if mention.range.touches(offset) {
+            found.push(index);
+        }
+        if mention.range.start == offset {
+            // A mention before this one may end right at `offset`.
+            continue;
+        }
+        // Everything before this mention ends where it starts, at the latest, except
+        // the row that holds it.
+        if let Some(row) = row_of(analysis, mention) {
+            if mentions[row].range.touches(offset) && !found.contains(&row) {
+                found.push(row);
+            }
+        }
+        break;
+    }
+    found.sort_unstable();
+    found
+}
+
+/// The index of the list mention of the adjacency row that holds the id `mention`.
+fn row_of(analysis: &Analysis, mention: &Mention) -> Option<usize> {
+    if mention.kind == MentionKind::ListIndex {
+        return None;
+    }
+    let statement = analysis.parse.file.statements.get(mention.statement)?;
+    let StatementKind::Adjacency(lists) = &statement.kind else {
+        return None;
+    };
+    let row = lists
+        .partition_point(|list| list.range.start <= mention.range.start)
+        .checked_sub(1)
+        .map(|row| &lists[row])
+        .filter(|list| list.range.contains_range(mention.range))?;
+    let mentions = &analysis.model.mentions;
+    let first = mentions.partition_point(|other| other.range.start < row.range.start);
+    mentions[first..]
+        .iter()
+        .take_while(|other| other.range.start == row.range.start)
+        .position(|other| {
+            other.kind == MentionKind::ListIndex && other.statement == mention.statement
+        })
+        .map(|at| first + at)
 }
 
 /// The mentions of `id` that write the id out, in source order.
@@ -280,5 +345,56 @@ node 3 "corner"
         let first = references(&analysis, 13, true);
         assert_eq!(first.len(), MAX_REFERENCES);
         assert_eq!(first[0].start, 12);
+    }
+
+    /// Pieces of `.cmg` text, valid and broken, that together make every shape of
+    /// mention: chains, groups, `node` statements, adjacency rows (empty, nested,
+    /// unclosed), ids too large to be nodes, and ids that touch other tokens.
+    const PIECES: [&str; 22] = [
+        "0",
+        "1",
+        "2",
+        "17",
+        "007",
+        "99999999999",
+        " ",
+        " -- ",
+        "--",
+        "{",
+        "}",
+        ", ",
+        "[",
+        "]",
+        "[[",
+        "]]",
+        ";",
+        "\n",
+        "\r\n",
+        "node ",
+        "\"x\"",
+        "# c\n",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 500, ..Default::default() })]
+        /// The binary search finds what a scan of every mention finds, at every offset
+        /// of random texts; and the mentions are in order of their start, which the
+        /// search relies on.
+        #[test]
+        fn the_mention_at_an_offset_is_the_one_a_scan_finds(
+            pieces in proptest::collection::vec(0..PIECES.len(), 0..40)
+        ) {
+            let text: String = pieces.iter().map(|&piece| PIECES[piece]).collect();
+            let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+            let mentions = &analysis.model.mentions;
+            proptest::prop_assert!(mentions.windows(2).all(|pair| pair[0].range.start <= pair[1].range.start));
+            for offset in 0..=text.len() as u32 + 1 {
+                let scanned = mentions
+                    .iter()
+                    .filter(|mention| mention.range.touches(offset))
+                    .min_by_key(|mention| mention.range.len());
+                proptest::prop_assert_eq!(mention_at(&analysis, offset), scanned, "at {}", offset);
+            }
+        }
     }
 }

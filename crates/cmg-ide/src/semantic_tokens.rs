@@ -47,10 +47,26 @@ pub struct SemanticToken {
     pub kind: TokenKind,
 }
 
+/// Every token of the file, classified.
 pub fn semantic_tokens(analysis: &Analysis) -> Vec<SemanticToken> {
-    analysis
-        .parse
-        .tokens
+    semantic_tokens_in(analysis, None)
+}
+
+/// The tokens that overlap `range` (all of them for `None`), classified. The lexer's
+/// tokens are in source order and never overlap, so the ones in range are found by two
+/// binary searches and only those are classified: a `semanticTokens/range` request for
+/// the visible screen of a large file costs the screen, not the file.
+pub fn semantic_tokens_in(analysis: &Analysis, range: Option<TextRange>) -> Vec<SemanticToken> {
+    let tokens = analysis.parse.tokens.as_slice();
+    let tokens = match range {
+        None => tokens,
+        Some(range) => {
+            let first = tokens.partition_point(|token| token.range.end <= range.start);
+            let end = tokens.partition_point(|token| token.range.start < range.end);
+            &tokens[first..end.max(first)]
+        }
+    };
+    tokens
         .iter()
         .filter_map(|token| {
             let kind = match token.kind {
@@ -88,7 +104,7 @@ pub fn semantic_tokens(analysis: &Analysis) -> Vec<SemanticToken> {
 mod tests {
     use expect_test::{expect, Expect};
 
-    use crate::test_utils::analyze;
+    use crate::test_utils::{analyze, every_range};
 
     use super::*;
 
@@ -176,5 +192,27 @@ mod tests {
     #[test]
     fn empty() {
         check("", expect![""]);
+    }
+
+    /// A range answer is exactly the tokens of the whole answer that overlap the range,
+    /// for every range of a text with every kind of token, empty ranges and ranges
+    /// inside a token included.
+    #[test]
+    fn a_range_gets_the_overlapping_tokens_of_the_whole() {
+        let (analysis, _, _) =
+            analyze("# c\n0 -- {1, 2} -- 3; node 9 \"é\"\r\n[[1], [0, 2]]\nexpect draw");
+        let all = semantic_tokens(&analysis);
+        for range in every_range(&analysis.text) {
+            let expected: Vec<_> = all
+                .iter()
+                .filter(|token| token.range.end > range.start && token.range.start < range.end)
+                .cloned()
+                .collect();
+            assert_eq!(
+                semantic_tokens_in(&analysis, Some(range)),
+                expected,
+                "{range:?}"
+            );
+        }
     }
 }

@@ -23,3 +23,11 @@ pub fn analyze(fixture: &str) -> (Analysis, Option<Solution>, u32) {
 pub fn apply_edits(text: &str, edits: &[super::TextEdit]) -> String {
     super::apply_edits(text, edits).expect("the edits fit the text")
 }
+
+/// Every range of `text`, empty ones included, for the tests that check a range
+/// answer against the whole one.
+pub fn every_range(text: &str) -> impl Iterator<Item = cmg_syntax::TextRange> {
+    let len = text.len() as u32;
+    (0..=len)
+        .flat_map(move |start| (start..=len).map(move |end| cmg_syntax::TextRange::new(start, end)))
+}

@@ -110,54 +110,6 @@ pub fn range_in(index: &LineIndex, encoding: Encoding, range: TextRange) -> Rang
     )
 }
 
-/// Converts offsets of one text to positions, walking forward from the last offset, so
-/// that a run of increasing offsets (semantic tokens) costs one pass over the text. An
-/// offset before the last one starts the walk again from the top. Line breaks are the
-/// rope's: `\n`, `\r\n` and a lone `\r`.
-pub struct PositionCursor<'a> {
-    text: &'a str,
-    encoding: Encoding,
-    offset: usize,
-    position: Position,
-}
-
-impl<'a> PositionCursor<'a> {
-    pub fn new(text: &'a str, encoding: Encoding) -> PositionCursor<'a> {
-        PositionCursor {
-            text,
-            encoding,
-            offset: 0,
-            position: Position::new(0, 0),
-        }
-    }
-
-    pub fn position(&mut self, offset: u32) -> Position {
-        let mut target = (offset as usize).min(self.text.len());
-        while !self.text.is_char_boundary(target) {
-            target -= 1;
-        }
-        if target < self.offset {
-            self.offset = 0;
-            self.position = Position::new(0, 0);
-        }
-        let bytes = self.text.as_bytes();
-        for (index, ch) in self.text[self.offset..target].char_indices() {
-            let at = self.offset + index;
-            let breaks_line = ch == '\n' || (ch == '\r' && bytes.get(at + 1) != Some(&b'\n'));
-            if breaks_line {
-                self.position = Position::new(self.position.line + 1, 0);
-            } else {
-                self.position.character += match self.encoding {
-                    Encoding::Utf8 => ch.len_utf8(),
-                    Encoding::Utf16 => ch.len_utf16(),
-                } as u32;
-            }
-        }
-        self.offset = target;
-        self.position
-    }
-}
-
 pub fn range(rope: &Rope, encoding: Encoding, range: TextRange) -> Range {
     Range::new(
         position(rope, encoding, range.start),
@@ -313,28 +265,6 @@ mod tests {
             position(&rope, Encoding::Utf16, 10_000),
             Position::new(3, 6)
         );
-    }
-
-    #[test]
-    fn the_cursor_agrees_with_the_rope() {
-        let rope = Rope::from_str(TEXT);
-        for encoding in [Encoding::Utf8, Encoding::Utf16] {
-            let mut cursor = PositionCursor::new(TEXT, encoding);
-            // Forward over every offset, then a jump back.
-            for offset in (0..=TEXT.len() as u32).chain([3, 0, 20]) {
-                let at = offset as usize;
-                // Between the two bytes of `\r\n` is no position a client can name.
-                let inside_break = TEXT.as_bytes().get(at.wrapping_sub(1)) == Some(&b'\r')
-                    && TEXT.as_bytes().get(at) == Some(&b'\n');
-                if TEXT.is_char_boundary(at) && !inside_break {
-                    assert_eq!(
-                        cursor.position(offset),
-                        position(&rope, encoding, offset),
-                        "{encoding:?} at {offset}"
-                    );
-                }
-            }
-        }
     }
 
     #[test]

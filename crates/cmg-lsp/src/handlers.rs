@@ -109,7 +109,12 @@ pub fn inlay_hints(snapshot: &Snapshot, range: Range) -> Vec<InlayHint> {
     let config = inlay_hints::InlayHintConfig {
         node_outcomes: snapshot.config.node_hints,
     };
-    let mut hints = inlay_hints::inlay_hints(&snapshot.analysis, snapshot.solution(), &config);
+    let mut hints = inlay_hints::inlay_hints_in(
+        &snapshot.analysis,
+        snapshot.solution(),
+        &config,
+        Some(wanted),
+    );
     hints.extend(ide::critical_edges::critical_edge_hints(
         &snapshot.analysis,
         snapshot.solution.as_deref(),
@@ -186,22 +191,14 @@ pub fn semantic_tokens_in(snapshot: &Snapshot, range: Option<Range>) -> Vec<Sema
     let wanted = range.map(|range| convert::text_range(&snapshot.rope, snapshot.encoding, range));
     let mut data = Vec::new();
     let mut previous = Position::new(0, 0);
-    let mut cursor = convert::PositionCursor::new(&snapshot.analysis.text, snapshot.encoding);
-    let tokens = semantic_tokens::semantic_tokens(&snapshot.analysis);
-    let in_range = tokens.into_iter().filter(|token| {
-        wanted.is_none_or(|wanted| token.range.end > wanted.start && token.range.start < wanted.end)
-    });
-    for token in in_range {
+    for token in semantic_tokens::semantic_tokens_in(&snapshot.analysis, wanted) {
         if data.len() == MAX_SEMANTIC_TOKENS {
             break;
         }
         let Some((token_type, modifiers)) = capabilities::token_encoding(token.kind) else {
             continue;
         };
-        let range = Range::new(
-            cursor.position(token.range.start),
-            cursor.position(token.range.end),
-        );
+        let range = snapshot.range(token.range);
         if range.start.line != range.end.line || range.end.character <= range.start.character {
             continue;
         }

@@ -1186,3 +1186,7 @@ mod tests {
         assert!(scheduler.documents[&a].document.solution().is_some());
     }
 }
+
+#[cfg(test)]
+#[path = "scheduler_mutants.rs"]
+mod mutants_tests;

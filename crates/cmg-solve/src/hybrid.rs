@@ -171,14 +171,82 @@ mod tests {
 
     /// The hybrid's trace on one thread for a family's benchmark-seeded graph.
     fn trace(family: Family, node_count: usize, degree: usize) -> Trace {
+        trace_with(Engine::Hybrid, family, node_count, degree)
+    }
+
+    /// The trace of `engine` on one thread for a family's benchmark-seeded graph.
+    fn trace_with(engine: Engine, family: Family, node_count: usize, degree: usize) -> Trace {
         let adjacency = family.adjacency(node_count, degree, family.seed(node_count, degree));
         let game = Game::new(&adjacency, Some(0));
         let config = Config {
-            engine: Engine::Hybrid,
+            engine,
             threads: Some(1),
         };
         solve_with(&game, config, &AtomicBool::new(false)).expect("not cancelled");
         LAST_TRACE.with(|trace| trace.get())
+    }
+
+    /// A forced policy hands over where it is told: the queue alone before any round,
+    /// after round `r`, or never.
+    #[test]
+    fn forced_policies_hand_over_where_told() {
+        let family = Family::PathOffCore;
+        let never = trace_with(Engine::Rounds, family, 300, 8);
+        assert_eq!(never.handover, None);
+        assert_eq!(
+            trace_with(Engine::Queue, family, 300, 8),
+            Trace {
+                rounds: 0,
+                handover: Some(0)
+            }
+        );
+        for round in [1, 3, 7] {
+            assert!(round < never.rounds);
+            assert_eq!(
+                trace_with(Engine::SwitchAfter(round), family, 300, 8),
+                Trace {
+                    rounds: round,
+                    handover: Some(round)
+                }
+            );
+        }
+    }
+
+    /// The ski-rental rule on measured costs: the first round (the rounds' set-up) is
+    /// not counted, the rounds' cost beyond the queue adds up over the rounds, and the
+    /// queue takes over once that sum reaches the handover's price.
+    #[test]
+    fn the_handover_waits_until_the_excess_pays_for_the_set_up() {
+        use super::{round_overhead, Handover, Layout, Policy, QUEUE_COST_PER_MOVE};
+        let layout = Layout::new(100);
+        let (moves, terminals) = (3, 10);
+        let per_position = (1 + moves) * QUEUE_COST_PER_MOVE;
+        let overhead = round_overhead(layout, moves, 1);
+        let set_up = |decided: u64| layout.position_count() as u64 / 4 + decided * per_position / 4;
+        // Whether the queue takes over after a third round of `cost`.
+        let third_round = |cost: u64| {
+            let mut handover = Handover::new(
+                Policy::Auto,
+                layout,
+                moves,
+                1,
+                usize::MAX,
+                terminals as usize,
+            );
+            assert!(!handover.before_rounds());
+            // A first round of any cost stays with the rounds, and counts for nothing.
+            assert!(!handover.after_round(1, 100, 1 << 40));
+            // Level 2 shrinks (100 -> 50) and costs the rounds only their overhead: less
+            // than the handover's price.
+            assert!(!handover.after_round(2, 50, 0));
+            handover.after_round(3, 40, cost)
+        };
+        let excess = overhead - 100 * per_position;
+        assert!(excess < set_up(terminals + 150));
+        // The least cost of level 3 that brings the excess to the price.
+        let cost = set_up(terminals + 190) - excess - overhead + 50 * per_position;
+        assert!(!third_round(cost - 1));
+        assert!(third_round(cost));
     }
 
     /// The decisions on a small graph of each family: the families whose rounds keep deciding
@@ -209,5 +277,42 @@ mod tests {
             })
             .collect();
         assert_eq!(actual, expected);
+    }
+
+    /// A round's overhead, piece by piece as `round_overhead` documents it, on layouts
+    /// of one and of several mask words (above 4096 nodes) and with several workers: the
+    /// decisions above run on one thread and small graphs, where some pieces are 0 or 1.
+    #[test]
+    fn the_round_overhead_counts_threads_masks_and_squares() {
+        use super::{round_overhead, Layout};
+        for node_count in [300, 5000, 9000] {
+            let layout = Layout::new(node_count);
+            let n = node_count as u64;
+            let mask_words = layout.words.div_ceil(64) as u64;
+            let squares = (layout.words * layout.words) as u64;
+            // One worker starts no thread; an empty graph row marks nothing.
+            assert_eq!(
+                round_overhead(layout, 0, 1),
+                n * (8 + 4 * mask_words) + 2 * squares
+            );
+            for moves in [0, 3, 10] {
+                // Every move of every node marks its change mask, one word op per mask word.
+                assert_eq!(
+                    round_overhead(layout, moves + 1, 1) - round_overhead(layout, moves, 1),
+                    4 * n * mask_words
+                );
+                // Every worker beyond the first is started twice a round.
+                for workers in 1..4 {
+                    assert_eq!(
+                        round_overhead(layout, moves, workers + 1)
+                            - round_overhead(layout, moves, workers),
+                        2 * 28_000
+                    );
+                }
+            }
+        }
+        // No worker is counted as one.
+        let layout = Layout::new(300);
+        assert_eq!(round_overhead(layout, 2, 0), round_overhead(layout, 2, 1));
     }
 }

@@ -1,0 +1,382 @@
+//! Tests that kill what `cargo mutants` found alive in the scheduler after its own tests
+//! (`docs/dev/testing.md` lists the mutants and which test kills each). Each drives the
+//! scheduler through one exact sequence of events, with a small pool that runs the work
+//! it hands out when the test says so.
+
+use cmg_core::analysis::Analysis;
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
+
+use super::super::documents;
+use super::*;
+
+fn uri(name: &str) -> Uri {
+    format!("file:///{name}.cmg").parse().unwrap()
+}
+
+/// The work the scheduler handed out and not yet finished, and what it sent.
+#[derive(Default)]
+struct Pool {
+    analyses: Vec<(Uri, AnalysisJob)>,
+    solves: Vec<(Uri, SolveJob)>,
+    builds: Vec<Action>,
+    timers: Vec<(Uri, u64)>,
+    answered: Vec<Ticket>,
+    modified: Vec<Ticket>,
+    /// Every publication, in order: the document, its version (`None`: cleared) and
+    /// its diagnostics.
+    published: Vec<(Uri, Option<i32>, Vec<Diagnostic>)>,
+    refreshes: usize,
+    next_ticket: Ticket,
+}
+
+impl Pool {
+    fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
+        let mut handed = Vec::new();
+        for action in scheduler.handle(event) {
+            match action {
+                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
+                Action::Solve { uri, job } => self.solves.push((uri, job)),
+                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
+                build @ Action::Build { .. } => self.builds.push(build),
+                Action::Publish {
+                    uri,
+                    generation,
+                    version,
+                    diagnostics,
+                } => {
+                    if let Some(generation) = generation {
+                        handed.push((uri.clone(), generation));
+                    }
+                    self.published.push((uri, version, diagnostics));
+                }
+                Action::Answer { ticket, .. } => self.answered.push(ticket),
+                Action::Modified { ticket } => self.modified.push(ticket),
+                Action::RefreshViews => self.refreshes += 1,
+                Action::Free(_) => {}
+            }
+        }
+        for (uri, generation) in handed {
+            self.feed(scheduler, Event::Published { uri, generation });
+        }
+    }
+
+    fn open(&mut self, scheduler: &mut Scheduler, uri: &Uri, text: &str) {
+        let opened = Event::Opened {
+            uri: uri.clone(),
+            text: text.to_owned(),
+            version: 1,
+        };
+        self.feed(scheduler, opened);
+    }
+
+    fn change(&mut self, scheduler: &mut Scheduler, uri: &Uri, version: i32, text: &str) {
+        let changes = vec![TextDocumentContentChangeEvent {
+            range: None,
+            range_length: None,
+            text: text.to_owned(),
+        }];
+        let changed = Event::Changed {
+            uri: uri.clone(),
+            version,
+            changes,
+        };
+        self.feed(scheduler, changed);
+    }
+
+    fn request(&mut self, scheduler: &mut Scheduler, uri: &Uri, needs: Needs) -> Ticket {
+        self.next_ticket += 1;
+        let ticket = self.next_ticket;
+        let request = Event::Request {
+            ticket,
+            uri: uri.clone(),
+            needs,
+        };
+        self.feed(scheduler, request);
+        ticket
+    }
+
+    /// Ends the oldest analysis still running.
+    fn finish_analysis(&mut self, scheduler: &mut Scheduler) {
+        let (uri, job) = self.analyses.remove(0);
+        let generation = job.generation;
+        let analysed = Some(job.run());
+        let event = Event::Analysed {
+            uri,
+            generation,
+            analysed,
+        };
+        self.feed(scheduler, event);
+    }
+
+    /// Ends the oldest solve still running, solved whatever its cancel flag says.
+    fn finish_solve(&mut self, scheduler: &mut Scheduler) {
+        let (uri, job) = self.solves.remove(0);
+        let solved = cmg_core::explain::solve_and_explain(
+            &job.game,
+            cmg_core::explain::WhatIfBudget::Editor,
+            &std::sync::atomic::AtomicBool::new(false),
+        )
+        .expect("never cancelled");
+        let outcome = SolveOutcome::Solved(Box::new(solved));
+        self.feed(scheduler, Event::Solved { uri, job, outcome });
+    }
+
+    /// Ends the oldest build of diagnostics still running.
+    fn finish_build(&mut self, scheduler: &mut Scheduler) {
+        let Action::Build {
+            uri,
+            generation,
+            build,
+            analysed,
+            solve,
+            encoding,
+        } = self.builds.remove(0)
+        else {
+            unreachable!("only builds are kept here")
+        };
+        let set = documents::diagnostics(&analysed, &solve);
+        let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
+        let built = Event::Built {
+            uri,
+            generation,
+            build,
+            version: analysed.version,
+            diagnostics: Some(diagnostics),
+        };
+        self.feed(scheduler, built);
+    }
+
+    /// Ends the oldest wait for a quick solve.
+    fn finish_timer(&mut self, scheduler: &mut Scheduler) {
+        let (uri, generation) = self.timers.remove(0);
+        self.feed(scheduler, Event::SolveWaitOver { uri, generation });
+    }
+
+    /// Lets every piece of work end, analyses first, until nothing is left.
+    fn drain(&mut self, scheduler: &mut Scheduler) {
+        for _ in 0..1000 {
+            if !self.analyses.is_empty() {
+                self.finish_analysis(scheduler);
+            } else if !self.solves.is_empty() {
+                self.finish_solve(scheduler);
+            } else if !self.timers.is_empty() {
+                self.finish_timer(scheduler);
+            } else if !self.builds.is_empty() {
+                self.finish_build(scheduler);
+            } else {
+                return;
+            }
+        }
+        panic!("the work never ends");
+    }
+}
+
+/// A connected graph of `nodes` nodes (0, 1 and 2 on a path, the rest hung on
+/// earlier nodes), different for each `salt`.
+fn graph_text(nodes: u32, salt: u32) -> String {
+    let mut text = String::from("0 -- 1 -- 2\n");
+    for i in 3..nodes {
+        text.push_str(&format!("{} -- {}\n", i, (i * 7 + salt) % i));
+    }
+    text
+}
+
+fn retained(scheduler: &Scheduler, uri: &Uri) -> bool {
+    scheduler.documents[uri].document.last_solved.is_some()
+}
+
+/// Closing a document drops its own queued solve, not the solves queued for the
+/// others: a request that needs the other document's solution is still answered.
+#[test]
+fn closing_a_document_keeps_the_solves_queued_for_the_others() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    pool.open(&mut scheduler, &a, &graph_text(40, 0));
+    pool.open(&mut scheduler, &b, &graph_text(40, 1));
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_analysis(&mut scheduler);
+    // One solve at a time: a's runs, b's waits in the queue.
+    assert_eq!(pool.solves.len(), 1);
+    let waiting_for_b = pool.request(&mut scheduler, &b, Needs::Solve);
+    pool.feed(&mut scheduler, Event::Closed { uri: a.clone() });
+    pool.drain(&mut scheduler);
+    assert_eq!(pool.answered, [waiting_for_b]);
+    assert!(scheduler.documents[&b].document.solution().is_some());
+}
+
+/// The budget evicts the least recently used solution: the document a request
+/// touched last keeps its solution, whichever of the two it is, and a document with
+/// no solution is passed over however old.
+#[test]
+fn the_least_recently_used_solution_is_the_one_evicted() {
+    // A graph size whose solves fit two at a time in 1 MiB, not three.
+    let budget = 1u64 << 20;
+    let nodes = (50..400u32)
+        .find(|&n| {
+            let peak = peak_memory_bytes(n as usize);
+            2 * peak <= budget && 3 * peak > budget
+        })
+        .expect("some size fits two solves, not three");
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b, c, d] = [uri("a"), uri("b"), uri("c"), uri("d")];
+    // The least recently used document of all has no game: nothing of it to evict.
+    pool.open(&mut scheduler, &d, "0 -- 1\n");
+    pool.open(&mut scheduler, &a, &graph_text(nodes, 0));
+    pool.open(&mut scheduler, &b, &graph_text(nodes, 1));
+    pool.drain(&mut scheduler);
+    assert!(retained(&scheduler, &a) && retained(&scheduler, &b));
+    // Either of the two is the older one in turn: a, then b.
+    for (touched, evicted) in [(&a, &b), (&b, &a)] {
+        pool.request(&mut scheduler, touched, Needs::Analysis);
+        pool.open(&mut scheduler, &c, &graph_text(nodes, 2));
+        pool.drain(&mut scheduler);
+        assert!(retained(&scheduler, &c));
+        assert!(
+            retained(&scheduler, touched),
+            "the recently used one was evicted"
+        );
+        assert!(!retained(&scheduler, evicted));
+        // c goes, and the evicted one is solved again when asked about.
+        pool.feed(&mut scheduler, Event::Closed { uri: c.clone() });
+        pool.request(&mut scheduler, evicted, Needs::Solve);
+        pool.drain(&mut scheduler);
+        assert!(retained(&scheduler, &a) && retained(&scheduler, &b));
+    }
+    assert!(pool.modified.is_empty());
+    assert_eq!(scheduler.parked(), 0);
+}
+
+/// The wait for a quick solve ends the first publication's wait only for the
+/// generation it was started for: the timer of an older text publishes nothing, and
+/// the current text's timer publishes without the solve, which still runs.
+#[test]
+fn only_the_current_generations_timer_publishes() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, &graph_text(40, 0));
+    pool.finish_analysis(&mut scheduler);
+    assert_eq!((pool.timers.len(), pool.solves.len()), (1, 1));
+    // Version 2 comes before version 1's timer ends.
+    pool.change(&mut scheduler, &a, 2, &graph_text(40, 1));
+    pool.finish_analysis(&mut scheduler);
+    assert_eq!(pool.timers.len(), 2);
+    pool.finish_timer(&mut scheduler);
+    assert!(
+        pool.builds.is_empty(),
+        "the old text's timer built a publication"
+    );
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    let versions: Vec<_> = pool
+        .published
+        .iter()
+        .map(|(_, version, _)| *version)
+        .collect();
+    assert_eq!(versions, [Some(2)], "no publication before the solve ends");
+    assert!(!pool.solves.is_empty(), "the solve still runs");
+}
+
+/// The diagnostics past `cmg.diagnostics.max` are summed up in one more diagnostic
+/// with the most severe of their severities, so that a hidden error still counts as
+/// an error. The oracle is `cmg_core` on the text, not the server's conversion.
+#[test]
+fn the_summary_of_hidden_diagnostics_has_their_worst_severity() {
+    use cmg_core::model::Severity;
+    // Duplicate edges (warnings) first, a syntax error (an error) last.
+    let text = "0 -- 1 -- 2\n1 -- 2\n1 -- 2\n1 -- 2\n3 -- --\n";
+    let max = 2;
+    let mut all = Analysis::new(text.to_owned()).diagnostics_with(None, None);
+    all.sort_by_key(|d| (d.range.start, d.range.end));
+    let severities: Vec<Severity> = all.iter().map(|d| d.severity()).collect();
+    assert!(severities.len() > max + 1);
+    assert!(severities[..max].iter().all(|&s| s == Severity::Warning));
+    assert!(severities[max..].contains(&Severity::Error));
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"diagnostics": {"max": max}}));
+    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, text);
+    pool.drain(&mut scheduler);
+    let (_, _, published) = pool.published.last().expect("published");
+    let severities: Vec<_> = published.iter().map(|d| d.severity).collect();
+    let (warning, error) = (DiagnosticSeverity::WARNING, DiagnosticSeverity::ERROR);
+    assert_eq!(severities, [Some(warning), Some(warning), Some(error)]);
+    assert!(published[max]
+        .message
+        .starts_with(&format!("{} more", all.len() - max)));
+}
+
+/// An edit that keeps the game (a comment) keeps its solve running, and the new
+/// text's first publication waits for that solve as the first text's did, so that a
+/// quick solve's outcome comes with the rest.
+#[test]
+fn a_publication_waits_for_a_solve_that_goes_on_from_an_earlier_text() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    let text = graph_text(40, 0);
+    pool.open(&mut scheduler, &a, &text);
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    assert_eq!(pool.published.len(), 1);
+    pool.change(&mut scheduler, &a, 2, &format!("# a comment\n{text}"));
+    pool.finish_analysis(&mut scheduler);
+    assert_eq!(pool.solves.len(), 1, "the same game's solve goes on");
+    assert!(
+        pool.builds.is_empty(),
+        "published before the wait for the solve"
+    );
+    assert_eq!(pool.timers.len(), 1);
+    pool.drain(&mut scheduler);
+    let (_, version, _) = pool.published.last().unwrap();
+    assert_eq!(*version, Some(2));
+}
+
+/// A request parked on a text that an edit then replaces is answered
+/// `ContentModified` at once, never later from the analysis of the new text.
+#[test]
+fn a_request_about_a_replaced_text_is_answered_content_modified() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n");
+    let ticket = pool.request(&mut scheduler, &a, Needs::Analysis);
+    pool.change(&mut scheduler, &a, 2, "0 -- 1 -- 2 -- 3\n");
+    assert_eq!(pool.modified, [ticket]);
+    pool.drain(&mut scheduler);
+    assert!(pool.answered.is_empty(), "answered from another text");
+    assert_eq!(scheduler.parked(), 0);
+}
+
+/// A queued solve that its document stopped waiting for (the text went back to the
+/// game solved before) never starts: it would hold the one solve slot for a result
+/// that is dropped.
+#[test]
+fn a_superseded_queued_solve_never_starts() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    let (first, second) = (graph_text(40, 1), graph_text(40, 2));
+    pool.open(&mut scheduler, &b, &first);
+    pool.drain(&mut scheduler);
+    assert!(retained(&scheduler, &b));
+    // a's solve takes the slot; b's new game waits in the queue behind it.
+    pool.open(&mut scheduler, &a, &graph_text(40, 0));
+    pool.finish_analysis(&mut scheduler);
+    assert_eq!(pool.solves.len(), 1);
+    pool.change(&mut scheduler, &b, 2, &second);
+    pool.finish_analysis(&mut scheduler);
+    // Back to the first game: its solution is reused, the queued solve is not wanted.
+    pool.change(&mut scheduler, &b, 3, &first);
+    pool.finish_analysis(&mut scheduler);
+    assert!(scheduler.documents[&b].document.solution().is_some());
+    pool.finish_solve(&mut scheduler);
+    assert!(pool.solves.is_empty(), "a solve nobody waits for started");
+}
