@@ -1,6 +1,8 @@
 //! Reading files, directories and standard input for the commands.
 
-use std::io::Read;
+use std::path::Path;
+
+use cmg_lsp::files::{self, ReadError};
 
 use super::CliError;
 
@@ -31,55 +33,27 @@ pub fn max_document_bytes() -> u64 {
 }
 
 /// Reads a regular file (a symbolic link is followed) of at most
-/// [`max_document_bytes`]. Anything else is refused before it is opened: a FIFO would
-/// block the open itself, and a device such as `/dev/zero` never ends.
+/// [`max_document_bytes`]; see [`files::read_regular_file`].
 fn read_regular_file(path: &str) -> Result<Vec<u8>, CliError> {
-    let cannot = |error: std::io::Error| CliError(format!("cannot read {path}: {error}"));
-    let metadata = std::fs::metadata(path).map_err(cannot)?;
-    if !metadata.is_file() {
-        return Err(not_regular(path, &metadata));
-    }
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    // The file may have been swapped since: ask the open file again.
-    let metadata = file.metadata().map_err(cannot)?;
-    if !metadata.is_file() {
-        return Err(not_regular(path, &metadata));
-    }
-    read_bounded(path, file, Some(metadata.len()))
+    files::read_regular_file(Path::new(path), max_document_bytes())
+        .map_err(|error| read_error(path, error))
 }
 
-fn not_regular(path: &str, metadata: &std::fs::Metadata) -> CliError {
-    let kind = if metadata.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file (a pipe, a socket or a device)"
+fn read_error(name: &str, error: ReadError) -> CliError {
+    let kind = match error {
+        ReadError::Io(error) => return CliError(format!("cannot read {name}: {error}")),
+        ReadError::TooLarge { .. } => {
+            return CliError(format!(
+                "{name} is larger than {} (the most cmg reads, as the editor's `analysis.maxDocumentBytes`)",
+                super::solve::human_bytes(max_document_bytes())
+            ))
+        }
+        ReadError::Directory => "a directory",
+        ReadError::NotRegular => "not a regular file (a pipe, a socket or a device)",
     };
     CliError(format!(
-        "cannot read {path}: it is {kind}; cmg reads regular files, or standard input for `-`"
+        "cannot read {name}: it is {kind}; cmg reads regular files, or standard input for `-`"
     ))
-}
-
-/// Reads at most the document limit, and refuses a text above it with its size.
-fn read_bounded(name: &str, reader: impl Read, size: Option<u64>) -> Result<Vec<u8>, CliError> {
-    let limit = max_document_bytes();
-    let too_large = || {
-        CliError(format!(
-            "{name} is larger than {} (the most cmg reads, as the editor's `analysis.maxDocumentBytes`)",
-            super::solve::human_bytes(limit)
-        ))
-    };
-    if size.is_some_and(|size| size > limit) {
-        return Err(too_large());
-    }
-    let mut bytes = Vec::with_capacity(size.unwrap_or(0).min(limit) as usize);
-    reader
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| CliError(format!("cannot read {name}: {error}")))?;
-    if bytes.len() as u64 > limit {
-        return Err(too_large());
-    }
-    Ok(bytes)
 }
 
 impl Source {
@@ -109,7 +83,8 @@ impl Source {
 }
 
 pub fn read_stdin() -> Result<String, CliError> {
-    let bytes = read_bounded("standard input", std::io::stdin().lock(), None)?;
+    let bytes = files::read_bounded(std::io::stdin().lock(), None, max_document_bytes())
+        .map_err(|error| read_error("standard input", error))?;
     decode("<stdin>", bytes)
 }
 
@@ -123,33 +98,22 @@ fn decode(name: &str, bytes: Vec<u8>) -> Result<String, CliError> {
 }
 
 /// The files the arguments name, in order: a directory stands for the `*.cmg` files
-/// under it (skipping what `.gitignore` and hidden-file rules skip, as ruff and taplo
-/// do), sorted by path. A path that cannot be walked becomes an error in the list, so
-/// that the other files still run.
+/// under it, as [`files::cmg_files`] finds them. A path that cannot be walked becomes
+/// an error in the list, so that the other files still run.
 pub fn expand_paths(arguments: &[String]) -> Vec<Result<String, CliError>> {
-    let mut files = Vec::new();
+    let mut found = Vec::new();
     for argument in arguments {
-        if argument == "-" || !std::path::Path::new(argument).is_dir() {
-            files.push(Ok(argument.clone()));
+        if argument == "-" || !Path::new(argument).is_dir() {
+            found.push(Ok(argument.clone()));
             continue;
         }
-        let mut found = Vec::new();
-        for entry in ignore::WalkBuilder::new(argument)
-            .require_git(false)
-            .build()
-        {
-            match entry {
-                Ok(entry) => {
-                    let path = entry.path();
-                    let is_file = entry.file_type().is_some_and(|kind| kind.is_file());
-                    if is_file && path.extension().is_some_and(|ext| ext == "cmg") {
-                        found.push(path.display().to_string());
-                    }
-                }
-                Err(error) => files.push(Err(CliError(format!("cannot walk {argument}: {error}")))),
-            }
-        }
-        if found.is_empty() {
+        let walk = files::cmg_files(Path::new(argument));
+        found.extend(
+            walk.errors
+                .into_iter()
+                .map(|error| Err(CliError(format!("cannot walk {argument}: {error}")))),
+        );
+        if walk.files.is_empty() {
             // Not an error (an empty folder is fine to check), but silence would read
             // as "all is well" about files that were never looked at.
             eprintln!(
@@ -157,8 +121,7 @@ pub fn expand_paths(arguments: &[String]) -> Vec<Result<String, CliError>> {
                 super::render::visible(argument)
             );
         }
-        found.sort();
-        files.extend(found.into_iter().map(Ok));
+        found.extend(walk.files.iter().map(|path| Ok(path.display().to_string())));
     }
-    files
+    found
 }

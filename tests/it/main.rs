@@ -22,6 +22,8 @@ mod lsp_features;
 mod lsp_limits;
 mod lsp_memory;
 mod lsp_process;
+mod lsp_pull;
+mod lsp_requests;
 mod lsp_scene;
 mod lsp_soak;
 mod parser;

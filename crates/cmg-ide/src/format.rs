@@ -14,23 +14,156 @@
 
 use cmg_syntax::{Chunk, LineIndex, Parse, StatementKind, SyntaxKind, TextRange, Token};
 
+use crate::TextEdit;
+
 /// The widest a one-line adjacency literal may be.
 pub const MAX_WIDTH: usize = 80;
 
 /// `text` in the canonical layout; `parse` must be the parse of `text`.
 pub fn format(text: &str, parse: &Parse) -> String {
+    print(text, parse, 0..parse.tokens.len())
+}
+
+/// The edit that formats the lines of the statements touching `range`, and nothing
+/// else: the lines from the one where the first such statement starts to the one where
+/// the last ends (taking in any statement that shares those lines), trailing comments
+/// included. Their new text is exactly what [`format`] writes for them, so that
+/// formatting a range and then the whole file gives what formatting the whole file
+/// gives. `None` when there is nothing to change, or no statement there.
+pub fn format_range(text: &str, parse: &Parse, range: TextRange) -> Option<TextEdit> {
+    let region = region(text, parse, range, |_| true)?;
+    region_edit(text, parse, region)
+}
+
+/// What formatting as the user types does: after `]` or a line break at `offset`, the
+/// edit that formats the statement just finished (the one ending at the `]`, or the
+/// lines before the line break). Only statements that parse are touched, so that an
+/// unfinished bracket is never closed with a `;` under the cursor.
+pub fn format_on_type(text: &str, parse: &Parse, offset: u32, typed: char) -> Option<TextEdit> {
+    let before = match typed {
+        ']' => offset.checked_sub(1)?,
+        '\n' | '\r' => {
+            // The end of the line the break ended, skipping a `\r\n` pair and the
+            // indentation an editor may have put on the new line first.
+            let head = text.get(..offset as usize)?;
+            head.trim_end_matches([' ', '\t'])
+                .trim_end_matches(['\n', '\r'])
+                .len() as u32
+        }
+        _ => return None,
+    };
+    let region = region(text, parse, TextRange::empty(before), |chunk| {
+        chunk.statement.is_some()
+    })?;
+    region_edit(text, parse, region)
+}
+
+/// The whole lines to format for `range`, as source offsets and the token indices they
+/// hold: every chunk touching `range`, widened to whole lines and to the chunks those
+/// lines reach into. `None` if a chunk fails `accept`, or there is none.
+fn region(
+    text: &str,
+    parse: &Parse,
+    range: TextRange,
+    accept: impl Fn(&Chunk) -> bool,
+) -> Option<Region> {
+    let chunks = &parse.chunks;
+    let touching = |chunk: &Chunk, range: TextRange| {
+        chunk.range.start <= range.end && chunk.range.end >= range.start
+    };
+    let mut first = chunks.partition_point(|chunk| chunk.range.end < range.start);
+    if !chunks
+        .get(first)
+        .is_some_and(|chunk| touching(chunk, range))
+    {
+        return None;
+    }
+    let mut last = first;
+    while chunks
+        .get(last + 1)
+        .is_some_and(|chunk| touching(chunk, range))
+    {
+        last += 1;
+    }
+    let (mut start, mut end);
+    loop {
+        start = line_start(text, chunks[first].range.start);
+        end = line_end(text, chunks[last].range.end);
+        let lines = TextRange::new(start, end);
+        let before = first
+            .checked_sub(1)
+            .filter(|&i| touching(&chunks[i], lines));
+        let after = Some(last + 1).filter(|&i| chunks.get(i).is_some_and(|c| touching(c, lines)));
+        match (before, after) {
+            (None, None) => break,
+            (before, after) => {
+                first = before.unwrap_or(first);
+                last = after.unwrap_or(last);
+            }
+        }
+    }
+    if !chunks[first..=last].iter().all(accept) {
+        return None;
+    }
+    let tokens = &parse.tokens;
+    Some(Region {
+        source: TextRange::new(start, end),
+        first_token: tokens.partition_point(|token| token.range.start < start),
+        end_token: tokens.partition_point(|token| token.range.start < end),
+    })
+}
+
+/// The start of the line that holds `offset`.
+fn line_start(text: &str, offset: u32) -> u32 {
+    text[..offset as usize]
+        .rfind(['\n', '\r'])
+        .map_or(0, |at| at as u32 + 1)
+}
+
+/// The end of the line that holds `offset` (before its line break).
+fn line_end(text: &str, offset: u32) -> u32 {
+    text[offset as usize..]
+        .find(['\n', '\r'])
+        .map_or(text.len() as u32, |at| offset + at as u32)
+}
+
+fn region_edit(text: &str, parse: &Parse, region: Region) -> Option<TextEdit> {
+    let new_text = print(text, parse, region.first_token..region.end_token);
+    (new_text != text[region.source.to_usize()]).then_some(TextEdit {
+        range: region.source,
+        new_text,
+    })
+}
+
+/// Whole lines of the source and the tokens on them (`first_token..end_token`).
+struct Region {
+    source: TextRange,
+    first_token: usize,
+    end_token: usize,
+}
+
+/// The canonical layout of the tokens `tokens` of `text`, which start a line (or the
+/// text) and end before a line break (or at the end of the text, where the final line
+/// break is added). The printer's state at a line start is always the same (nothing on
+/// the line; a blank line before it is written before the line, so it belongs to the
+/// lines above), so the layout of some lines is the same text whether the whole file
+/// or only they are printed: range formatting prints only its lines.
+fn print(text: &str, parse: &Parse, tokens: std::ops::Range<usize>) -> String {
     let mut printer = Printer {
         text,
         tokens: &parse.tokens,
-        lines: LineIndex::new(text),
+        lines: std::cell::OnceCell::new(),
         out: String::new(),
         line_ending: parse.line_ending(text),
         line_has_content: false,
         newlines: 0,
     };
-    let mut chunks = parse.chunks.iter().peekable();
-    let mut i = 0;
-    while i < parse.tokens.len() {
+    let first_chunk = parse
+        .chunks
+        .partition_point(|chunk| chunk.tokens.start < tokens.start);
+    let mut chunks = parse.chunks[first_chunk..].iter().peekable();
+    let mut i = tokens.start;
+    while i < tokens.end {
         if let Some(chunk) = chunks.next_if(|chunk| chunk.tokens.start == i) {
             printer.start_content();
             printer.chunk(parse, chunk);
@@ -52,7 +185,7 @@ pub fn format(text: &str, parse: &Parse) -> String {
         }
         i += 1;
     }
-    if printer.line_has_content {
+    if printer.line_has_content && tokens.end == parse.tokens.len() {
         printer.line_break();
     }
     printer.out
@@ -79,7 +212,9 @@ fn leaves_bracket_open(tokens: &[Token]) -> bool {
 struct Printer<'a> {
     text: &'a str,
     tokens: &'a [Token],
-    lines: LineIndex,
+    /// Built on first use (a comment in a long adjacency literal), so that formatting
+    /// a few lines does not index the whole file.
+    lines: std::cell::OnceCell<LineIndex>,
     out: String,
     line_ending: &'static str,
     /// Whether the current output line holds anything yet.
@@ -233,8 +368,9 @@ impl Printer<'_> {
     }
 
     fn place_comment(&mut self, comment: TextRange, last_end: u32) {
+        let lines = self.lines.get_or_init(|| LineIndex::new(self.text));
         let same_line = last_end != u32::MAX
-            && self.lines.line_col(last_end).line == self.lines.line_col(comment.start).line;
+            && lines.line_col(last_end).line == lines.line_col(comment.start).line;
         if same_line {
             self.out.push_str("  ");
             self.out.push_str(self.text[comment.to_usize()].trim_end());
@@ -247,5 +383,168 @@ impl Printer<'_> {
         self.line_break();
         self.out.push_str("  ");
         self.out.push_str(self.text[comment.to_usize()].trim_end());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use expect_test::{expect, Expect};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::test_utils::apply_edits;
+
+    /// `fixture` with its range between two `$0` markers (or at one) formatted.
+    fn check_range(fixture: &str, expect: Expect) {
+        let start = fixture.find("$0").expect("a marker");
+        let text = fixture.replace("$0", "");
+        let end = fixture.rfind("$0").expect("a marker")
+            - if fixture.matches("$0").count() > 1 {
+                2
+            } else {
+                0
+            };
+        let range = TextRange::new(start as u32, end as u32);
+        let parse = cmg_syntax::parse(&text);
+        let edits: Vec<TextEdit> = format_range(&text, &parse, range).into_iter().collect();
+        expect.assert_eq(&apply_edits(&text, &edits));
+    }
+
+    fn check_typed(fixture: &str, typed: char, expect: Expect) {
+        let (text, offset) = crate::test_utils::cursor(fixture);
+        let parse = cmg_syntax::parse(&text);
+        let edits: Vec<TextEdit> = format_on_type(&text, &parse, offset, typed)
+            .into_iter()
+            .collect();
+        expect.assert_eq(&apply_edits(&text, &edits));
+    }
+
+    #[test]
+    fn only_the_lines_of_the_statements_in_the_range() {
+        check_range(
+            "0--1\n\n\n  1--{2,$05}   # c\n3--4;4--5\n",
+            expect![[r##"
+                0--1
+
+
+                1 -- {2 5}  # c
+                3--4;4--5
+            "##]],
+        );
+        check_range(
+            "0--1\n1--$02\n3--4;4--$05\n6--7\n",
+            expect![[r##"
+                0--1
+                1 -- 2
+                3 -- 4
+                4 -- 5
+                6--7
+            "##]],
+        );
+    }
+
+    #[test]
+    fn a_multi_line_literal_and_the_statement_sharing_its_line() {
+        check_range(
+            "0--1; [\n[1,$02], [0]\n]\n",
+            expect![[r##"
+                0 -- 1
+                [[1, 2], [0]]
+            "##]],
+        );
+    }
+
+    #[test]
+    fn nothing_outside_statements_and_nothing_already_formatted() {
+        check_range("0 -- 1\n$0\n  # c\n", expect!["0 -- 1\n\n  # c\n"]);
+        check_range("0 -- $01\n", expect!["0 -- 1\n"]);
+    }
+
+    #[test]
+    fn the_last_line_gets_its_line_break() {
+        check_range("0--$01", expect!["0 -- 1\n"]);
+    }
+
+    #[test]
+    fn on_type_formats_the_statement_just_finished() {
+        check_typed(
+            "0--1\n[[1,2],[0]]$0\n",
+            ']',
+            expect![[r##"
+                0--1
+                [[1, 2], [0]]
+            "##]],
+        );
+        check_typed(
+            "0--1\n1--{2,5}\n$0\n",
+            '\n',
+            expect![[r##"
+                0--1
+                1 -- {2 5}
+
+            "##]],
+        );
+        check_typed("1--{2,5}\r\n$0", '\n', expect!["1 -- {2 5}\r\n"]);
+        // The editor indented the new line before asking.
+        check_typed("0--1\n  $0", '\n', expect!["0 -- 1\n  "]);
+    }
+
+    #[test]
+    fn on_type_leaves_an_unfinished_statement_alone() {
+        check_typed("[[1,2]$0\n", ']', expect!["[[1,2]\n"]);
+        check_typed("[[1,2],\n$0", '\n', expect!["[[1,2],\n"]);
+        check_typed("0--1$0", 'x', expect!["0--1"]);
+    }
+
+    fn piece() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "0 -- 1",
+            "0--{2,5}",
+            "{1 2} -- 3 -- 4",
+            "[[1,2],[0]]",
+            "[\n[1],  # c\n[0]\n]",
+            "# note",
+            "\n",
+            "\n",
+            "\n\n",
+            ";",
+            "  ",
+            "\t",
+            "node 3 \"é\"",
+            "expect mouse",
+            "1 -- [",
+            "{2",
+            "\r\n",
+            "--",
+            "]",
+            "0 -- 1  # tail",
+        ])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Formatting any range keeps the parse (the same errors, and what the whole
+        /// file formats to) and is idempotent: the range formatted again is left alone.
+        #[test]
+        fn formatting_any_range_keeps_the_parse_and_is_idempotent(
+            pieces in prop::collection::vec(piece(), 0..14),
+            a in 0usize..400,
+            b in 0usize..400,
+        ) {
+            let text: String = pieces.concat();
+            let clamp = |at: usize| (0..=at.min(text.len())).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0) as u32;
+            let range = TextRange::new(clamp(a.min(b)), clamp(a.max(b)));
+            let parse = cmg_syntax::parse(&text);
+            let Some(edit) = format_range(&text, &parse, range) else {
+                return Ok(());
+            };
+            let result = apply_edits(&text, std::slice::from_ref(&edit));
+            let reparsed = cmg_syntax::parse(&result);
+            prop_assert_eq!(reparsed.errors.len(), parse.errors.len());
+            prop_assert_eq!(format(&result, &reparsed), format(&text, &parse));
+            let again = TextRange::new(edit.range.start, edit.range.start + edit.new_text.len() as u32);
+            prop_assert_eq!(format_range(&result, &reparsed, again), None);
+        }
     }
 }

@@ -15,6 +15,7 @@ pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;
 pub mod rename;
+pub mod selection_range;
 pub mod semantic_tokens;
 pub mod symbols;
 #[cfg(test)]
@@ -22,7 +23,7 @@ mod test_utils;
 
 pub mod view;
 
-pub use format::{format, MAX_WIDTH};
+pub use format::{format, format_on_type, format_range, MAX_WIDTH};
 
 #[cfg(doc)]
 use cmg_core::analysis::Analysis;

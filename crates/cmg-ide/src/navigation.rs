@@ -51,6 +51,12 @@ pub fn references(analysis: &Analysis, offset: u32, include_declaration: bool) -
     nearest(all, offset, MAX_REFERENCES)
 }
 
+/// How many times the node under the cursor is written out: what [`references`] and
+/// [`highlights`] would list without their cap.
+pub fn mention_count(analysis: &Analysis, offset: u32) -> usize {
+    node_at(analysis, offset).map_or(0, |id| id_mentions(analysis, id).count())
+}
+
 /// At most `max` of `ranges` (in source order), those around `offset`: the part of the
 /// file the user is looking at.
 fn nearest(ranges: Vec<TextRange>, offset: u32, max: usize) -> Vec<TextRange> {

@@ -21,6 +21,18 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             },
         )),
         document_formatting_provider: Some(OneOf::Left(true)),
+        document_range_formatting_provider: Some(OneOf::Left(true)),
+        document_on_type_formatting_provider: Some(DocumentOnTypeFormattingOptions {
+            first_trigger_character: "]".to_owned(),
+            more_trigger_character: Some(vec!["\n".to_owned()]),
+        }),
+        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
+        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+            identifier: Some("cmg".to_owned()),
+            inter_file_dependencies: false,
+            workspace_diagnostics: true,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
         code_lens_provider: Some(CodeLensOptions {
@@ -60,6 +72,13 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
+        workspace: Some(WorkspaceServerCapabilities {
+            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                supported: Some(true),
+                change_notifications: Some(OneOf::Left(true)),
+            }),
+            file_operations: None,
+        }),
         execute_command_provider: Some(ExecuteCommandOptions {
             commands: vec![SHOW_LINE_COMMAND.to_owned()],
             ..ExecuteCommandOptions::default()

@@ -66,6 +66,9 @@ pub enum Needs {
     /// The solve of that analysis too (lenses and hints, for a client that cannot be
     /// asked to refresh them once the solve lands).
     Solve,
+    /// The analysis, for its diagnostics (a pull): answered for a document too large
+    /// to analyse too, whose diagnostic says so.
+    Diagnostics,
 }
 
 /// One analysed version of a document: the text it was analysed from, on a rope that
@@ -519,22 +522,9 @@ impl OverBudget {
 pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
     let Some(analysis) = &analysed.analysis else {
         let bytes = analysed.rope.len_bytes();
-        let message = match analysed.over_budget {
-            Some(over) => over.message(bytes),
-            None => format!(
-                "this document has {bytes} bytes, above the analysis limit of {} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`",
-                analysed.config.max_document_bytes
-            ),
-        };
-        let refusal = Rendered {
-            code: Code::TooLarge,
-            range: TextRange::empty(0),
-            message,
-            related: None,
-        };
-        return Capped {
-            shown: vec![refusal],
-            hidden: None,
+        return match analysed.over_budget {
+            Some(over) => refused(over.message(bytes)),
+            None => refusal(bytes as u64, analysed.config.max_document_bytes),
         };
     };
     let (solution, too_large) = match solve {
@@ -543,6 +533,26 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         _ => (None, None),
     };
     analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
+}
+
+/// The one diagnostic of a document of `bytes` bytes, above the analysis `limit`.
+pub fn refusal(bytes: u64, limit: usize) -> Capped {
+    refused(format!(
+        "this document has {bytes} bytes, above the analysis limit of {limit} bytes, so it is not analysed: raise `cmg.analysis.maxDocumentBytes`, or run `cmg check`"
+    ))
+}
+
+/// The one diagnostic of a document that is not analysed, saying why.
+fn refused(message: String) -> Capped {
+    Capped {
+        shown: vec![Rendered {
+            code: Code::TooLarge,
+            range: TextRange::empty(0),
+            message,
+            related: None,
+        }],
+        hidden: None,
+    }
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -19,6 +19,7 @@ use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{self, Needs};
 use super::handlers::Snapshot;
+use super::pull::Pulled;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
 use super::server::ClientSupport;
 
@@ -43,6 +44,17 @@ enum Message {
         needs: Needs,
         reply: oneshot::Sender<Result<Option<Snapshot>>>,
     },
+    /// What a workspace report needs from the loop.
+    Workspace {
+        reply: oneshot::Sender<WorkspaceState>,
+    },
+}
+
+/// The settings, the position encoding and the open documents, as the loop has them.
+pub struct WorkspaceState {
+    pub config: Config,
+    pub encoding: Encoding,
+    pub open: Vec<Uri>,
 }
 
 /// A publication for the publisher: the generation it publishes, if any, is reported
@@ -51,10 +63,19 @@ type Publication = (Uri, Option<u64>, Vec<Diagnostic>, Option<i32>);
 
 impl Loop {
     /// Starts the loop and its publisher; needs a running tokio runtime.
-    pub fn start(client: Client, support: Arc<OnceLock<ClientSupport>>) -> Loop {
+    pub fn start(
+        client: Client,
+        support: Arc<OnceLock<ClientSupport>>,
+        pulled: Arc<Mutex<Pulled>>,
+    ) -> Loop {
         let (messages, inbox) = mpsc::unbounded_channel();
         let (publications, publisher_inbox) = mpsc::unbounded_channel();
-        tokio::spawn(publisher(client.clone(), publisher_inbox, messages.clone()));
+        let delivery = Delivery {
+            client: client.clone(),
+            support: support.clone(),
+            pulled,
+        };
+        tokio::spawn(publisher(delivery, publisher_inbox, messages.clone()));
         let runner = Runner {
             scheduler: Scheduler::new(
                 Config {
@@ -95,6 +116,15 @@ impl Loop {
             .await
             .unwrap_or_else(|_| Err(Error::internal_error()))
     }
+
+    /// The settings, encoding and open documents, once the events before are handled.
+    pub async fn workspace(&self) -> Result<WorkspaceState> {
+        let (reply, answer) = oneshot::channel();
+        if self.messages.send(Message::Workspace { reply }).is_err() {
+            return Err(Error::internal_error());
+        }
+        answer.await.map_err(|_| Error::internal_error())
+    }
 }
 
 /// The live solve leaves a core to the keystroke path: the analysis of the next edit
@@ -111,16 +141,45 @@ fn solver_config() -> cmg_solve::Config {
 /// the loop when each is handed to the client: the answers of that generation go out
 /// after it.
 async fn publisher(
-    client: Client,
+    delivery: Delivery,
     mut inbox: mpsc::UnboundedReceiver<Publication>,
     loop_inbox: mpsc::UnboundedSender<Message>,
 ) {
     while let Some((uri, generation, diagnostics, version)) = inbox.recv().await {
-        client
-            .publish_diagnostics(uri.clone(), diagnostics, version)
-            .await;
+        delivery.deliver(&uri, diagnostics, version).await;
         if let Some(generation) = generation {
             let _ = loop_inbox.send(Message::Event(Event::Published { uri, generation }));
+        }
+    }
+}
+
+/// Where publications go: to the client, for one that cannot pull diagnostics (it
+/// said nothing of `textDocument.diagnostic`); for one that pulls, nowhere, but a
+/// client holding other diagnostics for the same version is asked to pull again (see
+/// [`super::pull`]).
+struct Delivery {
+    client: Client,
+    support: Arc<OnceLock<ClientSupport>>,
+    pulled: Arc<Mutex<Pulled>>,
+}
+
+impl Delivery {
+    async fn deliver(&self, uri: &Uri, diagnostics: Vec<Diagnostic>, version: Option<i32>) {
+        let support = self.support.get().copied().unwrap_or_default();
+        if !support.pull_diagnostics {
+            self.client
+                .publish_diagnostics(uri.clone(), diagnostics, version)
+                .await;
+            return;
+        }
+        let stale = self
+            .pulled
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .built(uri, version, &diagnostics);
+        if stale {
+            let client = self.client.clone();
+            tokio::spawn(async move { super::server::refresh_diagnostics(&client, support).await });
         }
     }
 }
@@ -151,6 +210,14 @@ impl Runner {
         while let Some(message) = inbox.recv().await {
             let event = match message {
                 Message::Event(event) => event,
+                Message::Workspace { reply } => {
+                    let _ = reply.send(WorkspaceState {
+                        config: self.scheduler.config.clone(),
+                        encoding: self.scheduler.encoding,
+                        open: self.scheduler.open_documents(),
+                    });
+                    continue;
+                }
                 Message::Request { uri, needs, reply } => {
                     self.next_ticket += 1;
                     self.replies.insert(self.next_ticket, reply);

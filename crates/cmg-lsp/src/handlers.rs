@@ -21,6 +21,7 @@ use cmg_syntax::TextRange;
 use super::capabilities;
 use super::config::Config;
 use super::convert::{self, Encoding};
+use super::documents::{Analysed, SolveState};
 
 /// The command behind the "why" lens: the VS Code extension's own, which opens the game
 /// view with the whole strategy tree in its panel (the server does not run it).
@@ -40,6 +41,11 @@ pub struct Snapshot {
     pub solution: Option<Arc<Solved>>,
     pub encoding: Encoding,
     pub config: Config,
+    /// What the analysis was made from and the state of its solve, which its
+    /// diagnostics are built from (the analysis here is an empty one when the document
+    /// is too large to analyse and the snapshot is for a pull of diagnostics).
+    pub analysed: Arc<Analysed>,
+    pub solve: SolveState,
 }
 
 impl Snapshot {
@@ -384,32 +390,122 @@ pub fn definition(snapshot: &Snapshot, position: Position) -> Option<GotoDefinit
     )))
 }
 
+/// A list cut at [`navigation::MAX_REFERENCES`], which the protocol has no field to
+/// say: the server tells the user in a message instead (see `docs/server.md`).
+pub struct Cut<T> {
+    pub items: Vec<T>,
+    /// The message saying how many there are and how many are shown, if some are left
+    /// out.
+    pub note: Option<String>,
+}
+
+/// The note for a list of `shown` items out of the mentions there are.
+fn cut_note(
+    snapshot: &Snapshot,
+    offset: u32,
+    shown: usize,
+    without_declaration: bool,
+    what: &str,
+) -> Option<String> {
+    if shown < navigation::MAX_REFERENCES {
+        return None;
+    }
+    let analysis = &snapshot.analysis;
+    let declaration = without_declaration && navigation::definition(analysis, offset).is_some();
+    let total = navigation::mention_count(analysis, offset) - usize::from(declaration);
+    (total > shown).then(|| {
+        format!("cmg: node has {total} {what}; only the {shown} nearest the cursor are shown")
+    })
+}
+
 pub fn references(
     snapshot: &Snapshot,
     position: Position,
     include_declaration: bool,
-) -> Vec<Location> {
-    navigation::references(
-        &snapshot.analysis,
-        snapshot.offset(position),
-        include_declaration,
-    )
-    .into_iter()
-    .map(|range| Location::new(snapshot.uri.clone(), snapshot.range(range)))
-    .collect()
+) -> Cut<Location> {
+    let offset = snapshot.offset(position);
+    let ranges = navigation::references(&snapshot.analysis, offset, include_declaration);
+    Cut {
+        note: cut_note(
+            snapshot,
+            offset,
+            ranges.len(),
+            !include_declaration,
+            "references",
+        ),
+        items: ranges
+            .into_iter()
+            .map(|range| Location::new(snapshot.uri.clone(), snapshot.range(range)))
+            .collect(),
+    }
 }
 
-pub fn highlights(snapshot: &Snapshot, position: Position) -> Vec<DocumentHighlight> {
-    navigation::highlights(&snapshot.analysis, snapshot.offset(position))
-        .into_iter()
-        .map(|highlight| DocumentHighlight {
-            range: snapshot.range(highlight.range),
-            kind: Some(match highlight.kind {
-                navigation::HighlightKind::Read => DocumentHighlightKind::READ,
-                navigation::HighlightKind::Write => DocumentHighlightKind::WRITE,
-            }),
+pub fn highlights(snapshot: &Snapshot, position: Position) -> Cut<DocumentHighlight> {
+    let offset = snapshot.offset(position);
+    let highlights = navigation::highlights(&snapshot.analysis, offset);
+    Cut {
+        note: cut_note(snapshot, offset, highlights.len(), false, "mentions"),
+        items: highlights
+            .into_iter()
+            .map(|highlight| DocumentHighlight {
+                range: snapshot.range(highlight.range),
+                kind: Some(match highlight.kind {
+                    navigation::HighlightKind::Read => DocumentHighlightKind::READ,
+                    navigation::HighlightKind::Write => DocumentHighlightKind::WRITE,
+                }),
+            })
+            .collect(),
+    }
+}
+
+/// The selection ranges at each position, innermost first, as the nested list the
+/// protocol wants.
+pub fn selection_ranges(snapshot: &Snapshot, positions: &[Position]) -> Vec<SelectionRange> {
+    let analysis = &snapshot.analysis;
+    positions
+        .iter()
+        .map(|&position| {
+            let ranges = ide::selection_range::selection_ranges(
+                &analysis.text,
+                &analysis.parse,
+                snapshot.offset(position),
+            );
+            let mut nested: Option<SelectionRange> = None;
+            for range in ranges.into_iter().rev() {
+                nested = Some(SelectionRange {
+                    range: snapshot.range(range),
+                    parent: nested.map(Box::new),
+                });
+            }
+            nested.unwrap_or(SelectionRange {
+                range: Range::new(position, position),
+                parent: None,
+            })
         })
         .collect()
+}
+
+/// The edit that formats the lines of the statements in `range`.
+pub fn range_formatting(snapshot: &Snapshot, range: Range) -> Vec<TextEdit> {
+    let analysis = &snapshot.analysis;
+    let range = convert::text_range(&snapshot.rope, snapshot.encoding, range);
+    let edit = ide::format_range(&analysis.text, &analysis.parse, range);
+    snapshot.edits(edit.as_slice())
+}
+
+/// The edit that formats the statement just finished by typing `typed` at `position`.
+pub fn on_type_formatting(snapshot: &Snapshot, position: Position, typed: &str) -> Vec<TextEdit> {
+    let analysis = &snapshot.analysis;
+    let Some(typed) = typed.chars().next() else {
+        return Vec::new();
+    };
+    let edit = ide::format_on_type(
+        &analysis.text,
+        &analysis.parse,
+        snapshot.offset(position),
+        typed,
+    );
+    snapshot.edits(edit.as_slice())
 }
 
 pub fn prepare_rename(

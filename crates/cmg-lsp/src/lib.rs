@@ -6,15 +6,18 @@ mod config;
 mod convert;
 mod documents;
 mod event_loop;
+pub mod files;
 mod framing;
 mod handlers;
 mod lifecycle;
+mod pull;
 mod scene;
 mod scheduler;
 mod server;
 #[cfg(feature = "test-support")]
 pub mod test_client;
 mod tokens;
+mod workspace;
 
 pub use config::Config;
 pub use server::Server;

@@ -233,6 +233,11 @@ impl Scheduler {
         }
     }
 
+    /// The documents the client has open.
+    pub fn open_documents(&self) -> Vec<Uri> {
+        self.documents.keys().cloned().collect()
+    }
+
     /// Handles one event; the actions are to be carried out in order.
     pub fn handle(&mut self, event: Event) -> Vec<Action> {
         self.tick += 1;
@@ -767,13 +772,13 @@ impl Scheduler {
             }
             let ready = document.is_current()
                 && document.released == document.generation
-                && (parked.needs == Needs::Analysis || document.solve_settled());
+                && (parked.needs != Needs::Solve || document.solve_settled());
             if !ready {
                 return true;
             }
             actions.push(Action::Answer {
                 ticket: parked.ticket,
-                snapshot: snapshot(uri, document, encoding).map(Box::new),
+                snapshot: snapshot(uri, document, encoding, parked.needs).map(Box::new),
             });
             false
         });
@@ -823,11 +828,21 @@ impl Tracked {
     }
 }
 
-/// The snapshot a request works on; `None` above the size limit (no analysis).
-fn snapshot(uri: &Uri, document: &Document, encoding: Encoding) -> Option<Snapshot> {
+/// The snapshot a request works on; `None` above the size limit (no analysis), except
+/// for a pull of diagnostics, which reads only `analysed` and `solve` and gets an empty
+/// analysis in place of the missing one.
+fn snapshot(uri: &Uri, document: &Document, encoding: Encoding, needs: Needs) -> Option<Snapshot> {
     let analysed = &document.analysed;
-    let analysis = analysed.analysis.clone()?;
+    let analysis = match &analysed.analysis {
+        Some(analysis) => analysis.clone(),
+        None if needs == Needs::Diagnostics => {
+            Arc::new(cmg_core::analysis::Analysis::new(String::new()))
+        }
+        None => return None,
+    };
     Some(Snapshot {
+        analysed: analysed.clone(),
+        solve: document.solve.clone(),
         uri: uri.clone(),
         version: analysed.version,
         solving: matches!(document.solve, SolveState::Pending { .. }),

@@ -3,14 +3,16 @@
 //! for the snapshot of its text, then runs its `ide` function on the blocking pool. No
 //! handler holds state, and none waits for the client.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::Notify;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -20,8 +22,10 @@ use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::Loop;
 use super::handlers::{self, Snapshot};
+use super::pull::{self, Pulled};
 use super::scheduler::Event;
 use super::tokens::TokenCache;
+use super::workspace;
 
 /// Every request the server sends to the client gets an answer within this time, or is
 /// given up: a client that never answers must not hold anything up.
@@ -39,6 +43,10 @@ pub struct Server {
     config_pulls: Arc<Mutex<ConfigPulls>>,
     /// Woken when the process should end: the client's process is gone.
     exit: Arc<Notify>,
+    /// What pull clients were answered, shared with the loop's publisher.
+    pulled: Arc<Mutex<Pulled>>,
+    /// The workspace folders, for `workspace/diagnostic`.
+    folders: Arc<Mutex<Vec<PathBuf>>>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -57,6 +65,11 @@ pub struct ClientSupport {
     /// Whether code actions may be listed without their edit, which the client asks
     /// for with `codeAction/resolve` (it keeps `data` and resolves `edit`).
     code_action_resolve: bool,
+    /// Whether the client pulls diagnostics (`textDocument.diagnostic`): it is then
+    /// sent no publications.
+    pub pull_diagnostics: bool,
+    /// Whether it can be asked to pull again (`workspace/diagnostic/refresh`).
+    pub diagnostic_refresh: bool,
 }
 
 /// Runs a feature, turning a panic into an error response so the server keeps serving.
@@ -87,6 +100,13 @@ async fn ask_client<T>(request: impl Future<Output = Result<T>>) -> Option<T> {
         .await
         .ok()?
         .ok()
+}
+
+/// Asks a pull client to pull diagnostics again, where it can.
+pub(super) async fn refresh_diagnostics(client: &Client, support: ClientSupport) {
+    if support.diagnostic_refresh {
+        ask_client(client.workspace_diagnostic_refresh()).await;
+    }
 }
 
 /// Asks the client to refresh lenses and hints, where it can (a solution landed).
@@ -121,13 +141,82 @@ impl Server {
     /// client (its process died). Starts the server's loop: needs a running runtime.
     pub fn with_exit(client: Client, exit: Arc<Notify>) -> Server {
         let support = Arc::new(OnceLock::new());
+        let pulled = Arc::<Mutex<Pulled>>::default();
         Server {
-            events: Loop::start(client.clone(), support.clone()),
+            events: Loop::start(client.clone(), support.clone(), pulled.clone()),
             client,
             support,
             tokens: Arc::default(),
             config_pulls: Arc::default(),
             exit,
+            pulled,
+            folders: Arc::default(),
+        }
+    }
+
+    fn pulled(&self) -> MutexGuard<'_, Pulled> {
+        self.pulled
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Tells the user that a list was cut, once per request: in a message window for
+    /// what they asked for (`references`), in the log for what the editor asks on its
+    /// own whenever the cursor rests (`highlights`), where a window would pop up at
+    /// every pause.
+    async fn tell_cut<T>(
+        &self,
+        cut: Option<handlers::Cut<T>>,
+        shown: MessageType,
+    ) -> Option<Vec<T>> {
+        let cut = cut?;
+        if let Some(note) = cut.note {
+            if shown == MessageType::LOG {
+                self.client.log_message(MessageType::WARNING, note).await;
+            } else {
+                self.client.show_message(shown, note).await;
+            }
+        }
+        Some(cut.items)
+    }
+
+    fn folders(&self) -> MutexGuard<'_, Vec<PathBuf>> {
+        self.folders
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The workspace report of an open document: from its live analysis, as a pull of
+    /// it would answer; `None` if it changed or closed meanwhile (the client pulls it
+    /// by itself after an edit).
+    async fn open_report(
+        &self,
+        uri: &Uri,
+        previous: Option<&String>,
+    ) -> Option<WorkspaceDocumentDiagnosticReport> {
+        let snapshot = self.current(uri, Needs::Diagnostics).await.ok()??;
+        let result_id = pull::result_id(&snapshot);
+        let version = snapshot.version;
+        if previous == Some(&result_id) {
+            return Some(workspace::unchanged(uri.clone(), Some(version), result_id));
+        }
+        let items = on_pool("diagnostics", move || pull::items(&snapshot))
+            .await
+            .ok()?;
+        if self.pulled().answered(uri, version, &items) {
+            self.refresh_diagnostics();
+        }
+        Some(workspace::full(
+            uri.clone(),
+            Some(version),
+            result_id,
+            items,
+        ))
+    }
+
+    async fn log_warnings(&self, notes: Vec<String>) {
+        for note in notes {
+            self.client.log_message(MessageType::WARNING, note).await;
         }
     }
 
@@ -175,6 +264,12 @@ impl Server {
             return Ok(None);
         };
         on_pool(feature, move || f(&snapshot)).await
+    }
+
+    /// Asks a pull client to pull again, where it can, on a task of its own.
+    fn refresh_diagnostics(&self) {
+        let (client, support) = (self.client.clone(), self.support());
+        tokio::spawn(async move { refresh_diagnostics(&client, support).await });
     }
 
     /// What lenses and hints wait for: their solve, for a client that cannot be asked
@@ -284,9 +379,19 @@ impl LanguageServer for Server {
                 .and_then(|w| w.code_lens.as_ref())
                 .and_then(|c| c.refresh_support)
                 .unwrap_or(false),
+            pull_diagnostics: params
+                .capabilities
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            diagnostic_refresh: workspace
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|c| c.refresh_support)
+                .unwrap_or(false),
         };
         // Set once: a second `initialize` is refused by the transport before it gets here.
         let _ = self.support.set(support);
+        *self.folders() = workspace::folders(&params);
         self.events.send(Event::Initialize {
             encoding,
             settings: params.initialization_options.clone(),
@@ -509,10 +614,12 @@ impl LanguageServer for Server {
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
         let at = params.text_document_position;
         let include = params.context.include_declaration;
-        self.answer(&at.text_document.uri, "references", move |s| {
-            Some(handlers::references(s, at.position, include))
-        })
-        .await
+        let cut = self
+            .answer(&at.text_document.uri, "references", move |s| {
+                Some(handlers::references(s, at.position, include))
+            })
+            .await?;
+        Ok(self.tell_cut(cut, MessageType::WARNING).await)
     }
 
     async fn document_highlight(
@@ -520,10 +627,118 @@ impl LanguageServer for Server {
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
         let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "highlights", move |s| {
-            Some(handlers::highlights(s, at.position))
+        let cut = self
+            .answer(&at.text_document.uri, "highlights", move |s| {
+                Some(handlers::highlights(s, at.position))
+            })
+            .await?;
+        Ok(self.tell_cut(cut, MessageType::LOG).await)
+    }
+
+    async fn selection_range(
+        &self,
+        params: SelectionRangeParams,
+    ) -> Result<Option<Vec<SelectionRange>>> {
+        self.answer(&params.text_document.uri, "selection ranges", move |s| {
+            Some(handlers::selection_ranges(s, &params.positions))
         })
         .await
+    }
+
+    async fn range_formatting(
+        &self,
+        params: DocumentRangeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        self.answer(&params.text_document.uri, "range formatting", move |s| {
+            Some(handlers::range_formatting(s, params.range))
+        })
+        .await
+    }
+
+    async fn on_type_formatting(
+        &self,
+        params: DocumentOnTypeFormattingParams,
+    ) -> Result<Option<Vec<TextEdit>>> {
+        let at = params.text_document_position;
+        self.answer(&at.text_document.uri, "formatting as you type", move |s| {
+            Some(handlers::on_type_formatting(s, at.position, &params.ch))
+        })
+        .await
+    }
+
+    /// The diagnostics of every `.cmg` file of the workspace folders; see
+    /// [`super::workspace`].
+    async fn workspace_diagnostic(
+        &self,
+        params: WorkspaceDiagnosticParams,
+    ) -> Result<WorkspaceDiagnosticReportResult> {
+        let cancelled = workspace::CancelOnDrop(Arc::default());
+        let state = self.events.workspace().await?;
+        let folders = self.folders().clone();
+        let found = on_pool("workspace diagnostics", move || workspace::walk(&folders)).await?;
+        self.log_warnings(found.notes).await;
+        let previous: HashMap<Uri, String> = params
+            .previous_result_ids
+            .into_iter()
+            .map(|previous| (previous.uri, previous.value))
+            .collect();
+        // The client's spelling of an open document's URI may differ from the one
+        // made of its path: they are matched by path.
+        let open: HashMap<PathBuf, &Uri> = state
+            .open
+            .iter()
+            .filter_map(|uri| Some((workspace::path_of(uri)?, uri)))
+            .collect();
+        let mut reports = Vec::new();
+        let mut closed = Vec::new();
+        for path in found.files {
+            if let Some(&uri) = open.get(&path) {
+                reports.extend(self.open_report(uri, previous.get(uri)).await);
+            } else if let Some(uri) = workspace::uri_of(&path) {
+                closed.push((uri, path));
+            }
+        }
+        let flag = cancelled.0.clone();
+        let (closed, note) = on_pool("workspace diagnostics", move || {
+            workspace::closed_reports(closed, &previous, &state.config, state.encoding, &flag)
+        })
+        .await?;
+        self.log_warnings(note.into_iter().collect()).await;
+        reports.extend(closed);
+        Ok(WorkspaceDiagnosticReportResult::Report(
+            WorkspaceDiagnosticReport { items: reports },
+        ))
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        workspace::change_folders(&mut self.folders(), &params.event);
+    }
+
+    /// A pull of one document's diagnostics; see [`super::pull`].
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        let uri = params.text_document.uri;
+        let snapshot = match self.current(&uri, Needs::Diagnostics).await {
+            Ok(Some(snapshot)) => snapshot,
+            // Not open: nothing to report here (closed files are in `workspace/diagnostic`).
+            Ok(None) => return Ok(pull::full(None, Vec::new())),
+            Err(error) if error.code == ErrorCode::ContentModified => {
+                return Err(pull::superseded())
+            }
+            Err(error) => return Err(error),
+        };
+        let result_id = pull::result_id(&snapshot);
+        if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
+            return Ok(pull::unchanged(result_id));
+        }
+        let version = snapshot.version;
+        let items = on_pool("diagnostics", move || pull::items(&snapshot)).await?;
+        if self.pulled().answered(&uri, version, &items) {
+            self.refresh_diagnostics();
+        }
+        Ok(pull::full(Some(result_id), items))
     }
 
     async fn prepare_rename(

@@ -37,6 +37,9 @@ pub struct LspClient<R, W> {
     responses: Vec<Value>,
     /// What `workspace/configuration` answers for the `cmg` section.
     pub settings: Value,
+    /// The server's own requests (`workspace/diagnostic/refresh`, ...), in order of
+    /// arrival; each was answered.
+    pub server_requests: Vec<Value>,
 }
 
 impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
@@ -48,6 +51,7 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
             notifications: Vec::new(),
             responses: Vec::new(),
             settings: json!({}),
+            server_requests: Vec::new(),
         }
     }
 
@@ -101,6 +105,7 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
                     _ => Value::Null,
                 };
                 let id = id.clone();
+                self.server_requests.push(message.clone());
                 self.send(json!({"jsonrpc": "2.0", "id": id, "result": result}))
                     .await;
                 None
@@ -209,6 +214,25 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
                 }
             }
         }
+    }
+
+    /// Reads messages until the server has sent a request `method`, and returns how
+    /// many it has sent so far.
+    pub async fn server_request(&mut self, method: &str) -> usize {
+        let count = |client: &Self| {
+            client
+                .server_requests
+                .iter()
+                .filter(|r| r["method"] == method)
+                .count()
+        };
+        while count(self) == 0 {
+            let message = self.receive().await.expect("the server closed the stream");
+            if let Some(response) = self.dispatch(message).await {
+                self.responses.push(response);
+            }
+        }
+        count(self)
     }
 
     /// Every `publishDiagnostics` for `uri` received so far.

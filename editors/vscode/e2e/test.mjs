@@ -306,13 +306,28 @@ function expectedProblems(file) {
     .sort();
 }
 
-/** The Problems panel's rows as "code line:column", read from each row's text. */
-async function problems(page) {
+/**
+ * The Problems panel's rows of `file` (a name in the workspace's top folder) as
+ * "code line:column", read from each row's text. The server reports every .cmg file of
+ * the workspace (workspace diagnostics), so the panel holds other files' rows too: a
+ * file's row (tree level 1, its text starting with the file's name) heads the rows of
+ * its diagnostics (level 2).
+ */
+async function problems(page, file) {
   const rows = await page.$$eval('[id="workbench.panel.markers"] .monaco-list-row', (elements) =>
-    elements.map((element) => element.textContent ?? ""),
+    elements.map((element) => ({ level: element.getAttribute("aria-level"), text: element.textContent ?? "" })),
   );
+  let inFile = false;
+  const mine = [];
+  for (const row of rows) {
+    if (row.level === "1") {
+      inFile = row.text.startsWith(file);
+    } else if (inFile) {
+      mine.push(row.text);
+    }
+  }
   // A row reads "<message>cmg<code>[Ln 6, Col 6]"; the brackets around the code are CSS.
-  return rows
+  return mine
     .map((row) => /cmg([a-z-]+)\[Ln (\d+), Col (\d+)\]$/.exec(row))
     .filter((match) => match !== null)
     .map((match) => `${match[1]} ${match[2]}:${match[3]}`)
@@ -340,21 +355,33 @@ async function roleColors(session) {
 async function checkFeatures(session, label) {
   const page = session.page;
 
-  // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position.
+  // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position
+  // (the panel lists the other files of the workspace too; only this file's rows count).
   await session.open("every-diagnostic.cmg");
   await page.keyboard.press("Control+Shift+m");
   // Maximized, the panel has room for every row (its list only renders visible rows).
   await page.click('.panel .action-label[aria-label="Maximize Panel"]', { timeout: 5000 }).catch(() => {});
   const want = expectedProblems(path.join(args.examples, "every-diagnostic.cmg"));
   const got = await until(async () => {
-    const shown = await problems(page);
+    const shown = await problems(page, "every-diagnostic.cmg");
     return shown.length >= want.length ? shown : undefined;
   });
   await session.screenshot("problems");
   check(
     `${label}Problems panel: every diagnostic with its code and position`,
     JSON.stringify(got) === JSON.stringify(want),
-    `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page)))}`,
+    `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page, "every-diagnostic.cmg")))}`,
+  );
+  // A file that is not open is listed too, from the server's workspace diagnostics.
+  const closedWant = expectedProblems(path.join(args.examples, "no-game.cmg"));
+  const closedGot = await until(async () => {
+    const shown = await problems(page, "no-game.cmg");
+    return shown.length >= closedWant.length ? shown : undefined;
+  });
+  check(
+    `${label}Problems panel: the diagnostics of no-game.cmg, which is not open`,
+    JSON.stringify(closedGot) === JSON.stringify(closedWant),
+    `want ${JSON.stringify(closedWant)}\n     got  ${JSON.stringify(closedGot ?? (await problems(page, "no-game.cmg")))}`,
   );
   await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
   await page.keyboard.press("Control+j");

@@ -10,3 +10,4 @@ pub fn slow_tests() -> bool {
 pub mod examples;
 pub mod hostile;
 pub mod lsp_process;
+pub mod temp_dir;

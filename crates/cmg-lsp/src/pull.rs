@@ -1,0 +1,165 @@
+//! Pull diagnostics (`textDocument/diagnostic`), for clients that ask for them instead
+//! of taking publications.
+//!
+//! A pull is answered from the analysis of the text the client had when it asked, like
+//! every request, through the same builder and caps as a publication. Its result id
+//! names what the diagnostics depend on: the document's generation (a global counter
+//! bumped by every edit and settings change, so a reopened document never reuses one)
+//! and whether a solve or a size refusal adds to them, so a client whose previous
+//! result id is current gets `unchanged`. A pull superseded by an edit is answered
+//! `ServerCancelled`, as LSP 3.17 provides for this request (see [`superseded`]).
+//!
+//! The server's loop still builds every publication; for a pull client it is not sent
+//! but compared with what the last pull of the same version answered: when they differ
+//! (a solve added `expect-mismatch`, settings changed), the client is asked to pull
+//! again with `workspace/diagnostic/refresh`. After an edit the client pulls by itself.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use serde_json::json;
+use tower_lsp_server::jsonrpc::{Error, ErrorCode};
+use tower_lsp_server::ls_types::*;
+
+use super::convert;
+use super::documents::{self, SolveState};
+use super::handlers::Snapshot;
+
+/// The result id of the snapshot's diagnostics: its generation, and what besides the
+/// analysis they are built from (`s`: a solution checked against `expect`s, `t`: a
+/// solve refused for its size, `n`: nothing).
+pub fn result_id(snapshot: &Snapshot) -> String {
+    let has_expect = !snapshot.analysis.model.expects.is_empty();
+    let tag = match &snapshot.solve {
+        SolveState::Solved(_) if has_expect => 's',
+        SolveState::TooLarge(_) => 't',
+        _ => 'n',
+    };
+    format!("{}{tag}", snapshot.analysed.generation)
+}
+
+/// The snapshot's diagnostics as a publication would carry them: capped at
+/// `cmg.diagnostics.max`, with the summary of the rest.
+pub fn items(snapshot: &Snapshot) -> Vec<Diagnostic> {
+    let diagnostics = documents::diagnostics(&snapshot.analysed, &snapshot.solve);
+    convert::publishable(
+        &snapshot.uri,
+        &snapshot.analysed.rope,
+        snapshot.encoding,
+        &diagnostics,
+    )
+}
+
+pub fn full(result_id: Option<String>, items: Vec<Diagnostic>) -> DocumentDiagnosticReportResult {
+    DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Full(
+        RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport { result_id, items },
+        },
+    ))
+}
+
+pub fn unchanged(result_id: String) -> DocumentDiagnosticReportResult {
+    DocumentDiagnosticReportResult::Report(DocumentDiagnosticReport::Unchanged(
+        RelatedUnchangedDocumentDiagnosticReport {
+            related_documents: None,
+            unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport { result_id },
+        },
+    ))
+}
+
+/// The answer to a pull whose text was superseded before it could be answered (or
+/// whose analysis failed). `retriggerRequest` is false: after its edit the client
+/// pulls for the new text anyway, and a retrigger would be answered the same way, in a
+/// loop, for as long as a failed analysis stands; a settings change that superseded it
+/// is followed by a refresh (see [`Pulled`]).
+pub fn superseded() -> Error {
+    Error {
+        code: ErrorCode::ServerError(-32802),
+        message: "cmg: the document changed; pull again".into(),
+        data: Some(json!(DiagnosticServerCancellationData {
+            retrigger_request: false
+        })),
+    }
+}
+
+/// What pull clients hold and what the loop built last, per document, as digests of
+/// the diagnostics and the version they are for.
+#[derive(Default)]
+pub struct Pulled {
+    answered: HashMap<Uri, (i32, u64)>,
+    built: HashMap<Uri, (i32, u64)>,
+}
+
+impl Pulled {
+    /// A pull of `version` answered `items`; `true` if the loop has meanwhile built
+    /// other diagnostics for the same version (the client should pull again).
+    pub fn answered(&mut self, uri: &Uri, version: i32, items: &[Diagnostic]) -> bool {
+        let answer = (version, digest(items));
+        self.answered.insert(uri.clone(), answer);
+        self.built
+            .get(uri)
+            .is_some_and(|&built| built.0 == version && built != answer)
+    }
+
+    /// The loop built `diagnostics` for `version` (`None`: the document closed);
+    /// `true` if the client holds other diagnostics for that same version.
+    pub fn built(&mut self, uri: &Uri, version: Option<i32>, diagnostics: &[Diagnostic]) -> bool {
+        let Some(version) = version else {
+            self.answered.remove(uri);
+            self.built.remove(uri);
+            return false;
+        };
+        let built = (version, digest(diagnostics));
+        self.built.insert(uri.clone(), built);
+        self.answered
+            .get(uri)
+            .is_some_and(|&answer| answer.0 == version && answer != built)
+    }
+}
+
+fn digest(diagnostics: &[Diagnostic]) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    serde_json::to_string(diagnostics)
+        .unwrap_or_default()
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diagnostic(message: &str) -> Diagnostic {
+        Diagnostic {
+            message: message.to_owned(),
+            ..Diagnostic::default()
+        }
+    }
+
+    #[test]
+    fn a_refresh_only_when_the_same_version_gets_other_diagnostics() {
+        let uri: Uri = "file:///a.cmg".parse().unwrap();
+        let mut pulled = Pulled::default();
+        let (one, two) = (
+            vec![diagnostic("one")],
+            vec![diagnostic("one"), diagnostic("two")],
+        );
+        // Built before any pull: nothing to refresh.
+        assert!(!pulled.built(&uri, Some(1), &one));
+        assert!(!pulled.answered(&uri, 1, &one));
+        // A solve adds a diagnostic to version 1: the client's copy is stale.
+        assert!(pulled.built(&uri, Some(1), &two));
+        // The client pulled the new list; the same list built again changes nothing.
+        assert!(!pulled.answered(&uri, 1, &two));
+        assert!(!pulled.built(&uri, Some(1), &two));
+        // A new version: the client pulls by itself after its edit.
+        assert!(!pulled.built(&uri, Some(2), &one));
+        // An answer older than what was built for its version.
+        assert!(!pulled.built(&uri, Some(3), &two));
+        assert!(pulled.answered(&uri, 3, &one));
+        // Closed: forgotten.
+        assert!(!pulled.built(&uri, None, &[]));
+        assert!(!pulled.built(&uri, Some(3), &one));
+    }
+}

@@ -1,0 +1,292 @@
+//! Workspace diagnostics (`workspace/diagnostic`): the `*.cmg` files of the workspace
+//! folders, open or not, found by the walk of `cmg check DIR` ([`super::files`]).
+//!
+//! An open document is answered from its live analysis, with the result id of
+//! `textDocument/diagnostic` ([`super::pull`]). A closed file is read from disk (a
+//! regular file of at most `analysis.maxDocumentBytes`) and analysed on the blocking
+//! pool, one file after another, with the limits of an open document; its result id is
+//! a hash of its bytes and of the settings its diagnostics depend on, so a file that
+//! has not changed answers `unchanged`. The walk stops at [`MAX_FILES`] files and the
+//! reading at [`MAX_BYTES`] bytes in all; the log says when either cut the report.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use cmg_core::analysis::Capped;
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::*;
+
+use super::config::Config;
+use super::convert::{self, Encoding};
+use super::documents::{self, AnalysisJob};
+use super::files::{self, ReadError};
+
+/// The most files one report covers.
+pub const MAX_FILES: usize = 1000;
+/// The most bytes one report reads from closed files.
+pub const MAX_BYTES: u64 = 256 << 20;
+
+/// What the walk of the folders found: the files by path, and what it left out.
+pub struct Found {
+    pub files: Vec<PathBuf>,
+    /// Why files were left out, for the log.
+    pub notes: Vec<String>,
+}
+
+/// The `*.cmg` files of `folders`, each once, at most [`MAX_FILES`] of them.
+pub fn walk(folders: &[PathBuf]) -> Found {
+    let mut found = Found {
+        files: Vec::new(),
+        notes: Vec::new(),
+    };
+    for folder in folders {
+        let walk = files::cmg_files(folder);
+        found.notes.extend(
+            walk.errors
+                .into_iter()
+                .map(|error| format!("cmg: cannot walk {}: {error}", folder.display())),
+        );
+        found.files.extend(walk.files);
+    }
+    // Nested workspace folders find the same file twice.
+    found.files.sort();
+    found.files.dedup();
+    if found.files.len() > MAX_FILES {
+        found.notes.push(format!(
+            "cmg: the workspace has {} .cmg files; workspace diagnostics cover the first {MAX_FILES} by path (open a file to see its diagnostics)",
+            found.files.len()
+        ));
+        found.files.truncate(MAX_FILES);
+    }
+    found
+}
+
+/// The reports of the closed files `paths` (given with their URIs), answered
+/// `unchanged` where `previous` holds their current result id. Stops when `cancelled`
+/// is set (the request was dropped), and at [`MAX_BYTES`].
+pub fn closed_reports(
+    paths: Vec<(Uri, PathBuf)>,
+    previous: &HashMap<Uri, String>,
+    config: &Config,
+    encoding: Encoding,
+    cancelled: &AtomicBool,
+) -> (Vec<WorkspaceDocumentDiagnosticReport>, Option<String>) {
+    let mut reports = Vec::new();
+    let mut read = 0u64;
+    let limit = config.max_document_bytes as u64;
+    for (index, (uri, path)) in paths.iter().enumerate() {
+        if cancelled.load(Ordering::Relaxed) {
+            break;
+        }
+        if read > MAX_BYTES {
+            let note = format!(
+                "cmg: workspace diagnostics read {read} bytes and stopped there; {} files are not covered (open a file to see its diagnostics)",
+                paths.len() - index
+            );
+            return (reports, Some(note));
+        }
+        let (result_id, capped, rope) = match files::read_regular_file(path, limit) {
+            Ok(bytes) => {
+                read += bytes.len() as u64;
+                let result_id = result_id(&bytes, config);
+                if previous.get(uri) == Some(&result_id) {
+                    reports.push(unchanged(uri.clone(), None, result_id));
+                    continue;
+                }
+                // Not UTF-8: not a text an editor would open as `.cmg`.
+                let Ok(text) = String::from_utf8(bytes) else {
+                    continue;
+                };
+                let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+                let rope = Rope::from_str(text);
+                (result_id, analyse(rope.clone(), config, cancelled), rope)
+            }
+            Err(ReadError::TooLarge { size }) => {
+                let size = size.unwrap_or(limit + 1);
+                let result_id = format!("t{size}-{:x}", settings_digest(config));
+                if previous.get(uri) == Some(&result_id) {
+                    reports.push(unchanged(uri.clone(), None, result_id));
+                    continue;
+                }
+                let refusal = documents::refusal(size, config.max_document_bytes);
+                (result_id, refusal, Rope::new())
+            }
+            // Gone since the walk, unreadable, or swapped for a pipe: nothing to say.
+            Err(_) => continue,
+        };
+        let items = convert::publishable(uri, &rope, encoding, &capped);
+        reports.push(full(uri.clone(), None, result_id, items));
+    }
+    (reports, None)
+}
+
+/// The diagnostics of a closed file, as if it were open: analysed with the same
+/// limits, and solved (one thread, within the same limits) only when an `expect` needs
+/// the outcome.
+fn analyse(rope: Rope, config: &Config, cancelled: &AtomicBool) -> Capped {
+    let job = AnalysisJob {
+        generation: 0,
+        version: 0,
+        rope,
+        config: config.clone(),
+        over_budget: None,
+    };
+    let analysed = job.run();
+    if let (Some(analysis), Some((game, _))) = (&analysed.analysis, &analysed.plan.game) {
+        if !analysis.model.expects.is_empty() {
+            let solver = cmg_solve::Config {
+                threads: Some(1),
+                ..cmg_solve::Config::default()
+            };
+            if let Some(solution) = cmg_solve::solve_with(game, solver, cancelled) {
+                return analysis.diagnostics_capped(Some(&solution), None, config.max_diagnostics);
+            }
+        }
+    }
+    documents::diagnostics(&analysed, &analysed.plan.refused)
+}
+
+/// A closed file's result id: its bytes and the settings that shape its diagnostics.
+fn result_id(bytes: &[u8], config: &Config) -> String {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut hasher);
+    format!("h{:x}-{:x}", hasher.finish(), settings_digest(config))
+}
+
+fn settings_digest(config: &Config) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (
+        config.max_nodes,
+        config.max_solver_memory_mib,
+        config.max_document_bytes,
+        config.max_diagnostics,
+    )
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A full report; `version` for an open document.
+pub fn full(
+    uri: Uri,
+    version: Option<i32>,
+    result_id: String,
+    items: Vec<Diagnostic>,
+) -> WorkspaceDocumentDiagnosticReport {
+    WorkspaceDocumentDiagnosticReport::Full(WorkspaceFullDocumentDiagnosticReport {
+        uri,
+        version: version.map(i64::from),
+        full_document_diagnostic_report: FullDocumentDiagnosticReport {
+            result_id: Some(result_id),
+            items,
+        },
+    })
+}
+
+pub fn unchanged(
+    uri: Uri,
+    version: Option<i32>,
+    result_id: String,
+) -> WorkspaceDocumentDiagnosticReport {
+    WorkspaceDocumentDiagnosticReport::Unchanged(WorkspaceUnchangedDocumentDiagnosticReport {
+        uri,
+        version: version.map(i64::from),
+        unchanged_document_diagnostic_report: UnchangedDocumentDiagnosticReport { result_id },
+    })
+}
+
+/// The folders of `initialize`: `workspaceFolders`, else `rootUri`; only `file:` ones.
+pub fn folders(params: &InitializeParams) -> Vec<PathBuf> {
+    #[allow(deprecated)]
+    let root = params.root_uri.iter();
+    let uris: Vec<&Uri> = match &params.workspace_folders {
+        Some(folders) if !folders.is_empty() => folders.iter().map(|f| &f.uri).collect(),
+        _ => root.collect(),
+    };
+    uris.into_iter().filter_map(path_of).collect()
+}
+
+/// The folders after `workspace/didChangeWorkspaceFolders`.
+pub fn change_folders(folders: &mut Vec<PathBuf>, event: &WorkspaceFoldersChangeEvent) {
+    let removed: Vec<PathBuf> = event
+        .removed
+        .iter()
+        .filter_map(|f| path_of(&f.uri))
+        .collect();
+    folders.retain(|folder| !removed.contains(folder));
+    for added in event.added.iter().filter_map(|f| path_of(&f.uri)) {
+        if !folders.contains(&added) {
+            folders.push(added);
+        }
+    }
+}
+
+/// The path of a `file:` URI, which the client and the server may spell differently
+/// (percent-encoding), so documents are matched by path.
+pub fn path_of(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|path| path.into_owned())
+}
+
+/// The URI of a walked file.
+pub fn uri_of(path: &Path) -> Option<Uri> {
+    Uri::from_file_path(path)
+}
+
+/// Set when the request's future is dropped (the client cancelled it), so that the
+/// work on the pool stops between files.
+pub struct CancelOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(uri: &str) -> WorkspaceFolder {
+        WorkspaceFolder {
+            uri: uri.parse().unwrap(),
+            name: String::new(),
+        }
+    }
+
+    #[test]
+    fn the_folders_are_the_workspace_folders_else_the_root_and_follow_changes() {
+        #[allow(deprecated)]
+        let mut params = InitializeParams {
+            root_uri: Some("file:///root".parse().unwrap()),
+            ..InitializeParams::default()
+        };
+        assert_eq!(folders(&params), [PathBuf::from("/root")]);
+        params.workspace_folders = Some(vec![folder("file:///a"), folder("file:///b%20c")]);
+        let mut current = folders(&params);
+        assert_eq!(current, [PathBuf::from("/a"), PathBuf::from("/b c")]);
+        change_folders(
+            &mut current,
+            &WorkspaceFoldersChangeEvent {
+                added: vec![folder("file:///d"), folder("file:///a")],
+                removed: vec![folder("file:///b%20c")],
+            },
+        );
+        assert_eq!(current, [PathBuf::from("/a"), PathBuf::from("/d")]);
+    }
+
+    #[test]
+    fn a_closed_file_id_changes_with_its_bytes_and_with_the_settings_that_shape_it() {
+        let config = Config::default();
+        let id = result_id(b"0 -- 1\n", &config);
+        assert_eq!(id, result_id(b"0 -- 1\n", &config));
+        assert_ne!(id, result_id(b"0 -- 2\n", &config));
+        let capped = Config {
+            max_diagnostics: 1,
+            ..Config::default()
+        };
+        assert_ne!(id, result_id(b"0 -- 1\n", &capped));
+    }
+}
