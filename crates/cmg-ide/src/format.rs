@@ -392,7 +392,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::test_utils::apply_edits;
+    use crate::test_utils::{apply_edits, piece};
 
     /// `fixture` with its range between two `$0` markers (or at one) formatted.
     fn check_range(fixture: &str, expect: Expect) {
@@ -494,31 +494,6 @@ mod tests {
         check_typed("[[1,2]$0\n", ']', expect!["[[1,2]\n"]);
         check_typed("[[1,2],\n$0", '\n', expect!["[[1,2],\n"]);
         check_typed("0--1$0", 'x', expect!["0--1"]);
-    }
-
-    fn piece() -> impl Strategy<Value = &'static str> {
-        prop::sample::select(vec![
-            "0 -- 1",
-            "0--{2,5}",
-            "{1 2} -- 3 -- 4",
-            "[[1,2],[0]]",
-            "[\n[1],  # c\n[0]\n]",
-            "# note",
-            "\n",
-            "\n",
-            "\n\n",
-            ";",
-            "  ",
-            "\t",
-            "node 3 \"é\"",
-            "expect mouse",
-            "1 -- [",
-            "{2",
-            "\r\n",
-            "--",
-            "]",
-            "0 -- 1  # tail",
-        ])
     }
 
     proptest! {

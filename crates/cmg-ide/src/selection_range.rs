@@ -87,7 +87,7 @@ mod tests {
     use expect_test::{expect, Expect};
     use proptest::prelude::*;
 
-    use crate::test_utils::cursor;
+    use crate::test_utils::{cursor, piece};
 
     use super::*;
 
@@ -153,30 +153,6 @@ mod tests {
                 0..10 "1 -- {2 3\n"
             "##]],
         );
-    }
-
-    fn piece() -> impl Strategy<Value = &'static str> {
-        prop::sample::select(vec![
-            "0 -- 1",
-            "0--{2,5}",
-            "{1 2} -- 3 -- 4",
-            "[[1,2],[0]]",
-            "[\n[1],  # c\n[0]\n]",
-            "# note",
-            "\n",
-            "\n\n",
-            ";",
-            "  ",
-            "node 3 \"é\"",
-            "expect mouse",
-            "1 -- [",
-            "{2",
-            "\r\n",
-            "--",
-            "]",
-            "}",
-            "x",
-        ])
     }
 
     proptest! {

@@ -31,3 +31,32 @@ pub fn every_range(text: &str) -> impl Iterator<Item = cmg_syntax::TextRange> {
     (0..=len)
         .flat_map(move |start| (start..=len).map(move |end| cmg_syntax::TextRange::new(start, end)))
 }
+
+/// One piece of a random `.cmg` text for the property tests: statements whole and broken,
+/// comments, line breaks of every kind, brackets left open or closed too many times.
+pub fn piece() -> impl proptest::strategy::Strategy<Value = &'static str> {
+    proptest::sample::select(vec![
+        "0 -- 1",
+        "0--{2,5}",
+        "{1 2} -- 3 -- 4",
+        "[[1,2],[0]]",
+        "[\n[1],  # c\n[0]\n]",
+        "# note",
+        "\n",
+        "\n",
+        "\n\n",
+        ";",
+        "  ",
+        "\t",
+        "node 3 \"é\"",
+        "expect mouse",
+        "1 -- [",
+        "{2",
+        "\r\n",
+        "--",
+        "]",
+        "}",
+        "x",
+        "0 -- 1  # tail",
+    ])
+}
