@@ -90,9 +90,14 @@ fn region(
         start = line_start(text, chunks[first].range.start);
         end = line_end(text, chunks[last].range.end);
         let lines = TextRange::new(start, end);
-        let before = first
-            .checked_sub(1)
-            .filter(|&i| touching(&chunks[i], lines));
+        // A broken statement that leaves a bracket open gets the `;` that ends it
+        // (see `print`), and the separator after it is dropped: the lines after it
+        // print as they do in the whole file only with it.
+        let before = first.checked_sub(1).filter(|&i| {
+            touching(&chunks[i], lines)
+                || (chunks[i].statement.is_none()
+                    && leaves_bracket_open(&parse.tokens[chunks[i].tokens.clone()]))
+        });
         let after = Some(last + 1).filter(|&i| chunks.get(i).is_some_and(|c| touching(c, lines)));
         match (before, after) {
             (None, None) => break,
@@ -494,6 +499,17 @@ mod tests {
         check_typed("[[1,2]$0\n", ']', expect!["[[1,2]\n"]);
         check_typed("[[1,2],\n$0", '\n', expect!["[[1,2],\n"]);
         check_typed("0--1$0", 'x', expect!["0--1"]);
+    }
+
+    /// The `;` that ends a broken statement's open bracket is printed with that
+    /// statement, so a range after it takes it in.
+    #[test]
+    fn a_range_after_an_open_bracket_takes_in_the_statement_that_opened_it() {
+        let text = "1 -- [\n;]";
+        let parse = cmg_syntax::parse(text);
+        let edit = format_range(text, &parse, TextRange::new(7, 8)).expect("an edit");
+        let result = apply_edits(text, std::slice::from_ref(&edit));
+        assert_eq!(result, format(text, &parse));
     }
 
     proptest! {
