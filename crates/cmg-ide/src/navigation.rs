@@ -2,7 +2,7 @@
 
 use cmg_core::analysis::Analysis;
 use cmg_core::model::{Mention, MentionKind};
-use cmg_syntax::{StatementKind, TextRange};
+use cmg_syntax::TextRange;
 
 /// Where to go: `full_range` is the whole declaring construct, `focus_range` the part
 /// to select (the id itself).
@@ -145,14 +145,12 @@ fn row_of(analysis: &Analysis, mention: &Mention) -> Option<usize> {
     if mention.kind == MentionKind::ListIndex {
         return None;
     }
-    let statement = analysis
+    let lists = analysis
         .parse
         .file
         .statements
-        .get(mention.statement as usize)?;
-    let StatementKind::Adjacency(lists) = &statement.kind else {
-        return None;
-    };
+        .get(mention.statement as usize)?
+        .adjacency_lists()?;
     let row = lists
         .partition_point(|list| list.range.start <= mention.range.start)
         .checked_sub(1)

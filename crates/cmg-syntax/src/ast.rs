@@ -20,6 +20,16 @@ pub struct Statement {
     pub kind: StatementKind,
 }
 
+impl Statement {
+    /// The lists of an adjacency literal; `None` for any other statement.
+    pub fn adjacency_lists(&self) -> Option<&[AdjacencyList]> {
+        match &self.kind {
+            StatementKind::Adjacency(lists) => Some(lists),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StatementKind {
     /// `a -- {b c} -- d`: at least two groups.

@@ -198,14 +198,12 @@ fn listed_removals(
 
 /// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
 fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
-    let statement = analysis
+    let lists = analysis
         .parse
         .file
         .statements
-        .get(edge.statement as usize)?;
-    let StatementKind::Adjacency(lists) = &statement.kind else {
-        return None;
-    };
+        .get(edge.statement as usize)?
+        .adjacency_lists()?;
     let list = lists.get(edge.b as usize)?;
     let edit = match list.neighbours.last() {
         Some(last) => TextEdit {

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use cmg_core::analysis::{outcome_keyword, start_position, Analysis};
 use cmg_solve::Solution;
-use cmg_syntax::{StatementKind, SyntaxKind, TextRange};
+use cmg_syntax::{SyntaxKind, TextRange};
 
 use super::edits::tokens_in;
 use super::{touches, ActionId, ActionKind, Candidate, Plan};
@@ -45,12 +45,13 @@ pub(super) fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Op
 /// Refactor: the adjacency literal at `range` as edge statements, in the style of
 /// `cmg import`. Comments inside the literal are kept on lines of their own before them.
 pub(super) fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Option<Plan> {
-    let statement = analysis.parse.file.statements.iter().find(|statement| {
-        matches!(statement.kind, StatementKind::Adjacency(_)) && touches(statement.range, range)
-    })?;
-    let StatementKind::Adjacency(lists) = &statement.kind else {
-        return None;
-    };
+    let (statement, lists) = analysis
+        .parse
+        .file
+        .statements
+        .iter()
+        .filter(|statement| touches(statement.range, range))
+        .find_map(|statement| Some((statement, statement.adjacency_lists()?)))?;
     if lists.is_empty() {
         return None;
     }
