@@ -84,6 +84,10 @@ pub struct Analysed {
     /// Set when the analysis was refused because it would not fit in what is left of
     /// the memory budget.
     pub over_budget: Option<OverBudget>,
+    /// The heap `analysis` holds ([`Analysis::heap_bytes`]), measured once on the pool:
+    /// the budget sums it over every document on the loop, often, and measuring walks
+    /// the whole parse.
+    pub analysis_bytes: u64,
 }
 
 /// An analysis refused before anything was allocated: its estimate, and what was left
@@ -158,6 +162,9 @@ impl AnalysisJob {
         // took 3.5 ms on a 1 MB file, on every keystroke.
         .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
         let plan = plan(analysis.as_deref(), &self.config);
+        let analysis_bytes = analysis
+            .as_ref()
+            .map_or(0, |analysis| analysis.heap_bytes() as u64);
         Analysed {
             generation: self.generation,
             version: self.version,
@@ -166,6 +173,7 @@ impl AnalysisJob {
             config: self.config,
             plan,
             over_budget: self.over_budget,
+            analysis_bytes,
         }
     }
 }
@@ -214,6 +222,7 @@ impl Document {
                     game: None,
                 },
                 over_budget: None,
+                analysis_bytes: 0,
             }),
             rope,
             solve: SolveState::NoGame,
@@ -278,6 +287,7 @@ impl Document {
                 game: None,
             },
             over_budget: None,
+            analysis_bytes: 0,
         };
         Leftover {
             _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
@@ -294,10 +304,7 @@ impl Document {
     /// The heap the latest analysis holds, if it is retained (its own estimate); the
     /// text on the rope is not counted.
     pub fn analysis_bytes(&self) -> u64 {
-        self.analysed
-            .analysis
-            .as_ref()
-            .map_or(0, |analysis| analysis.heap_bytes() as u64)
+        self.analysed.analysis_bytes
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
