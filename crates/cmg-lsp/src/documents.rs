@@ -453,6 +453,15 @@ impl Document {
         !matches!(self.solve, SolveState::Pending { .. })
     }
 
+    /// The solve the latest analysis waits for, if one is queued or running: its cancel
+    /// flag, which names the job.
+    pub fn pending_solve(&self) -> Option<&Arc<AtomicBool>> {
+        match &self.solve {
+            SolveState::Pending { cancel, .. } => Some(cancel),
+            _ => None,
+        }
+    }
+
     /// The solution of the latest analysis's graph, if there is one yet.
     pub fn solution(&self) -> Option<Arc<Solved>> {
         match &self.solve {

@@ -187,6 +187,20 @@ struct Publication {
     sent: u64,
     /// The generation whose first publication waits for a quick solve.
     waiting: Option<u64>,
+    /// The wait for the pending solve. It belongs to the solve, not to a text: a solve
+    /// makes publications wait once, so a later text of the same game (typing in a
+    /// comment while a long solve runs) waits only for what is left of that wait, and
+    /// once it is over publishes at once, without the outcome until the solve lands.
+    solve_wait: Option<SolveWait>,
+}
+
+/// One solve's wait before publishing: the solve (its cancel flag names the job), the
+/// generation whose analysis began the wait (its timer event names it), and whether
+/// the wait is over.
+struct SolveWait {
+    solve: Arc<std::sync::atomic::AtomicBool>,
+    started: u64,
+    over: bool,
 }
 
 pub struct Scheduler {
@@ -362,11 +376,23 @@ impl Scheduler {
             }
             Event::Solved { uri, job, outcome } => self.solved(uri, job, outcome, actions),
             Event::SolveWaitOver { uri, generation } => {
-                if let Some(tracked) = self.documents.get_mut(&uri) {
-                    if tracked.publication.waiting == Some(generation) {
-                        tracked.publication.waiting = None;
-                        self.build(&uri, actions);
-                    }
+                let Some(tracked) = self.documents.get_mut(&uri) else {
+                    return;
+                };
+                let publication = &mut tracked.publication;
+                // Only the timer of the solve's own wait: one of a solve since
+                // superseded ends nothing.
+                let Some(wait) = publication
+                    .solve_wait
+                    .as_mut()
+                    .filter(|wait| wait.started == generation)
+                else {
+                    return;
+                };
+                wait.over = true;
+                // Whichever text of the same game waits now is published.
+                if publication.waiting.take().is_some() {
+                    self.build(&uri, actions);
                 }
             }
             Event::Built {
@@ -494,16 +520,39 @@ impl Scheduler {
                     // is published to say so); its requests are let go.
                     tracked.publication.waiting = None;
                     document.released = document.released.max(generation);
-                } else if solve.is_some() || !document.solve_settled() {
+                } else if let Some(pending) = document.pending_solve() {
                     // The first publication waits a moment for the solve, so that a quick
                     // solve's `expect-mismatch` comes with the rest; the requests don't
-                    // wait with it.
-                    tracked.publication.waiting = Some(generation);
-                    document.released = document.released.max(generation);
-                    actions.push(Action::WaitForSolve {
-                        uri: uri.clone(),
-                        generation,
-                    });
+                    // wait with it. A solve makes publications wait once: a solve that
+                    // goes on from an earlier text has begun its wait already.
+                    let publication = &mut tracked.publication;
+                    let wait = publication
+                        .solve_wait
+                        .as_ref()
+                        .filter(|wait| Arc::ptr_eq(&wait.solve, pending));
+                    match wait {
+                        Some(wait) if wait.over => {
+                            publication.waiting = None;
+                            self.build(&uri, actions);
+                        }
+                        Some(_) => {
+                            publication.waiting = Some(generation);
+                            document.released = document.released.max(generation);
+                        }
+                        None => {
+                            publication.solve_wait = Some(SolveWait {
+                                solve: pending.clone(),
+                                started: generation,
+                                over: false,
+                            });
+                            publication.waiting = Some(generation);
+                            document.released = document.released.max(generation);
+                            actions.push(Action::WaitForSolve {
+                                uri: uri.clone(),
+                                generation,
+                            });
+                        }
+                    }
                 } else {
                     tracked.publication.waiting = None;
                     self.build(&uri, actions);
