@@ -23,6 +23,7 @@ use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
 use super::config::Config;
+use super::convert::{self, Encoding};
 
 /// The next generation to hand out; 0 is the "not analysed" of a new document.
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
@@ -79,6 +80,9 @@ pub struct Analysed {
     pub version: i32,
     pub rope: Rope,
     pub analysis: Option<Arc<Analysis>>,
+    /// [`Analysis::heap_bytes`] of `analysis`, measured once on the pool: it walks every
+    /// statement, and the budget is summed on the loop before every analysis and solve.
+    pub heap_bytes: u64,
     pub config: Config,
     pub plan: Plan,
     /// Set when the analysis was refused because it would not fit in what is left of
@@ -162,6 +166,7 @@ impl AnalysisJob {
             generation: self.generation,
             version: self.version,
             rope: self.rope,
+            heap_bytes: analysis.as_ref().map_or(0, |a| a.heap_bytes() as u64),
             analysis,
             config: self.config,
             plan,
@@ -208,6 +213,7 @@ impl Document {
                 version,
                 rope: rope.clone(),
                 analysis: None,
+                heap_bytes: 0,
                 config,
                 plan: Plan {
                     refused: SolveState::NoGame,
@@ -272,6 +278,7 @@ impl Document {
             version: kept.version,
             rope: kept.rope.clone(),
             analysis: None,
+            heap_bytes: 0,
             config: kept.config.clone(),
             plan: Plan {
                 refused: SolveState::NoGame,
@@ -294,10 +301,7 @@ impl Document {
     /// The heap the latest analysis holds, if it is retained (its own estimate); the
     /// text on the rope is not counted.
     pub fn analysis_bytes(&self) -> u64 {
-        self.analysed
-            .analysis
-            .as_ref()
-            .map_or(0, |analysis| analysis.heap_bytes() as u64)
+        self.analysed.heap_bytes
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
@@ -542,6 +546,22 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         _ => (None, None),
     };
     analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
+}
+
+/// The publication of an analysed document and the state of its solve, in protocol
+/// form: [`diagnostics`], converted with the analysis's line index (the rope where
+/// there is no analysis). What the loop builds on the pool and a pull answers.
+pub fn publication(
+    uri: &tower_lsp_server::ls_types::Uri,
+    analysed: &Analysed,
+    solve: &SolveState,
+    encoding: Encoding,
+) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+    let capped = diagnostics(analysed, solve);
+    match &analysed.analysis {
+        Some(analysis) => convert::publishable(uri, &analysis.line_index, encoding, &capped),
+        None => convert::publishable(uri, &analysed.rope, encoding, &capped),
+    }
 }
 
 /// The one diagnostic of a document of `bytes` bytes, above the analysis `limit`.

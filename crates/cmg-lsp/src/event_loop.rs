@@ -16,7 +16,7 @@ use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 use tower_lsp_server::Client;
 
 use super::config::Config;
-use super::convert::{self, Encoding};
+use super::convert::Encoding;
 use super::documents::{self, Needs};
 use super::handlers::Snapshot;
 use super::pull::Pulled;
@@ -326,10 +326,7 @@ impl Runner {
                 let target = uri.clone();
                 let name = uri.as_str().to_owned();
                 self.on_pool(
-                    move || {
-                        let diagnostics = documents::diagnostics(&analysed, &solve);
-                        convert::publishable(&target, &analysed.rope, encoding, &diagnostics)
-                    },
+                    move || documents::publication(&target, &analysed, &solve, encoding),
                     move |panic| {
                         format!("cmg: the diagnostics of {name} could not be built ({panic})")
                     },

@@ -1288,8 +1288,7 @@ mod tests {
                     else {
                         unreachable!("only builds are kept here")
                     };
-                    let set = documents::diagnostics(&analysed, &solve);
-                    let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
+                    let diagnostics = documents::publication(&uri, &analysed, &solve, encoding);
                     self.feed(
                         scheduler,
                         Event::Built {

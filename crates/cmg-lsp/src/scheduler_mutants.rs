@@ -135,8 +135,7 @@ impl Pool {
         else {
             unreachable!("only builds are kept here")
         };
-        let set = documents::diagnostics(&analysed, &solve);
-        let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
+        let diagnostics = documents::publication(&uri, &analysed, &solve, encoding);
         let built = Event::Built {
             uri,
             generation,

@@ -148,17 +148,18 @@ enum Route {
 
 fn parse_with(text: &str, route: Route) -> Parse {
     let tokens = lex(text);
-    let (statements, breaks) = split_statements(&tokens);
+    // The chunks are cut first, each with its tokens only; reading each fills in its
+    // range and statement, so the cut needs no list of its own.
+    let (mut chunks, breaks) = split_statements(&tokens);
     let mut file = SourceFile {
-        statements: Vec::with_capacity(statements.len()),
+        statements: Vec::with_capacity(chunks.len()),
     };
-    let mut chunks = Vec::with_capacity(statements.len());
     let mut errors = Vec::new();
     // One parser for the whole file, run on each statement in turn.
     let parser = statement(text);
     let mut significant: Vec<Token> = Vec::new();
-    for token_range in statements {
-        let written = &tokens[token_range.clone()];
+    for chunk in &mut chunks {
+        let written = &tokens[chunk.tokens.clone()];
         let fast = match route {
             Route::FastPathFirst => edge_chain(text, written),
             Route::GrammarOnly => None,
@@ -185,7 +186,8 @@ fn parse_with(text: &str, route: Route) -> Parse {
                 (range, parse_statement(&parser, input, text, &significant))
             }
         };
-        let statement = match parsed {
+        chunk.range = range;
+        chunk.statement = match parsed {
             Ok(kind) => {
                 file.statements.push(Statement { range, kind });
                 Some(file.statements.len() - 1)
@@ -195,11 +197,6 @@ fn parse_with(text: &str, route: Route) -> Parse {
                 None
             }
         };
-        chunks.push(Chunk {
-            tokens: token_range,
-            range,
-            statement,
-        });
     }
     // The lexer reserves a token per two bytes and most files have fewer; the parse is
     // kept as long as the document is open, so it keeps only what it holds (shrinking
@@ -208,6 +205,7 @@ fn parse_with(text: &str, route: Route) -> Parse {
     tokens.shrink_to_fit();
     let mut breaks = breaks;
     breaks.shrink_to_fit();
+    chunks.shrink_to_fit();
     Parse {
         tokens,
         file,
@@ -217,10 +215,11 @@ fn parse_with(text: &str, route: Route) -> Parse {
     }
 }
 
-/// Cuts the token list into statements in one pass; every returned range starts and
-/// ends with a token that is neither a comment nor a newline. Also returns the index of
-/// every token that ends a statement (see [`Parse::statement_start`]).
-fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>) {
+/// Cuts the token list into statements in one pass: a chunk per statement, with only
+/// its tokens (a range that starts and ends with a token that is neither a comment nor
+/// a newline) filled in. Also returns the index of every token that ends a statement
+/// (see [`Parse::statement_start`]).
+fn split_statements(tokens: &[Token]) -> (Vec<Chunk>, Vec<u32>) {
     let is_gap = |kind: SyntaxKind| {
         matches!(
             kind,
@@ -262,7 +261,11 @@ fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>)
         ) {
             end -= 1;
         }
-        statements.push(start..end);
+        statements.push(Chunk {
+            tokens: start..end,
+            range: TextRange::default(),
+            statement: None,
+        });
     }
     (statements, break_indices)
 }
