@@ -27,43 +27,20 @@ pub struct Parse {
     /// The index of every token that ends a statement (a `;`, or a newline outside
     /// brackets or before a line that plainly starts a new statement), in order.
     breaks: Vec<u32>,
+    /// What the statements own besides their list, summed as they are read: the
+    /// memory budget asks for it once per analysis, and summing it then walked every
+    /// statement again.
+    statement_heap: usize,
 }
 
 impl Parse {
     /// The heap bytes this parse holds on to, approximately (buffers by capacity).
     pub fn heap_bytes(&self) -> usize {
-        use crate::heap::{small_vec_bytes, vec_bytes};
-        let statements: usize = self
-            .file
-            .statements
-            .iter()
-            .map(|statement| match &statement.kind {
-                StatementKind::Edges(groups) => {
-                    small_vec_bytes(groups)
-                        + groups
-                            .iter()
-                            .map(|group| small_vec_bytes(&group.members))
-                            .sum::<usize>()
-                }
-                StatementKind::Node(decl) => decl
-                    .label
-                    .as_ref()
-                    .map_or(0, |label| label.value.capacity()),
-                StatementKind::Expect(_) => 0,
-                StatementKind::Adjacency(lists) => {
-                    vec_bytes(lists)
-                        + lists
-                            .iter()
-                            .map(|list| vec_bytes(&list.neighbours))
-                            .sum::<usize>()
-                }
-            })
-            .sum();
         self.heap_parts()
             .iter()
             .map(|(_, bytes)| bytes)
             .sum::<usize>()
-            + statements
+            + self.statement_heap
             + self
                 .errors
                 .iter()
@@ -116,6 +93,33 @@ impl Parse {
     }
 }
 
+/// The heap a statement owns: its groups and members where they spilled out of line, a
+/// label, the lists of an adjacency literal.
+fn statement_heap_bytes(statement: &Statement) -> usize {
+    use crate::heap::{small_vec_bytes, vec_bytes};
+    match &statement.kind {
+        StatementKind::Edges(groups) => {
+            small_vec_bytes(groups)
+                + groups
+                    .iter()
+                    .map(|group| small_vec_bytes(&group.members))
+                    .sum::<usize>()
+        }
+        StatementKind::Node(decl) => decl
+            .label
+            .as_ref()
+            .map_or(0, |label| label.value.capacity()),
+        StatementKind::Expect(_) => 0,
+        StatementKind::Adjacency(lists) => {
+            vec_bytes(lists)
+                + lists
+                    .iter()
+                    .map(|list| vec_bytes(&list.neighbours))
+                    .sum::<usize>()
+        }
+    }
+}
+
 /// The tokens of one statement as written, without its terminator or trailing comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
@@ -155,6 +159,7 @@ fn parse_with(text: &str, route: Route) -> Parse {
         statements: Vec::with_capacity(chunks.len()),
     };
     let mut errors = Vec::new();
+    let mut statement_heap = 0;
     // One parser for the whole file, run on each statement in turn.
     let parser = statement(text);
     let mut significant: Vec<Token> = Vec::new();
@@ -164,6 +169,7 @@ fn parse_with(text: &str, route: Route) -> Parse {
             Route::FastPathFirst => edge_chain(text, written),
             Route::GrammarOnly => None,
         };
+        let fast_link = fast.is_some();
         let (range, parsed) = match fast {
             // A statement the fast path accepts has no comment or newline inside.
             Some(kind) => (
@@ -189,7 +195,12 @@ fn parse_with(text: &str, route: Route) -> Parse {
         chunk.range = range;
         chunk.statement = match parsed {
             Ok(kind) => {
-                file.statements.push(Statement { range, kind });
+                let statement = Statement { range, kind };
+                // `a -- b` read by the fast path keeps everything inline.
+                if !(fast_link && written.len() == 3) {
+                    statement_heap += statement_heap_bytes(&statement);
+                }
+                file.statements.push(statement);
                 Some(file.statements.len() - 1)
             }
             Err(error) => {
@@ -212,6 +223,7 @@ fn parse_with(text: &str, route: Route) -> Parse {
         chunks,
         errors,
         breaks,
+        statement_heap,
     }
 }
 
