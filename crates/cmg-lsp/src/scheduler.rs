@@ -133,14 +133,7 @@ pub enum Action {
     /// waits for a solve.
     BoundWait { ticket: Ticket },
     /// Build and convert these diagnostics on the pool; the result is [`Event::Built`].
-    Build {
-        uri: Uri,
-        generation: u64,
-        build: u64,
-        analysed: Arc<Analysed>,
-        solve: SolveState,
-        encoding: Encoding,
-    },
+    Build(BuildJob),
     /// Send this publication to the client, after every one sent before; then, for a
     /// `generation`, send [`Event::Published`].
     Publish {
@@ -160,6 +153,39 @@ pub enum Action {
     RefreshViews,
     /// Free this on the pool, off the loop.
     Free(Garbage),
+}
+
+/// A publication to build and convert on the pool, for build `build` of `generation`.
+pub struct BuildJob {
+    uri: Uri,
+    generation: u64,
+    build: u64,
+    analysed: Arc<Analysed>,
+    solve: SolveState,
+    encoding: Encoding,
+}
+
+impl BuildJob {
+    /// The diagnostics in protocol form: the heavy part, run on the pool.
+    pub fn run(&self) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+        documents::publication(&self.uri, &self.analysed, &self.solve, self.encoding)
+    }
+
+    /// The end of the build: `None` if building panicked.
+    pub fn built(&self, diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>) -> Event {
+        Event::Built {
+            version: self.analysed.version,
+            uri: self.uri.clone(),
+            generation: self.generation,
+            build: self.build,
+            diagnostics,
+        }
+    }
+
+    /// The document it is for.
+    pub fn uri(&self) -> &Uri {
+        &self.uri
+    }
 }
 
 /// What the loop frees off its own path: each is held only to be dropped there.
@@ -619,14 +645,14 @@ impl Scheduler {
             SolveState::Pending { .. } | SolveState::Evicted => SolveState::NoGame,
             other => other.clone(),
         };
-        actions.push(Action::Build {
+        actions.push(Action::Build(BuildJob {
             uri: uri.clone(),
             generation: document.generation,
             build: tracked.publication.builds,
             analysed: document.analysed.clone(),
             solve,
             encoding: self.encoding,
-        });
+        }));
     }
 
     /// Queues a solve; an older queued solve of the same document is superseded.
@@ -986,11 +1012,8 @@ mod tests {
         asked: HashMap<Ticket, Asked>,
         answered: Vec<Ticket>,
         next_ticket: Ticket,
-        analyses: Vec<(Uri, AnalysisJob)>,
-        solves: Vec<(Uri, SolveJob)>,
-        builds: Vec<Action>,
-        timers: Vec<(Uri, u64)>,
-        bounds: Vec<Ticket>,
+        /// The work handed out and not yet ended.
+        work: harness::Work,
         /// Per document: the opening and version whose analysis was refused for want
         /// of memory, as published.
         refused: HashMap<Uri, (u32, i32)>,
@@ -1050,12 +1073,10 @@ mod tests {
         }
 
         fn check(&mut self, action: Action) {
+            let Some(action) = self.work.keep(action) else {
+                return;
+            };
             match action {
-                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
-                Action::Solve { uri, job } => self.solves.push((uri, job)),
-                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
-                Action::BoundWait { ticket } => self.bounds.push(ticket),
-                build @ Action::Build { .. } => self.builds.push(build),
                 Action::Publish {
                     uri,
                     generation,
@@ -1155,6 +1176,7 @@ mod tests {
                     );
                 }
                 Action::RefreshViews | Action::Free(_) => {}
+                work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }
         }
 
@@ -1235,100 +1257,39 @@ mod tests {
                     self.settings += 1;
                     self.feed(scheduler, Event::Settings(serde_json::json!({})));
                 }
-                Op::FinishAnalysis(k) => {
-                    if self.analyses.is_empty() {
-                        return;
-                    }
-                    let (uri, job) = self.analyses.remove(k % self.analyses.len());
-                    let generation = job.generation;
-                    let analysed = Some(job.run());
-                    self.feed(
-                        scheduler,
-                        Event::Analysed {
-                            uri,
-                            generation,
-                            analysed,
-                        },
-                    );
-                }
+                Op::FinishAnalysis(k) => self.finish(scheduler, |work| work.finish_analysis(k)),
                 Op::FinishSolve(k, finish_cancelled) => {
-                    if self.solves.is_empty() {
-                        return;
-                    }
-                    let (uri, job) = self.solves.remove(k % self.solves.len());
-                    // A cancelled solve may still finish: the solver looks at the flag
-                    // only now and then.
-                    let cancelled = job.cancel.load(std::sync::atomic::Ordering::Relaxed);
-                    let outcome = if cancelled && !finish_cancelled {
-                        SolveOutcome::Stopped
-                    } else {
-                        SolveOutcome::Solved(Box::new(
-                            cmg_core::explain::solve_and_explain(
-                                &job.game,
-                                cmg_core::explain::WhatIfBudget::Editor,
-                                &std::sync::atomic::AtomicBool::new(false),
-                            )
-                            .expect("never cancelled"),
-                        ))
-                    };
-                    self.feed(scheduler, Event::Solved { uri, job, outcome });
+                    self.finish(scheduler, |work| work.finish_solve(k, finish_cancelled))
                 }
-                Op::FinishBuild(k) => {
-                    if self.builds.is_empty() {
-                        return;
-                    }
-                    let Action::Build {
-                        uri,
-                        generation,
-                        build,
-                        analysed,
-                        solve,
-                        encoding,
-                    } = self.builds.remove(k % self.builds.len())
-                    else {
-                        unreachable!("only builds are kept here")
-                    };
-                    let diagnostics = documents::publication(&uri, &analysed, &solve, encoding);
-                    self.feed(
-                        scheduler,
-                        Event::Built {
-                            uri,
-                            generation,
-                            build,
-                            version: analysed.version,
-                            diagnostics: Some(diagnostics),
-                        },
-                    );
-                }
-                Op::Timer(k) => {
-                    if self.timers.is_empty() {
-                        return;
-                    }
-                    let (uri, generation) = self.timers.remove(k % self.timers.len());
-                    self.feed(scheduler, Event::SolveWaitOver { uri, generation });
-                }
-                Op::WaitOver(k) => {
-                    if self.bounds.is_empty() {
-                        return;
-                    }
-                    let ticket = self.bounds.remove(k % self.bounds.len());
-                    self.feed(scheduler, Event::WaitOver { ticket });
-                }
+                Op::FinishBuild(k) => self.finish(scheduler, |work| work.finish_build(k)),
+                Op::Timer(k) => self.finish(scheduler, |work| work.finish_timer(k)),
+                Op::WaitOver(k) => self.finish(scheduler, |work| work.finish_bound(k)),
+            }
+        }
+
+        /// Ends a piece of work, if there is one, and feeds its end to the scheduler.
+        fn finish(
+            &mut self,
+            scheduler: &mut Scheduler,
+            end: impl FnOnce(&mut harness::Work) -> Option<Event>,
+        ) {
+            if let Some(event) = end(&mut self.work) {
+                self.feed(scheduler, event);
             }
         }
 
         /// Lets every piece of work end, in order, until nothing is left.
         fn drain(&mut self, scheduler: &mut Scheduler) {
             for _ in 0..1000 {
-                let op = if !self.analyses.is_empty() {
+                let op = if !self.work.analyses.is_empty() {
                     Op::FinishAnalysis(0)
-                } else if !self.solves.is_empty() {
+                } else if !self.work.solves.is_empty() {
                     Op::FinishSolve(0, false)
-                } else if !self.timers.is_empty() {
+                } else if !self.work.timers.is_empty() {
                     Op::Timer(0)
-                } else if !self.builds.is_empty() {
+                } else if !self.work.builds.is_empty() {
                     Op::FinishBuild(0)
-                } else if !self.bounds.is_empty() {
+                } else if !self.work.bounds.is_empty() {
                     Op::WaitOver(0)
                 } else {
                     return;
@@ -1486,7 +1447,7 @@ mod tests {
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         harness.apply(&mut scheduler, Op::Timer(0));
         harness.apply(&mut scheduler, Op::FinishBuild(0));
-        assert_eq!(harness.solves.len(), 1);
+        assert_eq!(harness.work.solves.len(), 1);
         harness.apply(&mut scheduler, Op::Request(0, true));
         assert_eq!(scheduler.parked(), 1, "answered before its solve");
         harness.apply(&mut scheduler, Op::WaitOver(0));
@@ -1544,7 +1505,7 @@ mod tests {
         let mut harness = Harness::default();
         harness.apply(&mut scheduler, open(0, 3));
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
-        assert_eq!(harness.solves.len(), 1);
+        assert_eq!(harness.work.solves.len(), 1);
         harness.apply(&mut scheduler, Op::Change(0, 4));
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         // Version 1's solve ends, finished despite the cancel: it must be dropped.
@@ -1599,7 +1560,12 @@ mod tests {
             harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         }
         let solving = |harness: &Harness| -> Vec<Uri> {
-            harness.solves.iter().map(|(uri, _)| uri.clone()).collect()
+            harness
+                .work
+                .solves
+                .iter()
+                .map(|(uri, _)| uri.clone())
+                .collect()
         };
         let retained = |scheduler: &Scheduler| -> Vec<bool> {
             [&a, &b, &c]
@@ -1635,6 +1601,10 @@ mod tests {
         assert!(scheduler.documents[&a].document.solution().is_some());
     }
 }
+
+#[cfg(test)]
+#[path = "scheduler_harness.rs"]
+mod harness;
 
 #[cfg(test)]
 #[path = "scheduler_mutants.rs"]

@@ -6,8 +6,8 @@
 use cmg_core::analysis::Analysis;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
 
-use super::super::documents;
 use super::*;
+use crate::scheduler::harness;
 
 fn uri(name: &str) -> Uri {
     format!("file:///{name}.cmg").parse().unwrap()
@@ -16,10 +16,7 @@ fn uri(name: &str) -> Uri {
 /// The work the scheduler handed out and not yet finished, and what it sent.
 #[derive(Default)]
 struct Pool {
-    analyses: Vec<(Uri, AnalysisJob)>,
-    solves: Vec<(Uri, SolveJob)>,
-    builds: Vec<Action>,
-    timers: Vec<(Uri, u64)>,
+    work: harness::Work,
     answered: Vec<Ticket>,
     modified: Vec<Ticket>,
     /// Every publication, in order: the document, its version (`None`: cleared) and
@@ -29,15 +26,22 @@ struct Pool {
     next_ticket: Ticket,
 }
 
+impl std::ops::Deref for Pool {
+    type Target = harness::Work;
+
+    fn deref(&self) -> &harness::Work {
+        &self.work
+    }
+}
+
 impl Pool {
     fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
         let mut handed = Vec::new();
         for action in scheduler.handle(event) {
+            let Some(action) = self.work.keep(action) else {
+                continue;
+            };
             match action {
-                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
-                Action::Solve { uri, job } => self.solves.push((uri, job)),
-                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
-                build @ Action::Build { .. } => self.builds.push(build),
                 Action::Publish {
                     uri,
                     generation,
@@ -53,7 +57,8 @@ impl Pool {
                 Action::Modified { ticket } => self.modified.push(ticket),
                 Action::RefreshViews => self.refreshes += 1,
                 // The longest wait for a solve never ends in these sequences.
-                Action::BoundWait { .. } | Action::Free(_) => {}
+                Action::Free(_) => {}
+                work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }
         }
         for (uri, generation) in handed {
@@ -98,58 +103,26 @@ impl Pool {
 
     /// Ends the oldest analysis still running.
     fn finish_analysis(&mut self, scheduler: &mut Scheduler) {
-        let (uri, job) = self.analyses.remove(0);
-        let generation = job.generation;
-        let analysed = Some(job.run());
-        let event = Event::Analysed {
-            uri,
-            generation,
-            analysed,
-        };
+        let event = self.work.finish_analysis(0).expect("an analysis runs");
         self.feed(scheduler, event);
     }
 
     /// Ends the oldest solve still running, solved whatever its cancel flag says.
     fn finish_solve(&mut self, scheduler: &mut Scheduler) {
-        let (uri, job) = self.solves.remove(0);
-        let solved = cmg_core::explain::solve_and_explain(
-            &job.game,
-            cmg_core::explain::WhatIfBudget::Editor,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-        .expect("never cancelled");
-        let outcome = SolveOutcome::Solved(Box::new(solved));
-        self.feed(scheduler, Event::Solved { uri, job, outcome });
+        let event = self.work.finish_solve(0, true).expect("a solve runs");
+        self.feed(scheduler, event);
     }
 
     /// Ends the oldest build of diagnostics still running.
     fn finish_build(&mut self, scheduler: &mut Scheduler) {
-        let Action::Build {
-            uri,
-            generation,
-            build,
-            analysed,
-            solve,
-            encoding,
-        } = self.builds.remove(0)
-        else {
-            unreachable!("only builds are kept here")
-        };
-        let diagnostics = documents::publication(&uri, &analysed, &solve, encoding);
-        let built = Event::Built {
-            uri,
-            generation,
-            build,
-            version: analysed.version,
-            diagnostics: Some(diagnostics),
-        };
-        self.feed(scheduler, built);
+        let event = self.work.finish_build(0).expect("a build runs");
+        self.feed(scheduler, event);
     }
 
     /// Ends the oldest wait for a quick solve.
     fn finish_timer(&mut self, scheduler: &mut Scheduler) {
-        let (uri, generation) = self.timers.remove(0);
-        self.feed(scheduler, Event::SolveWaitOver { uri, generation });
+        let event = self.work.finish_timer(0).expect("a wait runs");
+        self.feed(scheduler, event);
     }
 
     /// Lets every piece of work end, analyses first, until nothing is left.
