@@ -80,14 +80,15 @@ pub struct Analysed {
     pub version: i32,
     pub rope: Rope,
     pub analysis: Option<Arc<Analysis>>,
-    /// [`Analysis::heap_bytes`] of `analysis`, measured once on the pool: it walks every
-    /// statement, and the budget is summed on the loop before every analysis and solve.
-    pub heap_bytes: u64,
     pub config: Config,
     pub plan: Plan,
     /// Set when the analysis was refused because it would not fit in what is left of
     /// the memory budget.
     pub over_budget: Option<OverBudget>,
+    /// The heap `analysis` holds ([`Analysis::heap_bytes`]), measured once on the pool:
+    /// the budget sums it over every document on the loop, often, and measuring walks
+    /// the whole parse.
+    pub analysis_bytes: u64,
 }
 
 /// An analysis refused before anything was allocated: its estimate, and what was left
@@ -162,15 +163,18 @@ impl AnalysisJob {
         // took 3.5 ms on a 1 MB file, on every keystroke.
         .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
         let plan = plan(analysis.as_deref(), &self.config);
+        let analysis_bytes = analysis
+            .as_ref()
+            .map_or(0, |analysis| analysis.heap_bytes() as u64);
         Analysed {
             generation: self.generation,
             version: self.version,
             rope: self.rope,
-            heap_bytes: analysis.as_ref().map_or(0, |a| a.heap_bytes() as u64),
             analysis,
             config: self.config,
             plan,
             over_budget: self.over_budget,
+            analysis_bytes,
         }
     }
 }
@@ -213,13 +217,13 @@ impl Document {
                 version,
                 rope: rope.clone(),
                 analysis: None,
-                heap_bytes: 0,
                 config,
                 plan: Plan {
                     refused: SolveState::NoGame,
                     game: None,
                 },
                 over_budget: None,
+                analysis_bytes: 0,
             }),
             rope,
             solve: SolveState::NoGame,
@@ -278,13 +282,13 @@ impl Document {
             version: kept.version,
             rope: kept.rope.clone(),
             analysis: None,
-            heap_bytes: 0,
             config: kept.config.clone(),
             plan: Plan {
                 refused: SolveState::NoGame,
                 game: None,
             },
             over_budget: None,
+            analysis_bytes: 0,
         };
         Leftover {
             _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
@@ -301,7 +305,7 @@ impl Document {
     /// The heap the latest analysis holds, if it is retained (its own estimate); the
     /// text on the rope is not counted.
     pub fn analysis_bytes(&self) -> u64 {
-        self.analysed.heap_bytes
+        self.analysed.analysis_bytes
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
