@@ -23,6 +23,7 @@ use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
 use super::config::Config;
+use super::convert::{self, Encoding};
 
 /// The next generation to hand out; 0 is the "not analysed" of a new document.
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
@@ -460,6 +461,15 @@ impl Document {
         !matches!(self.solve, SolveState::Pending { .. })
     }
 
+    /// The solve the latest analysis waits for, if one is queued or running: its cancel
+    /// flag, which names the job.
+    pub fn pending_solve(&self) -> Option<&Arc<AtomicBool>> {
+        match &self.solve {
+            SolveState::Pending { cancel, .. } => Some(cancel),
+            _ => None,
+        }
+    }
+
     /// The solution of the latest analysis's graph, if there is one yet.
     pub fn solution(&self) -> Option<Arc<Solved>> {
         match &self.solve {
@@ -540,6 +550,22 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         _ => (None, None),
     };
     analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
+}
+
+/// The publication of an analysed document and the state of its solve, in protocol
+/// form: [`diagnostics`], converted with the analysis's line index (the rope where
+/// there is no analysis). What the loop builds on the pool and a pull answers.
+pub fn publication(
+    uri: &tower_lsp_server::ls_types::Uri,
+    analysed: &Analysed,
+    solve: &SolveState,
+    encoding: Encoding,
+) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+    let capped = diagnostics(analysed, solve);
+    match &analysed.analysis {
+        Some(analysis) => convert::publishable(uri, &analysis.line_index, encoding, &capped),
+        None => convert::publishable(uri, &analysed.rope, encoding, &capped),
+    }
 }
 
 /// The one diagnostic of a document of `bytes` bytes, above the analysis `limit`.
