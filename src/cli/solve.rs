@@ -12,6 +12,7 @@ use super::{exit_code, CliResult, EXIT_USAGE};
 use cmg_core::analysis::{
     describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
 };
+use cmg_core::ending::Ending;
 use cmg_core::model::Severity;
 use cmg_ide::code_lens::{line_ids, repeats};
 use cmg_solve::{peak_memory_bytes, solve, Player, Solution};
@@ -135,9 +136,9 @@ pub fn run(
         let ending = if solution.is_terminal(last) {
             describe(outcome, moves)
         } else if repeats(&line) {
-            "the position repeats: draw".to_owned()
+            Ending::Repeats.phrase()
         } else {
-            "the player to move has no legal move: draw".to_owned()
+            Ending::NoMove(last.turn).phrase()
         };
         let _ = writeln!(out, "      {ending}");
         if let Some(note) = moves.and_then(turn_limit_note) {

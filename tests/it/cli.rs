@@ -495,6 +495,17 @@ fn solve_human_output_has_outcome_and_line() {
 }
 
 #[test]
+fn a_line_that_ends_with_a_player_who_cannot_move_names_that_player() {
+    // The cat's only neighbour is the hole: after the mouse's move it is stuck.
+    let out = run_stdin(&["solve", "-"], "0 -- 2\n1 -- 3\n");
+    assert!(
+        out.stdout
+            .ends_with("   1. mouse 1 -> 3\n      the cat has no legal move: draw\n"),
+        "{out:?}"
+    );
+}
+
+#[test]
 fn solve_reads_stdin_for_dash() {
     let out = run_stdin(&["solve", "--json", "-"], "[[1,3],[0],[3],[0,2]]\n");
     assert_eq!(out.code, 0, "{out:?}");

@@ -3,7 +3,7 @@
 // position table, which the host hands over on demand (crates/cmg-ide/src/view/slice.rs).
 // Pure functions, no DOM: tested under node's test runner.
 
-import { describe, type SceneRole } from "./generated/words";
+import { describe, ENDINGS, noMove, type SceneRole } from "./generated/words";
 import type { SceneStrategy } from "./strategy";
 
 export { describe };
@@ -205,7 +205,7 @@ export function lineCaption(game: Game, step: number): string {
   const end = ending(game, position, positions.slice(0, step));
   if (end !== null) return end;
   if (verdict === null) return `${position.turn} to move`;
-  if (game.legalMoves(position).length === 0) return `${position.turn} to move, but has no move: draw`;
+  if (game.legalMoves(position).length === 0) return noMove(position.turn);
   return `${position.turn} to move, ${describe(verdict.outcome, verdict.moves)}`;
 }
 
@@ -294,10 +294,10 @@ export function moveText(move: Move): string {
  * stepper and play mode say it in the same words.
  */
 function ending(game: Game, position: Position, earlier: Position[]): string | null {
-  if (position.mouse === position.cat) return "the cat caught the mouse: cat wins";
-  if (game.isOver(position)) return "the mouse reached the hole: mouse wins";
+  if (position.mouse === position.cat) return ENDINGS.caught;
+  if (game.isOver(position)) return ENDINGS.home;
   const repeats = earlier.some((p) => p.mouse === position.mouse && p.cat === position.cat && p.turn === position.turn);
-  return repeats ? "the position repeats: draw" : null;
+  return repeats ? ENDINGS.repeats : null;
 }
 
 /** How the game ended, or null while it goes on. */
@@ -305,7 +305,7 @@ export function over(game: Game, play: Play): string | null {
   const p = play.position;
   const end = ending(game, p, play.history.slice(0, -1));
   if (end !== null) return end;
-  if (game.legalMoves(p).length === 0) return `the ${p.turn} cannot move: draw`;
+  if (game.legalMoves(p).length === 0) return noMove(p.turn);
   return null;
 }
 

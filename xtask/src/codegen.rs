@@ -1,9 +1,9 @@
 //! The files generated from the Rust tables: the server's settings (`cmg_lsp::tables::
 //! SETTINGS`) and semantic-token styles (`TOKEN_STYLES`) become VS Code's
 //! `contributes` entries, the settings tables of the READMEs and the extension's list of
-//! server settings, and the view page's words for node roles and outcomes
-//! (`web/src/generated/words.ts`, from `cmg_ide::view::role` and
-//! `cmg_core::analysis::describe`). Each generated part sits between markers (or, in
+//! server settings, and the view page's words for node roles, outcomes and endings
+//! (`web/src/generated/words.ts`, from `cmg_ide::view::role`,
+//! `cmg_core::analysis::describe` and `cmg_core::ending::Ending`). Each generated part sits between markers (or, in
 //! `package.json`, is one whole JSON value; `words.ts` is generated whole), so the
 //! hand-written rest of every file is kept as it is.
 //!
@@ -330,7 +330,61 @@ fn words_ts() -> Result<String, String> {
     let _ = writeln!(ts, "  const [before, after] = WINS[outcome];");
     let _ = writeln!(ts, "  return `${{before}}${{moves}}${{after}}`;");
     let _ = writeln!(ts, "}}");
+    endings_ts(&mut ts)?;
     Ok(ts)
+}
+
+/// How a game ends, from `cmg_core::ending::Ending`: the fixed sentences, and the one
+/// that names the player with no move, split around the player's name.
+fn endings_ts(ts: &mut String) -> Result<(), String> {
+    use cmg_core::ending::Ending;
+    use cmg_core::explain::player_name;
+    use cmg_solve::Player;
+
+    let mut fixed = Vec::new();
+    let mut no_move = None;
+    for ending in Ending::ALL {
+        match ending {
+            Ending::NoMove(player) => {
+                let text = ending.phrase();
+                let name = player_name(player);
+                let (before, after) = text.split_once(name).ok_or_else(|| {
+                    format!("the no-move ending does not name the player: {text:?}")
+                })?;
+                let other = if player == Player::Mouse {
+                    Player::Cat
+                } else {
+                    Player::Mouse
+                };
+                if Ending::NoMove(other).phrase()
+                    != format!("{before}{}{after}", player_name(other))
+                {
+                    return Err(
+                        "the no-move ending differs by more than the player's name".to_owned()
+                    );
+                }
+                no_move = Some((before.to_owned(), after.to_owned()));
+            }
+            _ => fixed.push(format!("  {}: \"{}\",", ending.key(), ending.phrase())),
+        }
+    }
+    let (before, after) = no_move.ok_or("`Ending::ALL` has no no-move ending")?;
+    let fixed = fixed.join("\n");
+    let _ = write!(
+        ts,
+        r#"
+/** How a game ends, in the words of `cmg solve` (`cmg_core::ending`). */
+export const ENDINGS = {{
+{fixed}
+}} as const;
+
+/** "{before}cat{after}": the player to move has no legal move. */
+export function noMove(player: "mouse" | "cat"): string {{
+  return `{before}${{player}}{after}`;
+}}
+"#
+    );
+    Ok(())
 }
 
 fn splice_between(text: &str, start: &str, end: &str, body: &str) -> Result<String, String> {

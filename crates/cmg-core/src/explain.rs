@@ -10,6 +10,7 @@ use cmg_solve::{
 };
 
 use crate::analysis::describe;
+use crate::ending::Ending;
 use crate::model::Graph;
 
 /// The what-if is computed for games of at most this many nodes, where the game view
@@ -175,15 +176,15 @@ pub fn describe_move(graph: &Graph, line: &TreeLine) -> String {
     )
 }
 
-/// What holds after a tree line's move: "cat wins in 3", "the mouse is in the hole: mouse wins",
-/// "no legal move: draw".
+/// What holds after a tree line's move: "cat wins in 3", or its [`Ending::short`] wording
+/// ("in the hole: mouse wins", "caught: cat wins", "no legal move: draw").
 pub fn describe_after(solution: &Solution, line: &TreeLine) -> String {
     match line.next {
         Continuation::Terminal if Some(line.position.mouse) == solution.game().hole() => {
-            "in the hole: mouse wins".to_owned()
+            Ending::Home.short().to_owned()
         }
-        Continuation::Terminal => "caught: cat wins".to_owned(),
-        Continuation::Stuck => "no legal move: draw".to_owned(),
+        Continuation::Terminal => Ending::Caught.short().to_owned(),
+        Continuation::Stuck => Ending::NoMove(line.position.turn).short().to_owned(),
         _ => describe(
             solution.outcome(line.position),
             solution.moves_to_end(line.position),

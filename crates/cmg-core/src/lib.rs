@@ -3,5 +3,6 @@
 //! (`cmg-solve`) with the one solve policy both front ends use.
 
 pub mod analysis;
+pub mod ending;
 pub mod explain;
 pub mod model;

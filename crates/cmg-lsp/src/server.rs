@@ -47,6 +47,8 @@ pub struct Server {
     pulled: Arc<Mutex<Pulled>>,
     /// The workspace folders, for `workspace/diagnostic`.
     folders: Arc<Mutex<Vec<PathBuf>>>,
+    /// What `workspace/diagnostic` last read of each closed file.
+    stamps: Arc<Mutex<workspace::Stamps>>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -151,6 +153,7 @@ impl Server {
             exit,
             pulled,
             folders: Arc::default(),
+            stamps: Arc::default(),
         }
     }
 
@@ -699,8 +702,19 @@ impl LanguageServer for Server {
             }
         }
         let flag = cancelled.0.clone();
+        let stamps = self.stamps.clone();
         let (closed, note) = on_pool("workspace diagnostics", move || {
-            workspace::closed_reports(closed, &previous, &state.config, state.encoding, &flag)
+            let mut stamps = stamps
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            workspace::closed_reports(
+                closed,
+                &previous,
+                &mut stamps,
+                &state.config,
+                state.encoding,
+                &flag,
+            )
         })
         .await?;
         self.log_warnings(note.into_iter().collect()).await;

@@ -6,14 +6,18 @@
 //! regular file of at most `analysis.maxDocumentBytes`) and analysed on the blocking
 //! pool, one file after another, with the limits of an open document; its result id is
 //! a hash of its bytes and of the settings its diagnostics depend on, so a file that
-//! has not changed answers `unchanged`. The walk stops at [`MAX_FILES`] files and the
-//! reading at [`MAX_BYTES`] bytes in all; the log says when either cut the report.
+//! has not changed answers `unchanged`. The hash of each file is kept with its
+//! [`Stamp`] (size, modification time, inode), so a file whose stamp has not moved is
+//! answered `unchanged` without being read again. The walk stops at [`MAX_FILES`]
+//! files and the reading at [`MAX_BYTES`] bytes in all; the log says when either cut
+//! the report.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use cmg_core::analysis::Capped;
 
@@ -65,12 +69,45 @@ pub fn walk(folders: &[PathBuf]) -> Found {
     found
 }
 
+/// What says that a file has not changed since it was read: its size, modification
+/// time and identity. Rewriting a file in place within the clock's resolution, at the
+/// same size, is the one change it misses.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+    identity: (u64, u64),
+}
+
+impl Stamp {
+    fn of(path: &Path) -> Option<Stamp> {
+        let metadata = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        let identity = {
+            use std::os::unix::fs::MetadataExt;
+            (metadata.dev(), metadata.ino())
+        };
+        #[cfg(not(unix))]
+        let identity = (0, 0);
+        Some(Stamp {
+            len: metadata.len(),
+            modified: metadata.modified().ok(),
+            identity,
+        })
+    }
+}
+
+/// The hash of each closed file's bytes as last read, with the file's stamp then.
+#[derive(Default)]
+pub struct Stamps(HashMap<PathBuf, (Stamp, u64)>);
+
 /// The reports of the closed files `paths` (given with their URIs), answered
 /// `unchanged` where `previous` holds their current result id. Stops when `cancelled`
 /// is set (the request was dropped), and at [`MAX_BYTES`].
 pub fn closed_reports(
     paths: Vec<(Uri, PathBuf)>,
     previous: &HashMap<Uri, String>,
+    stamps: &mut Stamps,
     config: &Config,
     encoding: Encoding,
     cancelled: &AtomicBool,
@@ -78,9 +115,21 @@ pub fn closed_reports(
     let mut reports = Vec::new();
     let mut read = 0u64;
     let limit = config.max_document_bytes as u64;
+    // Files gone since the last report are forgotten.
+    stamps
+        .0
+        .retain(|path, _| paths.iter().any(|(_, walked)| walked == path));
     for (index, (uri, path)) in paths.iter().enumerate() {
         if cancelled.load(Ordering::Relaxed) {
             break;
+        }
+        let stamp = Stamp::of(path);
+        if let (Some(stamp), Some(&(kept, hash))) = (stamp, stamps.0.get(path)) {
+            let result_id = hashed_id(hash, config);
+            if stamp == kept && previous.get(uri) == Some(&result_id) {
+                reports.push(unchanged(uri.clone(), None, result_id));
+                continue;
+            }
         }
         if read > MAX_BYTES {
             let note = format!(
@@ -92,7 +141,12 @@ pub fn closed_reports(
         let (result_id, capped, rope) = match files::read_regular_file(path, limit) {
             Ok(bytes) => {
                 read += bytes.len() as u64;
-                let result_id = result_id(&bytes, config);
+                let hash = content_hash(&bytes);
+                match stamp {
+                    Some(stamp) => stamps.0.insert(path.clone(), (stamp, hash)),
+                    None => stamps.0.remove(path),
+                };
+                let result_id = hashed_id(hash, config);
                 if previous.get(uri) == Some(&result_id) {
                     reports.push(unchanged(uri.clone(), None, result_id));
                     continue;
@@ -150,11 +204,21 @@ fn analyse(rope: Rope, config: &Config, cancelled: &AtomicBool) -> Capped {
     documents::diagnostics(&analysed, &analysed.plan.refused)
 }
 
-/// A closed file's result id: its bytes and the settings that shape its diagnostics.
-fn result_id(bytes: &[u8], config: &Config) -> String {
+fn content_hash(bytes: &[u8]) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut hasher);
-    format!("h{:x}-{:x}", hasher.finish(), settings_digest(config))
+    hasher.finish()
+}
+
+/// A closed file's result id: the hash of its bytes and the settings that shape its
+/// diagnostics.
+fn hashed_id(hash: u64, config: &Config) -> String {
+    format!("h{hash:x}-{:x}", settings_digest(config))
+}
+
+#[cfg(test)]
+fn result_id(bytes: &[u8], config: &Config) -> String {
+    hashed_id(content_hash(bytes), config)
 }
 
 fn settings_digest(config: &Config) -> u64 {
@@ -288,5 +352,72 @@ mod tests {
             ..Config::default()
         };
         assert_ne!(id, result_id(b"0 -- 1\n", &capped));
+    }
+
+    fn report_ids(reports: &[WorkspaceDocumentDiagnosticReport]) -> Vec<(bool, String)> {
+        reports
+            .iter()
+            .map(|report| match report {
+                WorkspaceDocumentDiagnosticReport::Full(full) => (
+                    true,
+                    full.full_document_diagnostic_report
+                        .result_id
+                        .clone()
+                        .unwrap(),
+                ),
+                WorkspaceDocumentDiagnosticReport::Unchanged(same) => (
+                    false,
+                    same.unchanged_document_diagnostic_report.result_id.clone(),
+                ),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_closed_file_whose_stamp_has_not_moved_is_not_read_again() {
+        let root = std::env::temp_dir().join(format!("cmg-stamps-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let path = root.join("a.cmg");
+        std::fs::write(&path, "0 -- 1 -- 2\n").unwrap();
+        let uri = uri_of(&path).unwrap();
+        let config = Config::default();
+        let mut stamps = Stamps::default();
+        let pull = |previous: &HashMap<Uri, String>, stamps: &mut Stamps| {
+            let paths = vec![(uri.clone(), path.clone())];
+            let cancelled = AtomicBool::new(false);
+            let (reports, note) = closed_reports(
+                paths,
+                previous,
+                stamps,
+                &config,
+                Encoding::Utf16,
+                &cancelled,
+            );
+            assert_eq!(note, None);
+            report_ids(&reports)
+        };
+        let [(true, first)] = &pull(&HashMap::new(), &mut stamps)[..] else {
+            panic!("the first pull is a full report");
+        };
+        let previous = HashMap::from([(uri.clone(), first.clone())]);
+        assert_eq!(pull(&previous, &mut stamps), [(false, first.clone())]);
+
+        // Rewritten in place at the same size, with the old modification time put back:
+        // the stamp has not moved, so the file is not read and the answer is `unchanged`.
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        std::fs::write(&path, "0 -- 1 -- 3\n").unwrap();
+        let file = std::fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(modified).unwrap();
+        assert_eq!(pull(&previous, &mut stamps), [(false, first.clone())]);
+        // Without the kept stamps it is read, and its new bytes give a new id.
+        let [(true, second)] = &pull(&previous, &mut Stamps::default())[..] else {
+            panic!("a file read again with new bytes is a full report");
+        };
+        assert_ne!(second, first);
+        // A new modification time is a change, whatever the size.
+        file.set_modified(modified + std::time::Duration::from_secs(1))
+            .unwrap();
+        assert_eq!(pull(&previous, &mut stamps), [(true, second.clone())]);
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

@@ -14,3 +14,15 @@ export function describe(outcome: "mouse" | "cat" | "draw", moves: number | null
   const [before, after] = WINS[outcome];
   return `${before}${moves}${after}`;
 }
+
+/** How a game ends, in the words of `cmg solve` (`cmg_core::ending`). */
+export const ENDINGS = {
+  caught: "the cat caught the mouse: cat wins",
+  home: "the mouse reached the hole: mouse wins",
+  repeats: "the position repeats: draw",
+} as const;
+
+/** "the cat has no legal move: draw": the player to move has no legal move. */
+export function noMove(player: "mouse" | "cat"): string {
+  return `the ${player} has no legal move: draw`;
+}
