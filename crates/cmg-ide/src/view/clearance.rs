@@ -622,7 +622,7 @@ impl Neighbourhood {
                 let k = (row * grid.columns + column) as usize;
                 for &w in &grid.nodes[k] {
                     let q = positions[w];
-                    if w != v && distance(q, here) < node_reach {
+                    if w != v && squared_distance(q, here) < node_reach * node_reach {
                         self.nodes.push(q);
                     }
                 }
@@ -632,9 +632,15 @@ impl Neighbourhood {
                         continue;
                     }
                     self.edge_seen[e] = stamp;
+                    // Most edges through these cells pass farther off: their boxes say so.
                     let (p, q) = (positions[a], positions[b]);
-                    if distance(here, nearest_on_segment(here, p, q)) < edge_reach {
-                        self.edges.push(Segment::new(p, q));
+                    let off = (0..2).any(|axis| {
+                        here[axis] < p[axis].min(q[axis]) - edge_reach
+                            || here[axis] > p[axis].max(q[axis]) + edge_reach
+                    });
+                    let segment = Segment::new(p, q);
+                    if !off && segment.squared_distance(here) < edge_reach * edge_reach {
+                        self.edges.push(segment);
                     }
                 }
             }
@@ -646,6 +652,7 @@ impl Neighbourhood {
             self.other_ends.push(end);
             self.starts.push(self.near_edge.len());
             let stamp = self.next_stamp();
+            let segment = Segment::new(here, end);
             grid.near_segment(here, end, edge_reach, |k| {
                 for &w in &grid.nodes[k] {
                     if w == v || w == other || self.node_seen[w] == stamp {
@@ -653,7 +660,7 @@ impl Neighbourhood {
                     }
                     self.node_seen[w] = stamp;
                     let c = positions[w];
-                    if distance(c, nearest_on_segment(c, here, end)) < edge_reach {
+                    if segment.squared_distance(c) < edge_reach * edge_reach {
                         self.near_edge.push(c);
                     }
                 }
@@ -728,10 +735,6 @@ impl Segment {
 fn squared_distance(p: [f64; 2], q: [f64; 2]) -> f64 {
     let (x, y) = (p[0] - q[0], p[1] - q[1]);
     x * x + y * y
-}
-
-fn distance(p: [f64; 2], q: [f64; 2]) -> f64 {
-    length([p[0] - q[0], p[1] - q[1]])
 }
 
 /// Moves each `involved` node that is in a clash to the nearest free spot on the rings
