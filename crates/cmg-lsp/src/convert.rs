@@ -110,6 +110,25 @@ pub fn range_in(index: &LineIndex, encoding: Encoding, range: TextRange) -> Rang
     )
 }
 
+/// What outgoing positions are converted with: the line index of the analysed text
+/// (a few binary searches a position), or the rope of a text that has none (a document
+/// too large to analyse).
+pub trait Positions {
+    fn range(&self, encoding: Encoding, range: TextRange) -> Range;
+}
+
+impl Positions for LineIndex {
+    fn range(&self, encoding: Encoding, range: TextRange) -> Range {
+        range_in(self, encoding, range)
+    }
+}
+
+impl Positions for Rope {
+    fn range(&self, encoding: Encoding, text_range: TextRange) -> Range {
+        range(self, encoding, text_range)
+    }
+}
+
 pub fn range(rope: &Rope, encoding: Encoding, range: TextRange) -> Range {
     Range::new(
         position(rope, encoding, range.start),
@@ -152,11 +171,16 @@ fn severity(severity: Severity) -> DiagnosticSeverity {
 /// `cmg.diagnostics.max`) and, when some are left out, one more at the first of those
 /// that says how many there are and of which codes, with the most severe of their
 /// severities so that a hidden error still counts as one.
-pub fn publishable(uri: &Uri, rope: &Rope, encoding: Encoding, capped: &Capped) -> Vec<Diagnostic> {
+pub fn publishable(
+    uri: &Uri,
+    positions: &impl Positions,
+    encoding: Encoding,
+    capped: &Capped,
+) -> Vec<Diagnostic> {
     let mut published: Vec<Diagnostic> = capped
         .shown
         .iter()
-        .map(|d| diagnostic(uri, rope, encoding, d))
+        .map(|d| diagnostic(uri, positions, encoding, d))
         .collect();
     if let Some(hidden) = &capped.hidden {
         let codes: Vec<String> = hidden
@@ -165,7 +189,7 @@ pub fn publishable(uri: &Uri, rope: &Rope, encoding: Encoding, capped: &Capped) 
             .map(|(code, count)| format!("{count} {}", code.as_str()))
             .collect();
         published.push(Diagnostic {
-            range: range(rope, encoding, hidden.first),
+            range: positions.range(encoding, hidden.first),
             severity: Some(severity(hidden.worst)),
             source: Some("cmg".to_owned()),
             message: format!(
@@ -183,7 +207,7 @@ pub fn publishable(uri: &Uri, rope: &Rope, encoding: Encoding, capped: &Capped) 
 /// A cmg diagnostic in protocol form; related locations point into the same document.
 pub fn diagnostic(
     uri: &Uri,
-    rope: &Rope,
+    positions: &impl Positions,
     encoding: Encoding,
     diagnostic: &cmg_core::model::Rendered,
 ) -> Diagnostic {
@@ -191,12 +215,12 @@ pub fn diagnostic(
         .related
         .iter()
         .map(|related| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), range(rope, encoding, related.range)),
+            location: Location::new(uri.clone(), positions.range(encoding, related.range)),
             message: related.message.to_owned(),
         })
         .collect::<Vec<_>>();
     Diagnostic {
-        range: range(rope, encoding, diagnostic.range),
+        range: positions.range(encoding, diagnostic.range),
         severity: Some(severity(diagnostic.severity())),
         code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
         // No link: the project has no published documentation address to point to, and

@@ -23,6 +23,7 @@ use cmg_solve::Game;
 use cmg_syntax::TextRange;
 
 use super::config::Config;
+use super::convert::{self, Encoding};
 
 /// The next generation to hand out; 0 is the "not analysed" of a new document.
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
@@ -84,6 +85,10 @@ pub struct Analysed {
     /// Set when the analysis was refused because it would not fit in what is left of
     /// the memory budget.
     pub over_budget: Option<OverBudget>,
+    /// The heap `analysis` holds ([`Analysis::heap_bytes`]), measured once on the pool:
+    /// the budget sums it over every document on the loop, often, and measuring walks
+    /// the whole parse.
+    pub analysis_bytes: u64,
 }
 
 /// An analysis refused before anything was allocated: its estimate, and what was left
@@ -158,6 +163,9 @@ impl AnalysisJob {
         // took 3.5 ms on a 1 MB file, on every keystroke.
         .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
         let plan = plan(analysis.as_deref(), &self.config);
+        let analysis_bytes = analysis
+            .as_ref()
+            .map_or(0, |analysis| analysis.heap_bytes() as u64);
         Analysed {
             generation: self.generation,
             version: self.version,
@@ -166,6 +174,7 @@ impl AnalysisJob {
             config: self.config,
             plan,
             over_budget: self.over_budget,
+            analysis_bytes,
         }
     }
 }
@@ -214,6 +223,7 @@ impl Document {
                     game: None,
                 },
                 over_budget: None,
+                analysis_bytes: 0,
             }),
             rope,
             solve: SolveState::NoGame,
@@ -278,6 +288,7 @@ impl Document {
                 game: None,
             },
             over_budget: None,
+            analysis_bytes: 0,
         };
         Leftover {
             _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
@@ -294,10 +305,7 @@ impl Document {
     /// The heap the latest analysis holds, if it is retained (its own estimate); the
     /// text on the rope is not counted.
     pub fn analysis_bytes(&self) -> u64 {
-        self.analysed
-            .analysis
-            .as_ref()
-            .map_or(0, |analysis| analysis.heap_bytes() as u64)
+        self.analysed.analysis_bytes
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
@@ -453,6 +461,15 @@ impl Document {
         !matches!(self.solve, SolveState::Pending { .. })
     }
 
+    /// The solve the latest analysis waits for, if one is queued or running: its cancel
+    /// flag, which names the job.
+    pub fn pending_solve(&self) -> Option<&Arc<AtomicBool>> {
+        match &self.solve {
+            SolveState::Pending { cancel, .. } => Some(cancel),
+            _ => None,
+        }
+    }
+
     /// The solution of the latest analysis's graph, if there is one yet.
     pub fn solution(&self) -> Option<Arc<Solved>> {
         match &self.solve {
@@ -533,6 +550,22 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         _ => (None, None),
     };
     analysis.diagnostics_capped(solution, too_large, analysed.config.max_diagnostics)
+}
+
+/// The publication of an analysed document and the state of its solve, in protocol
+/// form: [`diagnostics`], converted with the analysis's line index (the rope where
+/// there is no analysis). What the loop builds on the pool and a pull answers.
+pub fn publication(
+    uri: &tower_lsp_server::ls_types::Uri,
+    analysed: &Analysed,
+    solve: &SolveState,
+    encoding: Encoding,
+) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+    let capped = diagnostics(analysed, solve);
+    match &analysed.analysis {
+        Some(analysis) => convert::publishable(uri, &analysis.line_index, encoding, &capped),
+        None => convert::publishable(uri, &analysed.rope, encoding, &capped),
+    }
 }
 
 /// The one diagnostic of a document of `bytes` bytes, above the analysis `limit`.

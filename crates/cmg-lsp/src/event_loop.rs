@@ -16,8 +16,8 @@ use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 use tower_lsp_server::Client;
 
 use super::config::Config;
-use super::convert::{self, Encoding};
-use super::documents::{self, Needs};
+use super::convert::Encoding;
+use super::documents::Needs;
 use super::handlers::Snapshot;
 use super::pull::Pulled;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
@@ -314,32 +314,18 @@ impl Runner {
                     let _ = messages.send(Message::Event(Event::WaitOver { ticket }));
                 });
             }
-            Action::Build {
-                uri,
-                generation,
-                build,
-                analysed,
-                solve,
-                encoding,
-            } => {
-                let version = analysed.version;
-                let target = uri.clone();
-                let name = uri.as_str().to_owned();
+            Action::Build(job) => {
+                let name = job.uri().as_str().to_owned();
+                // Shared by the work and its end, which names the build even when the
+                // work panicked.
+                let job = Arc::new(job);
+                let on_pool = job.clone();
                 self.on_pool(
-                    move || {
-                        let diagnostics = documents::diagnostics(&analysed, &solve);
-                        convert::publishable(&target, &analysed.rope, encoding, &diagnostics)
-                    },
+                    move || on_pool.run(),
                     move |panic| {
                         format!("cmg: the diagnostics of {name} could not be built ({panic})")
                     },
-                    move |diagnostics| Event::Built {
-                        uri,
-                        generation,
-                        build,
-                        version,
-                        diagnostics,
-                    },
+                    move |diagnostics| job.built(diagnostics),
                 );
             }
             Action::Publish {

@@ -21,7 +21,6 @@ use serde_json::json;
 use tower_lsp_server::jsonrpc::{Error, ErrorCode};
 use tower_lsp_server::ls_types::*;
 
-use super::convert;
 use super::documents::{self, SolveState};
 use super::handlers::Snapshot;
 
@@ -41,12 +40,11 @@ pub fn result_id(snapshot: &Snapshot) -> String {
 /// The snapshot's diagnostics as a publication would carry them: capped at
 /// `cmg.diagnostics.max`, with the summary of the rest.
 pub fn items(snapshot: &Snapshot) -> Vec<Diagnostic> {
-    let diagnostics = documents::diagnostics(&snapshot.analysed, &snapshot.solve);
-    convert::publishable(
+    documents::publication(
         &snapshot.uri,
-        &snapshot.analysed.rope,
+        &snapshot.analysed,
+        &snapshot.solve,
         snapshot.encoding,
-        &diagnostics,
     )
 }
 

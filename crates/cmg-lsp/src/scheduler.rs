@@ -133,14 +133,7 @@ pub enum Action {
     /// waits for a solve.
     BoundWait { ticket: Ticket },
     /// Build and convert these diagnostics on the pool; the result is [`Event::Built`].
-    Build {
-        uri: Uri,
-        generation: u64,
-        build: u64,
-        analysed: Arc<Analysed>,
-        solve: SolveState,
-        encoding: Encoding,
-    },
+    Build(BuildJob),
     /// Send this publication to the client, after every one sent before; then, for a
     /// `generation`, send [`Event::Published`].
     Publish {
@@ -160,6 +153,39 @@ pub enum Action {
     RefreshViews,
     /// Free this on the pool, off the loop.
     Free(Garbage),
+}
+
+/// A publication to build and convert on the pool, for build `build` of `generation`.
+pub struct BuildJob {
+    uri: Uri,
+    generation: u64,
+    build: u64,
+    analysed: Arc<Analysed>,
+    solve: SolveState,
+    encoding: Encoding,
+}
+
+impl BuildJob {
+    /// The diagnostics in protocol form: the heavy part, run on the pool.
+    pub fn run(&self) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
+        documents::publication(&self.uri, &self.analysed, &self.solve, self.encoding)
+    }
+
+    /// The end of the build: `None` if building panicked.
+    pub fn built(&self, diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>) -> Event {
+        Event::Built {
+            version: self.analysed.version,
+            uri: self.uri.clone(),
+            generation: self.generation,
+            build: self.build,
+            diagnostics,
+        }
+    }
+
+    /// The document it is for.
+    pub fn uri(&self) -> &Uri {
+        &self.uri
+    }
 }
 
 /// What the loop frees off its own path: each is held only to be dropped there.
@@ -187,6 +213,20 @@ struct Publication {
     sent: u64,
     /// The generation whose first publication waits for a quick solve.
     waiting: Option<u64>,
+    /// The wait for the pending solve. It belongs to the solve, not to a text: a solve
+    /// makes publications wait once, so a later text of the same game (typing in a
+    /// comment while a long solve runs) waits only for what is left of that wait, and
+    /// once it is over publishes at once, without the outcome until the solve lands.
+    solve_wait: Option<SolveWait>,
+}
+
+/// One solve's wait before publishing: the solve (its cancel flag names the job), the
+/// generation whose analysis began the wait (its timer event names it), and whether
+/// the wait is over.
+struct SolveWait {
+    solve: Arc<std::sync::atomic::AtomicBool>,
+    started: u64,
+    over: bool,
 }
 
 pub struct Scheduler {
@@ -362,11 +402,23 @@ impl Scheduler {
             }
             Event::Solved { uri, job, outcome } => self.solved(uri, job, outcome, actions),
             Event::SolveWaitOver { uri, generation } => {
-                if let Some(tracked) = self.documents.get_mut(&uri) {
-                    if tracked.publication.waiting == Some(generation) {
-                        tracked.publication.waiting = None;
-                        self.build(&uri, actions);
-                    }
+                let Some(tracked) = self.documents.get_mut(&uri) else {
+                    return;
+                };
+                let publication = &mut tracked.publication;
+                // Only the timer of the solve's own wait: one of a solve since
+                // superseded ends nothing.
+                let Some(wait) = publication
+                    .solve_wait
+                    .as_mut()
+                    .filter(|wait| wait.started == generation)
+                else {
+                    return;
+                };
+                wait.over = true;
+                // Whichever text of the same game waits now is published.
+                if publication.waiting.take().is_some() {
+                    self.build(&uri, actions);
                 }
             }
             Event::Built {
@@ -494,16 +546,39 @@ impl Scheduler {
                     // is published to say so); its requests are let go.
                     tracked.publication.waiting = None;
                     document.released = document.released.max(generation);
-                } else if solve.is_some() || !document.solve_settled() {
+                } else if let Some(pending) = document.pending_solve() {
                     // The first publication waits a moment for the solve, so that a quick
                     // solve's `expect-mismatch` comes with the rest; the requests don't
-                    // wait with it.
-                    tracked.publication.waiting = Some(generation);
-                    document.released = document.released.max(generation);
-                    actions.push(Action::WaitForSolve {
-                        uri: uri.clone(),
-                        generation,
-                    });
+                    // wait with it. A solve makes publications wait once: a solve that
+                    // goes on from an earlier text has begun its wait already.
+                    let publication = &mut tracked.publication;
+                    let wait = publication
+                        .solve_wait
+                        .as_ref()
+                        .filter(|wait| Arc::ptr_eq(&wait.solve, pending));
+                    match wait {
+                        Some(wait) if wait.over => {
+                            publication.waiting = None;
+                            self.build(&uri, actions);
+                        }
+                        Some(_) => {
+                            publication.waiting = Some(generation);
+                            document.released = document.released.max(generation);
+                        }
+                        None => {
+                            publication.solve_wait = Some(SolveWait {
+                                solve: pending.clone(),
+                                started: generation,
+                                over: false,
+                            });
+                            publication.waiting = Some(generation);
+                            document.released = document.released.max(generation);
+                            actions.push(Action::WaitForSolve {
+                                uri: uri.clone(),
+                                generation,
+                            });
+                        }
+                    }
                 } else {
                     tracked.publication.waiting = None;
                     self.build(&uri, actions);
@@ -570,14 +645,14 @@ impl Scheduler {
             SolveState::Pending { .. } | SolveState::Evicted => SolveState::NoGame,
             other => other.clone(),
         };
-        actions.push(Action::Build {
+        actions.push(Action::Build(BuildJob {
             uri: uri.clone(),
             generation: document.generation,
             build: tracked.publication.builds,
             analysed: document.analysed.clone(),
             solve,
             encoding: self.encoding,
-        });
+        }));
     }
 
     /// Queues a solve; an older queued solve of the same document is superseded.
@@ -937,11 +1012,8 @@ mod tests {
         asked: HashMap<Ticket, Asked>,
         answered: Vec<Ticket>,
         next_ticket: Ticket,
-        analyses: Vec<(Uri, AnalysisJob)>,
-        solves: Vec<(Uri, SolveJob)>,
-        builds: Vec<Action>,
-        timers: Vec<(Uri, u64)>,
-        bounds: Vec<Ticket>,
+        /// The work handed out and not yet ended.
+        work: harness::Work,
         /// Per document: the opening and version whose analysis was refused for want
         /// of memory, as published.
         refused: HashMap<Uri, (u32, i32)>,
@@ -1001,12 +1073,10 @@ mod tests {
         }
 
         fn check(&mut self, action: Action) {
+            let Some(action) = self.work.keep(action) else {
+                return;
+            };
             match action {
-                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
-                Action::Solve { uri, job } => self.solves.push((uri, job)),
-                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
-                Action::BoundWait { ticket } => self.bounds.push(ticket),
-                build @ Action::Build { .. } => self.builds.push(build),
                 Action::Publish {
                     uri,
                     generation,
@@ -1106,6 +1176,7 @@ mod tests {
                     );
                 }
                 Action::RefreshViews | Action::Free(_) => {}
+                work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }
         }
 
@@ -1186,101 +1257,39 @@ mod tests {
                     self.settings += 1;
                     self.feed(scheduler, Event::Settings(serde_json::json!({})));
                 }
-                Op::FinishAnalysis(k) => {
-                    if self.analyses.is_empty() {
-                        return;
-                    }
-                    let (uri, job) = self.analyses.remove(k % self.analyses.len());
-                    let generation = job.generation;
-                    let analysed = Some(job.run());
-                    self.feed(
-                        scheduler,
-                        Event::Analysed {
-                            uri,
-                            generation,
-                            analysed,
-                        },
-                    );
-                }
+                Op::FinishAnalysis(k) => self.finish(scheduler, |work| work.finish_analysis(k)),
                 Op::FinishSolve(k, finish_cancelled) => {
-                    if self.solves.is_empty() {
-                        return;
-                    }
-                    let (uri, job) = self.solves.remove(k % self.solves.len());
-                    // A cancelled solve may still finish: the solver looks at the flag
-                    // only now and then.
-                    let cancelled = job.cancel.load(std::sync::atomic::Ordering::Relaxed);
-                    let outcome = if cancelled && !finish_cancelled {
-                        SolveOutcome::Stopped
-                    } else {
-                        SolveOutcome::Solved(Box::new(
-                            cmg_core::explain::solve_and_explain(
-                                &job.game,
-                                cmg_core::explain::WhatIfBudget::Editor,
-                                &std::sync::atomic::AtomicBool::new(false),
-                            )
-                            .expect("never cancelled"),
-                        ))
-                    };
-                    self.feed(scheduler, Event::Solved { uri, job, outcome });
+                    self.finish(scheduler, |work| work.finish_solve(k, finish_cancelled))
                 }
-                Op::FinishBuild(k) => {
-                    if self.builds.is_empty() {
-                        return;
-                    }
-                    let Action::Build {
-                        uri,
-                        generation,
-                        build,
-                        analysed,
-                        solve,
-                        encoding,
-                    } = self.builds.remove(k % self.builds.len())
-                    else {
-                        unreachable!("only builds are kept here")
-                    };
-                    let set = documents::diagnostics(&analysed, &solve);
-                    let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
-                    self.feed(
-                        scheduler,
-                        Event::Built {
-                            uri,
-                            generation,
-                            build,
-                            version: analysed.version,
-                            diagnostics: Some(diagnostics),
-                        },
-                    );
-                }
-                Op::Timer(k) => {
-                    if self.timers.is_empty() {
-                        return;
-                    }
-                    let (uri, generation) = self.timers.remove(k % self.timers.len());
-                    self.feed(scheduler, Event::SolveWaitOver { uri, generation });
-                }
-                Op::WaitOver(k) => {
-                    if self.bounds.is_empty() {
-                        return;
-                    }
-                    let ticket = self.bounds.remove(k % self.bounds.len());
-                    self.feed(scheduler, Event::WaitOver { ticket });
-                }
+                Op::FinishBuild(k) => self.finish(scheduler, |work| work.finish_build(k)),
+                Op::Timer(k) => self.finish(scheduler, |work| work.finish_timer(k)),
+                Op::WaitOver(k) => self.finish(scheduler, |work| work.finish_bound(k)),
+            }
+        }
+
+        /// Ends a piece of work, if there is one, and feeds its end to the scheduler.
+        fn finish(
+            &mut self,
+            scheduler: &mut Scheduler,
+            end: impl FnOnce(&mut harness::Work) -> Option<Event>,
+        ) {
+            if let Some(event) = end(&mut self.work) {
+                self.feed(scheduler, event);
             }
         }
 
         /// Lets every piece of work end, in order, until nothing is left.
         fn drain(&mut self, scheduler: &mut Scheduler) {
             for _ in 0..1000 {
-                let op = if !self.analyses.is_empty() {
+                let op = if !self.work.analyses.is_empty() {
                     Op::FinishAnalysis(0)
-                } else if !self.solves.is_empty() {
+                } else if !self.work.solves.is_empty() {
                     Op::FinishSolve(0, false)
-                } else if !self.timers.is_empty() {
+                } else if !self.work.timers.is_empty() {
                     Op::Timer(0)
-                } else if !self.builds.is_empty() {
+                } else if !self.work.builds.is_empty() {
                     Op::FinishBuild(0)
-                } else if !self.bounds.is_empty() {
+                } else if !self.work.bounds.is_empty() {
                     Op::WaitOver(0)
                 } else {
                     return;
@@ -1438,7 +1447,7 @@ mod tests {
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         harness.apply(&mut scheduler, Op::Timer(0));
         harness.apply(&mut scheduler, Op::FinishBuild(0));
-        assert_eq!(harness.solves.len(), 1);
+        assert_eq!(harness.work.solves.len(), 1);
         harness.apply(&mut scheduler, Op::Request(0, true));
         assert_eq!(scheduler.parked(), 1, "answered before its solve");
         harness.apply(&mut scheduler, Op::WaitOver(0));
@@ -1496,7 +1505,7 @@ mod tests {
         let mut harness = Harness::default();
         harness.apply(&mut scheduler, open(0, 3));
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
-        assert_eq!(harness.solves.len(), 1);
+        assert_eq!(harness.work.solves.len(), 1);
         harness.apply(&mut scheduler, Op::Change(0, 4));
         harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         // Version 1's solve ends, finished despite the cancel: it must be dropped.
@@ -1551,7 +1560,12 @@ mod tests {
             harness.apply(&mut scheduler, Op::FinishAnalysis(0));
         }
         let solving = |harness: &Harness| -> Vec<Uri> {
-            harness.solves.iter().map(|(uri, _)| uri.clone()).collect()
+            harness
+                .work
+                .solves
+                .iter()
+                .map(|(uri, _)| uri.clone())
+                .collect()
         };
         let retained = |scheduler: &Scheduler| -> Vec<bool> {
             [&a, &b, &c]
@@ -1587,6 +1601,10 @@ mod tests {
         assert!(scheduler.documents[&a].document.solution().is_some());
     }
 }
+
+#[cfg(test)]
+#[path = "scheduler_harness.rs"]
+mod harness;
 
 #[cfg(test)]
 #[path = "scheduler_mutants.rs"]

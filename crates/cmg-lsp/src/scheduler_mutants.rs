@@ -6,8 +6,8 @@
 use cmg_core::analysis::Analysis;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
 
-use super::super::documents;
 use super::*;
+use crate::scheduler::harness;
 
 fn uri(name: &str) -> Uri {
     format!("file:///{name}.cmg").parse().unwrap()
@@ -16,10 +16,7 @@ fn uri(name: &str) -> Uri {
 /// The work the scheduler handed out and not yet finished, and what it sent.
 #[derive(Default)]
 struct Pool {
-    analyses: Vec<(Uri, AnalysisJob)>,
-    solves: Vec<(Uri, SolveJob)>,
-    builds: Vec<Action>,
-    timers: Vec<(Uri, u64)>,
+    work: harness::Work,
     answered: Vec<Ticket>,
     modified: Vec<Ticket>,
     /// Every publication, in order: the document, its version (`None`: cleared) and
@@ -29,15 +26,22 @@ struct Pool {
     next_ticket: Ticket,
 }
 
+impl std::ops::Deref for Pool {
+    type Target = harness::Work;
+
+    fn deref(&self) -> &harness::Work {
+        &self.work
+    }
+}
+
 impl Pool {
     fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
         let mut handed = Vec::new();
         for action in scheduler.handle(event) {
+            let Some(action) = self.work.keep(action) else {
+                continue;
+            };
             match action {
-                Action::Analyse { uri, job } => self.analyses.push((uri, job)),
-                Action::Solve { uri, job } => self.solves.push((uri, job)),
-                Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
-                build @ Action::Build { .. } => self.builds.push(build),
                 Action::Publish {
                     uri,
                     generation,
@@ -53,7 +57,8 @@ impl Pool {
                 Action::Modified { ticket } => self.modified.push(ticket),
                 Action::RefreshViews => self.refreshes += 1,
                 // The longest wait for a solve never ends in these sequences.
-                Action::BoundWait { .. } | Action::Free(_) => {}
+                Action::Free(_) => {}
+                work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }
         }
         for (uri, generation) in handed {
@@ -98,59 +103,26 @@ impl Pool {
 
     /// Ends the oldest analysis still running.
     fn finish_analysis(&mut self, scheduler: &mut Scheduler) {
-        let (uri, job) = self.analyses.remove(0);
-        let generation = job.generation;
-        let analysed = Some(job.run());
-        let event = Event::Analysed {
-            uri,
-            generation,
-            analysed,
-        };
+        let event = self.work.finish_analysis(0).expect("an analysis runs");
         self.feed(scheduler, event);
     }
 
     /// Ends the oldest solve still running, solved whatever its cancel flag says.
     fn finish_solve(&mut self, scheduler: &mut Scheduler) {
-        let (uri, job) = self.solves.remove(0);
-        let solved = cmg_core::explain::solve_and_explain(
-            &job.game,
-            cmg_core::explain::WhatIfBudget::Editor,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-        .expect("never cancelled");
-        let outcome = SolveOutcome::Solved(Box::new(solved));
-        self.feed(scheduler, Event::Solved { uri, job, outcome });
+        let event = self.work.finish_solve(0, true).expect("a solve runs");
+        self.feed(scheduler, event);
     }
 
     /// Ends the oldest build of diagnostics still running.
     fn finish_build(&mut self, scheduler: &mut Scheduler) {
-        let Action::Build {
-            uri,
-            generation,
-            build,
-            analysed,
-            solve,
-            encoding,
-        } = self.builds.remove(0)
-        else {
-            unreachable!("only builds are kept here")
-        };
-        let set = documents::diagnostics(&analysed, &solve);
-        let diagnostics = convert::publishable(&uri, &analysed.rope, encoding, &set);
-        let built = Event::Built {
-            uri,
-            generation,
-            build,
-            version: analysed.version,
-            diagnostics: Some(diagnostics),
-        };
-        self.feed(scheduler, built);
+        let event = self.work.finish_build(0).expect("a build runs");
+        self.feed(scheduler, event);
     }
 
     /// Ends the oldest wait for a quick solve.
     fn finish_timer(&mut self, scheduler: &mut Scheduler) {
-        let (uri, generation) = self.timers.remove(0);
-        self.feed(scheduler, Event::SolveWaitOver { uri, generation });
+        let event = self.work.finish_timer(0).expect("a wait runs");
+        self.feed(scheduler, event);
     }
 
     /// Lets every piece of work end, analyses first, until nothing is left.
@@ -313,31 +285,98 @@ fn the_summary_of_hidden_diagnostics_has_their_worst_severity() {
         .starts_with(&format!("{} more", all.len() - max)));
 }
 
-/// An edit that keeps the game (a comment) keeps its solve running, and the new
-/// text's first publication waits for that solve as the first text's did, so that a
-/// quick solve's outcome comes with the rest.
+/// An edit that keeps the game (a comment) keeps its solve running. A text that comes
+/// while that solve's wait before publishing still runs waits for what is left of it,
+/// with no wait of its own: when the first text's timer ends, the newer text is
+/// published, without the outcome, and the outcome follows when the solve lands.
 #[test]
 fn a_publication_waits_for_a_solve_that_goes_on_from_an_earlier_text() {
     let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
     let mut pool = Pool::default();
     let a = uri("a");
     let text = graph_text(40, 0);
-    pool.open(&mut scheduler, &a, &text);
+    pool.open(&mut scheduler, &a, &format!("{text}expect cat\n"));
     pool.finish_analysis(&mut scheduler);
-    pool.finish_timer(&mut scheduler);
-    pool.finish_build(&mut scheduler);
-    assert_eq!(pool.published.len(), 1);
-    pool.change(&mut scheduler, &a, 2, &format!("# a comment\n{text}"));
+    assert_eq!(pool.timers.len(), 1);
+    pool.change(
+        &mut scheduler,
+        &a,
+        2,
+        &format!("# a comment\n{text}expect cat\n"),
+    );
     pool.finish_analysis(&mut scheduler);
     assert_eq!(pool.solves.len(), 1, "the same game's solve goes on");
     assert!(
         pool.builds.is_empty(),
         "published before the wait for the solve"
     );
-    assert_eq!(pool.timers.len(), 1);
+    assert_eq!(pool.timers.len(), 1, "a second wait for the same solve");
+    pool.finish_timer(&mut scheduler);
+    assert_eq!(
+        pool.builds.len(),
+        1,
+        "the solve's wait ended, nothing published"
+    );
+    pool.finish_build(&mut scheduler);
+    let versions: Vec<_> = pool.published.iter().map(|(_, v, _)| *v).collect();
+    assert_eq!(versions, [Some(2)]);
+    assert!(!has_mismatch(&pool.published[0].2));
+    pool.finish_solve(&mut scheduler);
     pool.drain(&mut scheduler);
-    let (_, version, _) = pool.published.last().unwrap();
+    let (_, version, diagnostics) = pool.published.last().unwrap();
     assert_eq!(*version, Some(2));
+    assert!(has_mismatch(diagnostics), "the outcome never came");
+}
+
+/// Once a solve's wait is over, every later text of the same game (keystrokes in a
+/// comment during a long solve) is published at once, without waiting again; the
+/// outcome comes with a publication when the solve lands.
+#[test]
+fn the_second_keystroke_during_the_same_long_solve_publishes_without_waiting() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    let text = format!("{}expect cat\n", graph_text(40, 0));
+    pool.open(&mut scheduler, &a, &text);
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    assert_eq!(pool.published.len(), 1);
+    for version in 2..5 {
+        pool.change(&mut scheduler, &a, version, &format!("# {version}\n{text}"));
+        pool.finish_analysis(&mut scheduler);
+        assert_eq!(pool.solves.len(), 1, "the same game's solve goes on");
+        assert!(pool.timers.is_empty(), "waited again for the same solve");
+        pool.finish_build(&mut scheduler);
+        let (_, published, diagnostics) = pool.published.last().unwrap();
+        assert_eq!(*published, Some(version), "not published at once");
+        assert!(!has_mismatch(diagnostics));
+    }
+    pool.finish_solve(&mut scheduler);
+    pool.drain(&mut scheduler);
+    let (_, version, diagnostics) = pool.published.last().unwrap();
+    assert_eq!(*version, Some(4));
+    assert!(has_mismatch(diagnostics), "the outcome never came");
+    // A new game is a new solve, which waits once again.
+    pool.change(
+        &mut scheduler,
+        &a,
+        5,
+        &format!("{}expect cat\n", graph_text(40, 1)),
+    );
+    pool.finish_analysis(&mut scheduler);
+    assert_eq!((pool.timers.len(), pool.builds.len()), (1, 0));
+}
+
+/// Whether a publication has the solve's `expect-mismatch` (the game's outcome is not
+/// the one expected).
+fn has_mismatch(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(|d| {
+        d.code
+            == Some(tower_lsp_server::ls_types::NumberOrString::String(
+                "expect-mismatch".into(),
+            ))
+    })
 }
 
 /// A request parked on a text that an edit then replaces is answered

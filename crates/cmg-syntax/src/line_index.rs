@@ -76,6 +76,35 @@ impl LineIndex {
     }
 
     pub fn new(text: &str) -> LineIndex {
+        // Most files are ASCII with `\n` line ends: then a line ends at each `\n`, and
+        // the loop over the bytes has nothing else to look at (each check before it is
+        // one quick pass over the text).
+        if text.is_ascii() && !text.contains('\r') {
+            LineIndex::of_newlines(text)
+        } else {
+            LineIndex::scanned(text)
+        }
+    }
+
+    /// The index of an ASCII text whose only line ending is `\n`.
+    fn of_newlines(text: &str) -> LineIndex {
+        let mut line_starts = vec![0];
+        let mut content_ends = Vec::new();
+        for (i, _) in text.bytes().enumerate().filter(|&(_, byte)| byte == b'\n') {
+            content_ends.push(i as u32);
+            line_starts.push(i as u32 + 1);
+        }
+        content_ends.push(text.len() as u32);
+        LineIndex {
+            line_starts,
+            content_ends,
+            wide: Vec::new(),
+            len: text.len() as u32,
+        }
+    }
+
+    /// The index of any text, byte by byte.
+    fn scanned(text: &str) -> LineIndex {
         let bytes = text.as_bytes();
         let mut line_starts = vec![0];
         let mut content_ends = Vec::new();
@@ -246,6 +275,27 @@ mod tests {
         assert_eq!(index.line_col(3), LineCol { line: 1, col: 1 });
         assert_eq!(index.line_content(1), Some(TextRange::new(2, 3)));
         assert_eq!(index.line_col(100), LineCol { line: 3, col: 1 });
+    }
+
+    /// The search for `\n`s gives the index that looking at every byte gives.
+    #[test]
+    fn ascii_lines_are_found_as_byte_by_byte() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "\n\nab\n\n",
+            "0 -- 1\n1 -- 2\n# c\n",
+            "x\ny",
+        ] {
+            assert_eq!(
+                LineIndex::of_newlines(text),
+                LineIndex::scanned(text),
+                "{text:?}"
+            );
+            assert_eq!(LineIndex::new(text), LineIndex::scanned(text), "{text:?}");
+        }
     }
 
     #[test]

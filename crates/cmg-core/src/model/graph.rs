@@ -97,16 +97,21 @@ impl Graph {
         }
         let mut next = starts.clone();
         let mut flat = vec![0u32; starts[nodes]];
+        // Most products are one id by one (`a -- b`): a store, not a call to copy a slice.
+        let mut put = |node: u32, ends: &[u32]| {
+            let at = next[node as usize];
+            match ends {
+                [one] => flat[at] = *one,
+                _ => flat[at..at + ends.len()].copy_from_slice(ends),
+            }
+            next[node as usize] += ends.len();
+        };
         for (left, right) in products {
             for &a in left {
-                let at = next[a as usize];
-                flat[at..at + right.len()].copy_from_slice(right);
-                next[a as usize] += right.len();
+                put(a, right);
             }
             for &b in right {
-                let at = next[b as usize];
-                flat[at..at + left.len()].copy_from_slice(left);
-                next[b as usize] += left.len();
+                put(b, left);
             }
         }
         // Sorting is most of the work on a dense product (each of 2000 nodes lists

@@ -128,6 +128,39 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
             Some(id)
         };
         match &stmt.kind {
+            StatementKind::Edges(groups) if single_link(groups).is_some() => {
+                // `a -- b`, what most lines of a large file are: the steps below for one
+                // link of two single ids, without walking groups and products.
+                let (a, b) = single_link(groups).expect("checked");
+                let first = model.mentions.len() as u32;
+                for (node, range) in [a, b] {
+                    model.mentions.push(Mention {
+                        id: node,
+                        range,
+                        kind: MentionKind::Edge,
+                        statement,
+                    });
+                }
+                if admit_pairs(
+                    &mut model,
+                    &mut declared_pairs,
+                    1,
+                    max_edge_pairs,
+                    stmt.range,
+                ) {
+                    let declaration = model.edges.len() as u32;
+                    let firsts = &mut model.first_declaration;
+                    firsts.resize(first as usize, NO_DECLARATION);
+                    firsts.extend([declaration, declaration]);
+                    model.edges.push(EdgeDecl {
+                        range: groups[0].range.cover(groups[1].range),
+                        statement,
+                        origin: EdgeOrigin::Chain,
+                        left: first..first + 1,
+                        right: first + 1..first + 2,
+                    });
+                }
+            }
             StatementKind::Edges(groups) => {
                 // Each group's mentions are consecutive; a product refers to them.
                 let mut previous: Option<(std::ops::Range<u32>, TextRange)> = None;
@@ -271,6 +304,18 @@ fn dense_indices(mentions: &[Mention]) -> (Vec<u32>, Vec<u32>) {
         .map(|mention| ids.partition_point(|&id| id < mention.id) as u32)
         .collect();
     (ids, nodes)
+}
+
+/// The two ids and ranges of a chain that is one link of two single ids (`a -- b`), both
+/// within the language's range; `None` for any other chain.
+fn single_link(groups: &[cmg_syntax::Group]) -> Option<((u32, TextRange), (u32, TextRange))> {
+    let [left, right] = groups else {
+        return None;
+    };
+    let ([a], [b]) = (&left.members[..], &right.members[..]) else {
+        return None;
+    };
+    Some(((a.id?, a.range), (b.id?, b.range)))
 }
 
 /// Whether a declaration of `pairs` more edge pairs fits under `max_edge_pairs`. The

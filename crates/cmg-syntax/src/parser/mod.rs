@@ -27,43 +27,20 @@ pub struct Parse {
     /// The index of every token that ends a statement (a `;`, or a newline outside
     /// brackets or before a line that plainly starts a new statement), in order.
     breaks: Vec<u32>,
+    /// What the statements own besides their list, summed as they are read: the
+    /// memory budget asks for it once per analysis, and summing it then walked every
+    /// statement again.
+    statement_heap: usize,
 }
 
 impl Parse {
     /// The heap bytes this parse holds on to, approximately (buffers by capacity).
     pub fn heap_bytes(&self) -> usize {
-        use crate::heap::{small_vec_bytes, vec_bytes};
-        let statements: usize = self
-            .file
-            .statements
-            .iter()
-            .map(|statement| match &statement.kind {
-                StatementKind::Edges(groups) => {
-                    small_vec_bytes(groups)
-                        + groups
-                            .iter()
-                            .map(|group| small_vec_bytes(&group.members))
-                            .sum::<usize>()
-                }
-                StatementKind::Node(decl) => decl
-                    .label
-                    .as_ref()
-                    .map_or(0, |label| label.value.capacity()),
-                StatementKind::Expect(_) => 0,
-                StatementKind::Adjacency(lists) => {
-                    vec_bytes(lists)
-                        + lists
-                            .iter()
-                            .map(|list| vec_bytes(&list.neighbours))
-                            .sum::<usize>()
-                }
-            })
-            .sum();
         self.heap_parts()
             .iter()
             .map(|(_, bytes)| bytes)
             .sum::<usize>()
-            + statements
+            + self.statement_heap
             + self
                 .errors
                 .iter()
@@ -116,6 +93,33 @@ impl Parse {
     }
 }
 
+/// The heap a statement owns: its groups and members where they spilled out of line, a
+/// label, the lists of an adjacency literal.
+fn statement_heap_bytes(statement: &Statement) -> usize {
+    use crate::heap::{small_vec_bytes, vec_bytes};
+    match &statement.kind {
+        StatementKind::Edges(groups) => {
+            small_vec_bytes(groups)
+                + groups
+                    .iter()
+                    .map(|group| small_vec_bytes(&group.members))
+                    .sum::<usize>()
+        }
+        StatementKind::Node(decl) => decl
+            .label
+            .as_ref()
+            .map_or(0, |label| label.value.capacity()),
+        StatementKind::Expect(_) => 0,
+        StatementKind::Adjacency(lists) => {
+            vec_bytes(lists)
+                + lists
+                    .iter()
+                    .map(|list| vec_bytes(&list.neighbours))
+                    .sum::<usize>()
+        }
+    }
+}
+
 /// The tokens of one statement as written, without its terminator or trailing comment.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chunk {
@@ -148,21 +152,24 @@ enum Route {
 
 fn parse_with(text: &str, route: Route) -> Parse {
     let tokens = lex(text);
-    let (statements, breaks) = split_statements(&tokens);
+    // The chunks are cut first, each with its tokens only; reading each fills in its
+    // range and statement, so the cut needs no list of its own.
+    let (mut chunks, breaks) = split_statements(&tokens);
     let mut file = SourceFile {
-        statements: Vec::with_capacity(statements.len()),
+        statements: Vec::with_capacity(chunks.len()),
     };
-    let mut chunks = Vec::with_capacity(statements.len());
     let mut errors = Vec::new();
+    let mut statement_heap = 0;
     // One parser for the whole file, run on each statement in turn.
     let parser = statement(text);
     let mut significant: Vec<Token> = Vec::new();
-    for token_range in statements {
-        let written = &tokens[token_range.clone()];
+    for chunk in &mut chunks {
+        let written = &tokens[chunk.tokens.clone()];
         let fast = match route {
             Route::FastPathFirst => edge_chain(text, written),
             Route::GrammarOnly => None,
         };
+        let fast_link = fast.is_some();
         let (range, parsed) = match fast {
             // A statement the fast path accepts has no comment or newline inside.
             Some(kind) => (
@@ -185,9 +192,15 @@ fn parse_with(text: &str, route: Route) -> Parse {
                 (range, parse_statement(&parser, input, text, &significant))
             }
         };
-        let statement = match parsed {
+        chunk.range = range;
+        chunk.statement = match parsed {
             Ok(kind) => {
-                file.statements.push(Statement { range, kind });
+                let statement = Statement { range, kind };
+                // `a -- b` read by the fast path keeps everything inline.
+                if !(fast_link && written.len() == 3) {
+                    statement_heap += statement_heap_bytes(&statement);
+                }
+                file.statements.push(statement);
                 Some(file.statements.len() - 1)
             }
             Err(error) => {
@@ -195,11 +208,6 @@ fn parse_with(text: &str, route: Route) -> Parse {
                 None
             }
         };
-        chunks.push(Chunk {
-            tokens: token_range,
-            range,
-            statement,
-        });
     }
     // The lexer reserves a token per two bytes and most files have fewer; the parse is
     // kept as long as the document is open, so it keeps only what it holds (shrinking
@@ -208,19 +216,22 @@ fn parse_with(text: &str, route: Route) -> Parse {
     tokens.shrink_to_fit();
     let mut breaks = breaks;
     breaks.shrink_to_fit();
+    chunks.shrink_to_fit();
     Parse {
         tokens,
         file,
         chunks,
         errors,
         breaks,
+        statement_heap,
     }
 }
 
-/// Cuts the token list into statements in one pass; every returned range starts and
-/// ends with a token that is neither a comment nor a newline. Also returns the index of
-/// every token that ends a statement (see [`Parse::statement_start`]).
-fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>) {
+/// Cuts the token list into statements in one pass: a chunk per statement, with only
+/// its tokens (a range that starts and ends with a token that is neither a comment nor
+/// a newline) filled in. Also returns the index of every token that ends a statement
+/// (see [`Parse::statement_start`]).
+fn split_statements(tokens: &[Token]) -> (Vec<Chunk>, Vec<u32>) {
     let is_gap = |kind: SyntaxKind| {
         matches!(
             kind,
@@ -262,7 +273,11 @@ fn split_statements(tokens: &[Token]) -> (Vec<std::ops::Range<usize>>, Vec<u32>)
         ) {
             end -= 1;
         }
-        statements.push(start..end);
+        statements.push(Chunk {
+            tokens: start..end,
+            range: TextRange::default(),
+            statement: None,
+        });
     }
     (statements, break_indices)
 }
