@@ -4,7 +4,8 @@
 //! line can run straight through a third node. This pass measures, in pixels, every node
 //! against every edge it is not an end of and every other node (a grid of cells keeps
 //! that to what is near each edge), and moves each node in a clash to the nearest spot
-//! on a few rings around it where it is in fewer. Where that stalls (a dense knot where
+//! on a few rings around it where it is in fewer (what it could clash with there is
+//! gathered from the grid once per node, then measured for each spot). Where that stalls (a dense knot where
 //! every spot is on some line), the picture grows about its centre and the nodes look
 //! again: distances from a point to a segment scale with the picture while the shapes
 //! keep their size in pixels, so growing makes room, and one last factor clears every
@@ -57,7 +58,7 @@ const CELL: f64 = 64.0;
 const MAX_SPREAD: f64 = 1e4;
 
 /// One thing too close: a node near an edge it does not join, or two nodes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Clash {
     /// Node `node` is `distance` from the edge `a`–`b` (dense indices).
     Edge {
@@ -112,7 +113,7 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
         let crowding = crowding(&edges, positions);
         if crowding > allowed {
             spread(positions, crowding / allowed);
-            found = clashes(&edges, positions);
+            found = remeasure(&found, positions);
         }
     }
     for round in 0..rounds {
@@ -147,7 +148,9 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
                     GROW
                 },
             );
-            found = clashes(&edges, positions);
+            // Spreading only lengthens distances: the clashes after it are among those
+            // before, measured again.
+            found = remeasure(&left, positions);
         } else {
             found = left;
         }
@@ -243,6 +246,31 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
         });
     }
     found
+}
+
+/// Those of `clashes` that are still clashes at `positions`, measured again as
+/// [`clashes`] measures them, in their order.
+fn remeasure(clashes: &[Clash], positions: &[[f64; 2]]) -> Vec<Clash> {
+    clashes
+        .iter()
+        .filter_map(|clash| match *clash {
+            Clash::Edge { node, edge, .. } => {
+                let c = positions[node];
+                let near = nearest_on_segment(c, positions[edge[0]], positions[edge[1]]);
+                let distance = length([c[0] - near[0], c[1] - near[1]]);
+                (distance < EDGE_CLEARANCE).then_some(Clash::Edge {
+                    node,
+                    edge,
+                    distance,
+                })
+            }
+            Clash::Nodes { a, b, .. } => {
+                let (p, q) = (positions[a], positions[b]);
+                let distance = length([q[0] - p[0], q[1] - p[1]]);
+                (distance < NODE_SPACING).then_some(Clash::Nodes { a, b, distance })
+            }
+        })
+        .collect()
 }
 
 /// The point of segment `p`–`q` nearest to `c`.
@@ -522,54 +550,191 @@ impl Grid {
             self.add_edge(e, positions[a], positions[b]);
         }
     }
+}
 
-    /// How many clashes node `v` would be in at `at`, counting up to `limit`: other
-    /// nodes too near, edges it does not join too near, and nodes its own edges pass too
-    /// near.
-    fn clashes_at(
-        &self,
+/// How far from where it is a node may be moved in one step: the outer ring.
+const REACH: f64 = RINGS as f64 * RING_STEP;
+
+/// What may clash with one node at any spot within [`REACH`] of where it is, gathered
+/// from the grid once and then measured for each spot it tries: the other nodes near it,
+/// the edges near it that it does not join, and for each of its own edges the nodes near
+/// that edge. Moving one end of a segment by `d` moves each of its points by at most `d`,
+/// so what is within a clearance of a spot's picture is within the clearance and
+/// [`REACH`] of the node's present one: the lists hold all that a spot can clash with.
+#[derive(Default)]
+struct Neighbourhood {
+    nodes: Vec<[f64; 2]>,
+    edges: Vec<Segment>,
+    /// Per edge of the node: its other end, and the nodes near it are
+    /// `near_edge[starts[i]..starts[i + 1]]`.
+    other_ends: Vec<[f64; 2]>,
+    starts: Vec<usize>,
+    near_edge: Vec<[f64; 2]>,
+    /// Stamps that keep a node or an edge from being gathered twice (cells beyond the
+    /// grid share the border's lists).
+    node_seen: Vec<u32>,
+    edge_seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Neighbourhood {
+    fn new(nodes: usize, edges: usize) -> Neighbourhood {
+        Neighbourhood {
+            node_seen: vec![0; nodes],
+            edge_seen: vec![0; edges],
+            ..Neighbourhood::default()
+        }
+    }
+
+    fn next_stamp(&mut self) -> u32 {
+        self.stamp += 1;
+        self.stamp
+    }
+
+    /// Gathers what node `v`, at `here`, could clash with within [`REACH`] of it.
+    fn gather(
+        &mut self,
+        grid: &Grid,
         v: usize,
-        at: [f64; 2],
         edges: &[[usize; 2]],
         incident: &[usize],
         positions: &[[f64; 2]],
-        limit: usize,
-    ) -> usize {
-        let mut count = 0;
-        self.near_point(at, |w| {
-            let q = positions[w];
-            if w != v && length([q[0] - at[0], q[1] - at[1]]) < NODE_SPACING + MARGIN {
-                count += 1;
-            }
-        });
-        if count >= limit {
-            return count;
-        }
-        for &e in &self.edges[self.index(self.cell_of(at))] {
-            let [a, b] = edges[e];
-            if a == v || b == v {
-                continue;
-            }
-            let near = nearest_on_segment(at, positions[a], positions[b]);
-            if length([at[0] - near[0], at[1] - near[1]]) < EDGE_CLEARANCE + MARGIN {
-                count += 1;
+    ) {
+        let here = positions[v];
+        self.nodes.clear();
+        self.edges.clear();
+        self.other_ends.clear();
+        self.starts.clear();
+        self.near_edge.clear();
+        let node_reach = NODE_SPACING + MARGIN + REACH;
+        let edge_reach = EDGE_CLEARANCE + MARGIN + REACH;
+        let stamp = self.next_stamp();
+        // The cells of the square around `here` that holds both reaches; a square
+        // beyond the grid reads the border's cells, which hold what is beyond it.
+        let square = node_reach.max(edge_reach);
+        let (first, last) = (
+            grid.cell_of([here[0] - square, here[1] - square]),
+            grid.cell_of([here[0] + square, here[1] + square]),
+        );
+        let rows = first.1.clamp(0, grid.rows - 1)..=last.1.clamp(0, grid.rows - 1);
+        for row in rows {
+            for column in first.0.clamp(0, grid.columns - 1)..=last.0.clamp(0, grid.columns - 1) {
+                let k = (row * grid.columns + column) as usize;
+                for &w in &grid.nodes[k] {
+                    let q = positions[w];
+                    if w != v && squared_distance(q, here) < node_reach * node_reach {
+                        self.nodes.push(q);
+                    }
+                }
+                for &e in &grid.edges[k] {
+                    let [a, b] = edges[e];
+                    if a == v || b == v || self.edge_seen[e] == stamp {
+                        continue;
+                    }
+                    self.edge_seen[e] = stamp;
+                    // Most edges through these cells pass farther off: their boxes say so.
+                    let (p, q) = (positions[a], positions[b]);
+                    let off = (0..2).any(|axis| {
+                        here[axis] < p[axis].min(q[axis]) - edge_reach
+                            || here[axis] > p[axis].max(q[axis]) + edge_reach
+                    });
+                    let segment = Segment::new(p, q);
+                    if !off && segment.squared_distance(here) < edge_reach * edge_reach {
+                        self.edges.push(segment);
+                    }
+                }
             }
         }
         for &e in incident {
-            if count >= limit {
-                return count;
-            }
             let [a, b] = edges[e];
             let other = if a == v { b } else { a };
             let end = positions[other];
-            self.nodes_near_segment(at, end, [v, other], positions, |_, distance| {
-                if distance < EDGE_CLEARANCE + MARGIN {
-                    count += 1;
+            self.other_ends.push(end);
+            self.starts.push(self.near_edge.len());
+            let stamp = self.next_stamp();
+            let segment = Segment::new(here, end);
+            grid.near_segment(here, end, edge_reach, |k| {
+                for &w in &grid.nodes[k] {
+                    if w == v || w == other || self.node_seen[w] == stamp {
+                        continue;
+                    }
+                    self.node_seen[w] = stamp;
+                    let c = positions[w];
+                    if segment.squared_distance(c) < edge_reach * edge_reach {
+                        self.near_edge.push(c);
+                    }
                 }
             });
         }
+        self.starts.push(self.near_edge.len());
+    }
+
+    /// How many clashes the node would be in at `at` (within [`REACH`] of where it was
+    /// gathered), counting up to `limit`: other nodes too near, edges it does not join
+    /// too near, and nodes its own edges pass too near. Squared distances: no root.
+    fn clashes_at(&self, at: [f64; 2], limit: usize) -> usize {
+        const NODE_LIMIT: f64 = (NODE_SPACING + MARGIN) * (NODE_SPACING + MARGIN);
+        const EDGE_LIMIT: f64 = (EDGE_CLEARANCE + MARGIN) * (EDGE_CLEARANCE + MARGIN);
+        let mut count = self
+            .nodes
+            .iter()
+            .filter(|&&q| squared_distance(q, at) < NODE_LIMIT)
+            .count();
+        for segment in &self.edges {
+            if count >= limit {
+                return count;
+            }
+            if segment.squared_distance(at) < EDGE_LIMIT {
+                count += 1;
+            }
+        }
+        for (i, &end) in self.other_ends.iter().enumerate() {
+            let segment = Segment::new(at, end);
+            for &c in &self.near_edge[self.starts[i]..self.starts[i + 1]] {
+                if count >= limit {
+                    return count;
+                }
+                if segment.squared_distance(c) < EDGE_LIMIT {
+                    count += 1;
+                }
+            }
+        }
         count
     }
+}
+
+/// A segment ready for many distance queries: its start, direction and the inverse of
+/// its squared length (0 for a point).
+#[derive(Clone, Copy)]
+struct Segment {
+    start: [f64; 2],
+    direction: [f64; 2],
+    inverse: f64,
+}
+
+impl Segment {
+    fn new(p: [f64; 2], q: [f64; 2]) -> Segment {
+        let direction = [q[0] - p[0], q[1] - p[1]];
+        let squared = direction[0] * direction[0] + direction[1] * direction[1];
+        Segment {
+            start: p,
+            direction,
+            inverse: if squared > 0.0 { 1.0 / squared } else { 0.0 },
+        }
+    }
+
+    fn squared_distance(&self, c: [f64; 2]) -> f64 {
+        let [dx, dy] = self.direction;
+        let (x, y) = (c[0] - self.start[0], c[1] - self.start[1]);
+        let t = ((x * dx + y * dy) * self.inverse).clamp(0.0, 1.0);
+        let (ex, ey) = (x - t * dx, y - t * dy);
+        ex * ex + ey * ey
+    }
+}
+
+fn squared_distance(p: [f64; 2], q: [f64; 2]) -> f64 {
+    let (x, y) = (p[0] - q[0], p[1] - q[1]);
+    x * x + y * y
 }
 
 /// Moves each `involved` node that is in a clash to the nearest free spot on the rings
@@ -592,10 +757,12 @@ fn relocate(
             })
         })
         .collect();
+    let mut near = Neighbourhood::new(positions.len(), edges.len());
     let mut stuck = 0;
     for v in (0..positions.len()).filter(|&v| involved[v]) {
         let here = positions[v];
-        let now = grid.clashes_at(v, here, edges, &incident[v], positions, usize::MAX);
+        near.gather(&grid, v, edges, &incident[v], positions);
+        let now = near.clashes_at(here, usize::MAX);
         if now == 0 {
             continue;
         }
@@ -605,7 +772,7 @@ fn relocate(
         let mut best = (now, here);
         for &[x, y] in &spots {
             let at = [here[0] + x * cos - y * sin, here[1] + x * sin + y * cos];
-            let there = grid.clashes_at(v, at, edges, &incident[v], positions, best.0);
+            let there = near.clashes_at(at, best.0);
             if there < best.0 {
                 best = (there, at);
                 if there == 0 {
@@ -621,4 +788,118 @@ fn relocate(
         }
     }
     stuck
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A crowded random picture: `n` nodes in a square about `side` pixels wide, a random
+    /// tree and as many random edges again.
+    fn picture(n: usize, side: f64, seed: u64) -> (Vec<[f64; 2]>, Vec<[usize; 2]>) {
+        let mut state = seed;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let positions = (0..n).map(|_| [next() * side, next() * side]).collect();
+        let mut edges: Vec<[usize; 2]> =
+            (1..n).map(|i| [(next() * i as f64) as usize, i]).collect();
+        for _ in 0..n {
+            let (a, b) = ((next() * n as f64) as usize, (next() * n as f64) as usize);
+            if a != b && !edges.contains(&[a.min(b), a.max(b)]) {
+                edges.push([a.min(b), a.max(b)]);
+            }
+        }
+        (positions, edges)
+    }
+
+    /// The clashes of node `v` at `at`, counted over every node and edge of the picture.
+    fn counted_directly(
+        v: usize,
+        at: [f64; 2],
+        edges: &[[usize; 2]],
+        positions: &[[f64; 2]],
+    ) -> usize {
+        let gap = |c: [f64; 2], p: [f64; 2], q: [f64; 2]| {
+            let near = nearest_on_segment(c, p, q);
+            (c[0] - near[0]).hypot(c[1] - near[1])
+        };
+        let moved = |w: usize| if w == v { at } else { positions[w] };
+        let nodes = (0..positions.len())
+            .filter(|&w| w != v && gap(at, positions[w], positions[w]) < NODE_SPACING + MARGIN)
+            .count();
+        let lines = edges
+            .iter()
+            .map(|&[a, b]| {
+                (0..positions.len())
+                    .filter(|&w| w != a && w != b && (w == v || a == v || b == v))
+                    .filter(|&w| gap(moved(w), moved(a), moved(b)) < EDGE_CLEARANCE + MARGIN)
+                    .count()
+            })
+            .sum::<usize>();
+        nodes + lines
+    }
+
+    /// What a node gathers once counts, at every spot within reach, exactly the clashes a
+    /// count over the whole picture finds, and a limit only cuts the count short.
+    #[test]
+    fn a_gathered_neighbourhood_counts_what_the_whole_picture_holds() {
+        for seed in 0..4 {
+            let (positions, edges) = picture(120, 700.0 + 300.0 * seed as f64, seed);
+            let incident = incident_edges(positions.len(), &edges);
+            let grid = Grid::new(&edges, &positions);
+            let mut near = Neighbourhood::new(positions.len(), edges.len());
+            for v in (0..positions.len()).step_by(7) {
+                near.gather(&grid, v, &edges, &incident[v], &positions);
+                let here = positions[v];
+                for k in 0..40 {
+                    let angle = k as f64 * 0.7;
+                    let radius = REACH * (k % 5) as f64 / 4.0;
+                    let at = [
+                        here[0] + radius * angle.cos(),
+                        here[1] + radius * angle.sin(),
+                    ];
+                    let count = counted_directly(v, at, &edges, &positions);
+                    assert_eq!(
+                        near.clashes_at(at, usize::MAX),
+                        count,
+                        "seed {seed}, node {v}"
+                    );
+                    let limit = k % 4;
+                    let cut = near.clashes_at(at, limit);
+                    assert!(
+                        cut == count || (cut >= limit && count >= limit),
+                        "{cut} {count}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// After a spread, measuring the clashes found before again finds every clash (in
+    /// another order: the grid, and so the order in which an edge finds its nodes, follow
+    /// the picture's size).
+    #[test]
+    fn the_clashes_after_a_spread_are_those_before_measured_again() {
+        for seed in 0..4 {
+            let (mut positions, edges) = picture(150, 600.0, seed);
+            let before = clashes(&edges, &positions);
+            assert!(!before.is_empty());
+            spread(&mut positions, 1.0 + 0.2 * seed as f64 + 0.1);
+            let sorted = |mut list: Vec<Clash>| {
+                let key = |c: &Clash| match *c {
+                    Clash::Edge { node, edge, .. } => (0, edge[0], edge[1], node),
+                    Clash::Nodes { a, b, .. } => (1, a, b, 0),
+                };
+                list.sort_by_key(key);
+                list
+            };
+            let again = sorted(remeasure(&before, &positions));
+            assert!(again.len() < before.len(), "the spread clears some");
+            assert_eq!(again, sorted(clashes(&edges, &positions)));
+        }
+    }
 }
