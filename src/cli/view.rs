@@ -131,12 +131,16 @@ struct Shared {
     port: u16,
 }
 
+/// Serves the page at once and lays out the first scene meanwhile (on the watcher's
+/// thread, before it follows the file), so that the browser loads the page while the
+/// layout runs; the scene routes wait for that first scene.
 fn serve(options: &Args) -> CliResult {
-    let (first, solved) = scene_of(&options.file, &Positions::new())?;
+    // A file that cannot be read is an error before anything is served.
+    read_source(&options.file)?;
     let (publish, current) = watch::channel(Current {
         generation: 0,
-        json: serde_json::to_string(&first).unwrap_or_default().into(),
-        solved,
+        json: Arc::from(""),
+        solved: Arc::new((Graph::default(), None)),
     });
     let listener = std::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], options.port)))
         .map_err(|error| CliError(format!("cannot listen on port {}: {error}", options.port)))?;
@@ -148,7 +152,7 @@ fn serve(options: &Args) -> CliResult {
         &options.file,
         Follower {
             publish,
-            positions: Mutex::new(first.positions()),
+            positions: Mutex::new(Positions::new()),
         },
     )?;
 
@@ -277,8 +281,19 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
+/// The current scene once there is one (the first is still being laid out for a
+/// moment after the server starts).
+async fn first_scene(shared: &Shared) -> Current {
+    let mut current = shared.current.clone();
+    let found = current.wait_for(|current| !current.json.is_empty()).await;
+    found.map_or_else(
+        |_| shared.current.borrow().clone(),
+        |current| current.clone(),
+    )
+}
+
 async fn scene_json(State(shared): State<Shared>) -> Response {
-    let json = shared.current.borrow().json.clone();
+    let json = first_scene(&shared).await.json;
     (
         [(header::CONTENT_TYPE, "application/json")],
         json.to_string(),
@@ -289,7 +304,7 @@ async fn scene_json(State(shared): State<Shared>) -> Response {
 /// One slice of the current file's position table, `?cat=ID&turn=mouse|cat`
 /// (`docs/view.md`).
 async fn slice_json(State(shared): State<Shared>, RawQuery(query): RawQuery) -> Response {
-    let solved = Arc::clone(&shared.current.borrow().solved);
+    let solved = first_scene(&shared).await.solved;
     let (status, body) = slice_route(query.as_deref().unwrap_or(""), &solved);
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
@@ -344,8 +359,14 @@ async fn events(State(shared): State<Shared>) -> Response {
     let mut current = shared.current.clone();
     current.mark_changed();
     let stream = futures_util::stream::unfold((current, slot), |(mut current, slot)| async move {
-        current.changed().await.ok()?;
-        let json = current.borrow_and_update().json.clone();
+        let json = loop {
+            current.changed().await.ok()?;
+            let json = current.borrow_and_update().json.clone();
+            // Before the first scene there is nothing to send.
+            if !json.is_empty() {
+                break json;
+            }
+        };
         let event = Event::default().event("scene").data(json.as_ref());
         Some((Ok::<_, Infallible>(event), (current, slot)))
     });
@@ -402,6 +423,8 @@ fn watch(
     }
     let name = name.to_owned();
     std::thread::spawn(move || {
+        // The first scene, then one after every change.
+        update(&name, &follower);
         while receive.recv().is_ok() {
             std::thread::sleep(SETTLE);
             while receive.try_recv().is_ok() {}
