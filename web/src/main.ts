@@ -200,9 +200,10 @@ class View {
     this.game = new Game(scene);
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
-    document.body.dataset.renderer = renderer(scene);
+    const drawer = renderer(scene);
+    document.body.dataset.renderer = drawer;
     draw(this.picture, scene);
-    this.layer.show(scene);
+    this.layer.show(scene, drawer === "canvas");
     this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
