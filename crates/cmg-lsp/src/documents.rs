@@ -561,10 +561,20 @@ pub fn publication(
     solve: &SolveState,
     encoding: Encoding,
 ) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
-    let capped = diagnostics(analysed, solve);
+    converted(uri, analysed, encoding, &diagnostics(analysed, solve))
+}
+
+/// `capped`, diagnostics of `analysed`, in protocol form: converted with the analysis's
+/// line index (the rope where there is no analysis).
+pub fn converted(
+    uri: &tower_lsp_server::ls_types::Uri,
+    analysed: &Analysed,
+    encoding: Encoding,
+    capped: &Capped,
+) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
     match &analysed.analysis {
-        Some(analysis) => convert::publishable(uri, &analysis.line_index, encoding, &capped),
-        None => convert::publishable(uri, &analysed.rope, encoding, &capped),
+        Some(analysis) => convert::publishable(uri, &analysis.line_index, encoding, capped),
+        None => convert::publishable(uri, &analysed.rope, encoding, capped),
     }
 }
 

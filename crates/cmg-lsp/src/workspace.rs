@@ -19,8 +19,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use cmg_core::analysis::Capped;
-
 use ropey::Rope;
 use tower_lsp_server::ls_types::*;
 
@@ -138,7 +136,7 @@ pub fn closed_reports(
             );
             return (reports, Some(note));
         }
-        let (result_id, capped, rope) = match files::read_regular_file(path, limit) {
+        let (result_id, items) = match files::read_regular_file(path, limit) {
             Ok(bytes) => {
                 read += bytes.len() as u64;
                 let hash = content_hash(&bytes);
@@ -156,8 +154,8 @@ pub fn closed_reports(
                     continue;
                 };
                 let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-                let rope = Rope::from_str(text);
-                (result_id, analyse(rope.clone(), config, cancelled), rope)
+                let items = analyse(uri, Rope::from_str(text), config, encoding, cancelled);
+                (result_id, items)
             }
             Err(ReadError::TooLarge { size }) => {
                 let size = size.unwrap_or(limit + 1);
@@ -167,21 +165,27 @@ pub fn closed_reports(
                     continue;
                 }
                 let refusal = documents::refusal(size, config.max_document_bytes);
-                (result_id, refusal, Rope::new())
+                let items = convert::publishable(uri, &Rope::new(), encoding, &refusal);
+                (result_id, items)
             }
             // Gone since the walk, unreadable, or swapped for a pipe: nothing to say.
             Err(_) => continue,
         };
-        let items = convert::publishable(uri, &rope, encoding, &capped);
         reports.push(full(uri.clone(), None, result_id, items));
     }
     (reports, None)
 }
 
-/// The diagnostics of a closed file, as if it were open: analysed with the same
-/// limits, and solved (one thread, within the same limits) only when an `expect` needs
-/// the outcome.
-fn analyse(rope: Rope, config: &Config, cancelled: &AtomicBool) -> Capped {
+/// The diagnostics of a closed file in protocol form, as if it were open: analysed
+/// with the same limits, and solved (one thread, within the same limits) only when an
+/// `expect` needs the outcome.
+fn analyse(
+    uri: &Uri,
+    rope: Rope,
+    config: &Config,
+    encoding: Encoding,
+    cancelled: &AtomicBool,
+) -> Vec<Diagnostic> {
     let job = AnalysisJob {
         generation: 0,
         version: 0,
@@ -197,11 +201,13 @@ fn analyse(rope: Rope, config: &Config, cancelled: &AtomicBool) -> Capped {
                 ..cmg_solve::Config::default()
             };
             if let Some(solution) = cmg_solve::solve_with(game, solver, cancelled) {
-                return analysis.diagnostics_capped(Some(&solution), None, config.max_diagnostics);
+                let capped =
+                    analysis.diagnostics_capped(Some(&solution), None, config.max_diagnostics);
+                return documents::converted(uri, &analysed, encoding, &capped);
             }
         }
     }
-    documents::diagnostics(&analysed, &analysed.plan.refused)
+    documents::publication(uri, &analysed, &analysed.plan.refused, encoding)
 }
 
 fn content_hash(bytes: &[u8]) -> u64 {

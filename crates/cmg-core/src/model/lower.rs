@@ -127,15 +127,14 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
             });
             Some(id)
         };
-        match &stmt.kind {
-            StatementKind::Edges(groups) if single_link(groups).is_some() => {
-                // `a -- b`, what most lines of a large file are: the steps below for one
-                // link of two single ids, without walking groups and products.
-                let (a, b) = single_link(groups).expect("checked");
+        if let StatementKind::Edges(groups) = &stmt.kind {
+            // `a -- b`, what most lines of a large file are: the steps below for one
+            // link of two single ids, without walking groups and products.
+            if let Some((a, b)) = single_link(groups) {
                 let first = model.mentions.len() as u32;
-                for (node, range) in [a, b] {
+                for (id, range) in [a, b] {
                     model.mentions.push(Mention {
-                        id: node,
+                        id,
                         range,
                         kind: MentionKind::Edge,
                         statement,
@@ -148,10 +147,7 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                     max_edge_pairs,
                     stmt.range,
                 ) {
-                    let declaration = model.edges.len() as u32;
-                    let firsts = &mut model.first_declaration;
-                    firsts.resize(first as usize, NO_DECLARATION);
-                    firsts.extend([declaration, declaration]);
+                    note_declaration(&mut model, &(first..first + 2));
                     model.edges.push(EdgeDecl {
                         range: groups[0].range.cover(groups[1].range),
                         statement,
@@ -160,7 +156,10 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                         right: first + 1..first + 2,
                     });
                 }
+                continue;
             }
+        }
+        match &stmt.kind {
             StatementKind::Edges(groups) => {
                 // Each group's mentions are consecutive; a product refers to them.
                 let mut previous: Option<(std::ops::Range<u32>, TextRange)> = None;
