@@ -118,8 +118,16 @@ fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliErro
 #[derive(Clone)]
 struct Current {
     generation: u64,
+    /// Empty until the first scene is laid out.
     json: Arc<str>,
     solved: Solved,
+}
+
+impl Current {
+    /// Whether there is a scene to send yet.
+    fn is_ready(&self) -> bool {
+        !self.json.is_empty()
+    }
 }
 
 /// What the routes share: the latest scene, the slots of following pages and the port
@@ -285,7 +293,7 @@ fn asset(body: &'static str, content_type: &'static str) -> Response {
 /// moment after the server starts).
 async fn first_scene(shared: &Shared) -> Current {
     let mut current = shared.current.clone();
-    let found = current.wait_for(|current| !current.json.is_empty()).await;
+    let found = current.wait_for(Current::is_ready).await;
     found.map_or_else(
         |_| shared.current.borrow().clone(),
         |current| current.clone(),
@@ -361,10 +369,10 @@ async fn events(State(shared): State<Shared>) -> Response {
     let stream = futures_util::stream::unfold((current, slot), |(mut current, slot)| async move {
         let json = loop {
             current.changed().await.ok()?;
-            let json = current.borrow_and_update().json.clone();
+            let latest = current.borrow_and_update().clone();
             // Before the first scene there is nothing to send.
-            if !json.is_empty() {
-                break json;
+            if latest.is_ready() {
+                break latest.json;
             }
         };
         let event = Event::default().event("scene").data(json.as_ref());

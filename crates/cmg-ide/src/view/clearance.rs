@@ -5,9 +5,9 @@
 //! against every edge it is not an end of and every other node (a grid of cells keeps
 //! that to what is near each edge), and moves each node in a clash to the nearest spot
 //! on a few rings around it where it is in fewer (what it could clash with there is
-//! gathered from the grid once per node, then measured for each spot). Where that stalls (a dense knot where
-//! every spot is on some line), the picture grows about its centre and the nodes look
-//! again: distances from a point to a segment scale with the picture while the shapes
+//! gathered from the grid once per node, then measured for each spot). Where that
+//! stalls (a dense knot where every spot is on some line), the picture grows about its
+//! centre and the nodes look again: distances from a point to a segment scale with the picture while the shapes
 //! keep their size in pixels, so growing makes room, and one last factor clears every
 //! remaining case. Random graphs are expanders whose lines are long: their fresh
 //! pictures are first spread out to a bounded crowding (the lines' clear bands over the
