@@ -1,9 +1,10 @@
 // Draws the picture on a canvas, for graphs above the size where SVG becomes slow
 // (CANVAS_ABOVE, measured by web/test/browser.mjs: docs/dev/view.md). The SVG of
-// render.ts is still built and kept current, hidden under the canvas: it carries the
+// render.ts is still built and kept current, transparent over the canvas, in its light
+// form (bare node groups and edge lines, no shapes, text or coordinates): it carries the
 // `data-node`/`data-outcome` contract for tests and screen readers, the keyboard's focus,
-// and every state this layer paints (outcomes, choices, tokens, the last move), so the
-// canvas is only ever a picture of the SVG. Clicks and hovers are hit-tested here.
+// and every state this layer paints (outcomes, choices, focus, tokens, the last move), so
+// the canvas is only ever a picture of the SVG. Clicks and hovers are hit-tested here.
 
 import { NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
 import type { Scene, SceneNode } from "./scene";
@@ -175,7 +176,8 @@ export class CanvasLayer {
       const flagged = group.hasAttribute("data-flagged");
       const choice = group.classList.contains("choice");
       context.strokeStyle = flagged ? colour("flag") : foreground;
-      context.lineWidth = flagged || choice ? 4 : 1.5;
+      // The keyboard's focus, as the stylesheet marks it on the SVG (`:focus-visible`).
+      context.lineWidth = group === document.activeElement ? 5 : flagged || choice ? 4 : 1.5;
       context.setLineDash(choice ? [4, 3] : undecided ? [3, 3] : []);
       context.stroke(path);
       context.setLineDash([]);

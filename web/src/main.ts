@@ -11,7 +11,7 @@ import {
 } from "./explorer";
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { colourNodes, createPicture, draw, drawTokens, markLastMove, type Picture } from "./render";
+import { colourNodes, createPicture, draw, drawTokens, markLastMove, sceneColours, type Picture } from "./render";
 import { showStrategies } from "./strategy";
 import {
   Game,
@@ -187,6 +187,9 @@ class View {
         this.clickNode(Number(group.getAttribute("data-node")));
       }
     });
+    // The canvas paints the focused node apart, so it follows the focus.
+    this.picture.nodes.addEventListener("focusin", () => this.layer.request());
+    this.picture.nodes.addEventListener("focusout", () => this.layer.request());
     document.addEventListener("keydown", (event) => this.key(event));
     this.enableZoomAndPan();
     host.start((scene) => this.show(scene));
@@ -202,8 +205,6 @@ class View {
     this.asked.clear();
     const drawer = renderer(scene);
     document.body.dataset.renderer = drawer;
-    draw(this.picture, scene);
-    this.layer.show(scene, drawer === "canvas");
     this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
@@ -220,7 +221,11 @@ class View {
       // The answers come from the new slices; a play whose nodes are gone starts again.
       if (!stillThere) this.play = startPlay(this.game, this.play.side);
     }
+    // The panels are filled first and the picture fitted before it is drawn: the stage's
+    // size is all fitting measures, and measured now it costs no layout of the picture.
     if (!this.fitted && scene.nodes.length > 0) this.fit();
+    draw(this.picture, scene, drawer === "canvas");
+    this.layer.show(scene, drawer === "canvas");
     this.refresh();
   }
 
@@ -475,7 +480,7 @@ class View {
     const slice = at === null ? null : this.need(at.cat, at.turn);
     if (at === null || slice === null) {
       // Until its slice is here (or without a solution): the scene's own colours, and say so.
-      draw(this.picture, game.scene);
+      sceneColours(this.picture, game.scene);
       this.setText("colours", game.solved ? coloursCaption(2, "mouse") : "");
       return;
     }

@@ -57,6 +57,12 @@ export interface Picture {
   edges: SVGGElement;
   nodes: SVGGElement;
   overlay: SVGGElement;
+  /**
+   * Whether the nodes are bare groups (no shape, no text) and the edges bare lines (no
+   * coordinates): the accessible layer under a canvas, which paints the picture from the
+   * groups' attributes. Set by `draw`.
+   */
+  light: boolean;
 }
 
 export function createPicture(): Picture {
@@ -68,11 +74,38 @@ export function createPicture(): Picture {
   const overlay = element("g", { class: "overlay" });
   viewport.append(edges, nodes, overlay);
   svg.append(viewport);
-  return { svg, viewport, edges, nodes, overlay };
+  return { svg, viewport, edges, nodes, overlay, light: false };
 }
 
-/** Brings the picture up to `scene`, reusing the elements of nodes and edges that stay. */
-export function draw(picture: Picture, scene: Scene): void {
+/** A node's group before its id and state are set, by role and lightness, cloned from one made once. */
+const templates = new Map<string, SVGGElement>();
+
+function newGroup(node: SceneNode, light: boolean): SVGGElement {
+  const key = `${node.role}/${light}`;
+  let template = templates.get(key);
+  if (template === undefined) {
+    template = element("g", { class: "node", "data-role": node.role });
+    if (!light) template.append(...shape(node.role), element("text", { class: "id" }));
+    templates.set(key, template);
+  }
+  const group = template.cloneNode(true) as SVGGElement;
+  group.setAttribute("data-node", String(node.id));
+  if (!light) group.lastChild!.textContent = String(node.id);
+  return group;
+}
+
+/**
+ * Brings the picture up to `scene`, reusing the elements of nodes and edges that stay.
+ * `light` draws the accessible layer a canvas paints over (see `Picture.light`): every
+ * element and data attribute of the contract, without what only the eye needs.
+ */
+export function draw(picture: Picture, scene: Scene, light: boolean): void {
+  if (picture.light !== light) {
+    // The other renderer's elements have other children: start again.
+    picture.nodes.replaceChildren();
+    picture.edges.replaceChildren();
+    picture.light = light;
+  }
   picture.svg.setAttribute("aria-label", `Cat and Mouse game: ${scene.summary}`);
   // The scene's own colours are the slice of the real start: the cat on 2, the mouse to move.
   picture.svg.setAttribute("data-slice", "2/mouse");
@@ -80,6 +113,8 @@ export function draw(picture: Picture, scene: Scene): void {
   for (const child of Array.from(picture.nodes.children)) {
     old.set(child.getAttribute("data-node") ?? "", child as SVGGElement);
   }
+  // A first draw builds the groups off the document and adds them at once.
+  const fresh = old.size === 0 ? document.createDocumentFragment() : null;
   const byId = new Map(scene.nodes.map((node) => [node.id, node]));
   scene.nodes.forEach((node, index) => {
     const key = String(node.id);
@@ -87,55 +122,77 @@ export function draw(picture: Picture, scene: Scene): void {
     old.delete(key);
     if (group === undefined || group.getAttribute("data-role") !== node.role) {
       group?.remove();
-      group = element("g", { class: "node", "data-node": node.id, "data-role": node.role });
-      group.append(...shape(node.role), element("text", { class: "id" }));
-      group.lastChild!.textContent = key;
+      group = newGroup(node, light);
     }
     if (node.outcome === null) group.removeAttribute("data-outcome");
     else group.setAttribute("data-outcome", node.outcome);
     group.removeAttribute("data-undecided");
     setFlag(group, node.flagged);
     group.setAttribute("transform", `translate(${node.x} ${node.y})`);
-    let label = group.querySelector<SVGTextElement>("text.label");
-    if (node.label === null) label?.remove();
-    else {
-      if (label === null) {
-        label = element("text", { class: "label", y: NODE_RADIUS + 14 });
-        group.append(label);
+    if (!light) {
+      let label = group.querySelector<SVGTextElement>("text.label");
+      if (node.label === null) label?.remove();
+      else {
+        if (label === null) {
+          label = element("text", { class: "label", y: NODE_RADIUS + 14 });
+          group.append(label);
+        }
+        label.textContent = node.label;
       }
-      label.textContent = node.label;
     }
     const title = node.label === null ? `node ${node.id}` : `node ${node.id} “${node.label}”`;
     group.setAttribute("aria-label", title);
+    if (fresh !== null) fresh.append(group);
     // Keep document order equal to scene order, moving only what is out of place.
-    if (picture.nodes.children[index] !== group) {
+    else if (picture.nodes.children[index] !== group) {
       picture.nodes.insertBefore(group, picture.nodes.children[index] ?? null);
     }
   });
+  if (fresh !== null) picture.nodes.append(fresh);
   for (const gone of old.values()) gone.remove();
 
   const lines = Array.from(picture.edges.children);
+  const added = document.createDocumentFragment();
   scene.edges.forEach((edge, index) => {
-    const a = byId.get(edge.a);
-    const b = byId.get(edge.b);
     let line = lines[index];
     if (line === undefined) {
       line = element("line", { class: "edge" });
-      picture.edges.append(line);
+      added.append(line);
     }
     line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
     setFlag(line, edge.flagged);
     // The what-if (strategy.ts's data): a critical edge is drawn apart, its title is the hover.
     line.setAttribute("data-critical", String(edge.critical));
-    const title = element("title");
-    title.textContent = edge.what_if ?? "";
-    line.replaceChildren(...(edge.what_if === null ? [] : [title]));
+    if ((line.firstChild?.textContent ?? null) !== edge.what_if) {
+      const title = edge.what_if === null ? null : element("title");
+      if (title !== null) title.textContent = edge.what_if;
+      line.replaceChildren(...(title === null ? [] : [title]));
+    }
+    if (light) {
+      for (const end of ["x1", "y1", "x2", "y2"]) line.removeAttribute(end);
+      return;
+    }
+    const a = byId.get(edge.a);
+    const b = byId.get(edge.b);
     line.setAttribute("x1", String(a?.x ?? 0));
     line.setAttribute("y1", String(a?.y ?? 0));
     line.setAttribute("x2", String(b?.x ?? 0));
     line.setAttribute("y2", String(b?.y ?? 0));
   });
+  picture.edges.append(added);
   for (const extra of lines.slice(scene.edges.length)) extra.remove();
+}
+
+/** Gives every node the scene's own colours back (the slice of the real start), as `draw` left them. */
+export function sceneColours(picture: Picture, scene: Scene): void {
+  picture.svg.setAttribute("data-slice", "2/mouse");
+  const outcomes = new Map(scene.nodes.map((node) => [String(node.id), node.outcome]));
+  for (const group of Array.from(picture.nodes.children)) {
+    const outcome = outcomes.get(group.getAttribute("data-node") ?? "") ?? null;
+    if (outcome === null) group.removeAttribute("data-outcome");
+    else if (group.getAttribute("data-outcome") !== outcome) group.setAttribute("data-outcome", outcome);
+    group.removeAttribute("data-undecided");
+  }
 }
 
 /** Where the mouse and cat tokens stand, and which nodes are legal to click. */
