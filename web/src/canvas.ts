@@ -10,7 +10,7 @@ import { NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render"
 import type { Scene, SceneNode } from "./scene";
 
 /** Above this many nodes the page draws on the canvas (see docs/dev/view.md for the measurement). */
-export const CANVAS_ABOVE = 500;
+export const CANVAS_ABOVE = 300;
 
 export interface Zoom {
   k: number;

@@ -205,7 +205,8 @@ class View {
     this.asked.clear();
     const drawer = renderer(scene);
     document.body.dataset.renderer = drawer;
-    this.fillCatChoices();
+    // The explorer's picker (an option per node) is filled when the explorer is shown.
+    if (this.mode === "explore") this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
     document.body.dataset.outcome = scene.outcome ?? "";
     this.showDiagnostics(scene);
@@ -295,6 +296,7 @@ class View {
     if ((mode === "play-mouse" || mode === "play-cat") && this.game !== null) {
       this.play = startPlay(this.game, mode === "play-mouse" ? "mouse" : "cat");
     }
+    if (mode === "explore") this.fillCatChoices();
     document.body.dataset.mode = mode;
     this.refresh();
   }

@@ -339,7 +339,7 @@ try {
   // (Chromium's TaskDuration, steadier than the wall clock on a loaded machine). A
   // measurement for BENCHMARKS.md and for the canvas threshold (CANVAS_ABOVE in
   // web/src/canvas.ts), not a pass/fail bound.
-  for (const size of [300, 500, 1000, 2000]) {
+  for (const size of [300, 400, 500, 1000, 2000]) {
     const big = join(dir, `big-${size}.cmg`);
     writeFileSync(big, bigGraph(size));
     // A debug build lays out and solves 2000 nodes before it serves: give it time.
