@@ -712,7 +712,7 @@ try {
     ["game view", () => gameViewScenario(browser)],
   ];
   if (args["bundled-vsix"] === undefined) {
-    console.log("-- bundled server: left out (no --bundled-vsix)");
+    console.log("scenario bundled server: left out (no --bundled-vsix)");
   } else {
     scenarios.push(["bundled server", () => bundledServerScenario(browser)]);
   }
@@ -722,7 +722,7 @@ try {
     check(`--only ${JSON.stringify(args.only)} names a scenario (${scenarios.map(([name]) => name).join(", ")})`, false);
   }
   for (const [name, run] of chosen) {
-    console.log(`-- ${name}`);
+    console.log(`scenario ${name}`);
     try {
       await run();
     } catch (error) {
