@@ -1,6 +1,6 @@
 //! Pull diagnostics through the real `cmg lsp`: result ids and `unchanged`, the refresh
-//! after a solve adds `expect-mismatch`, a pull superseded by an edit, and publications
-//! only for clients that cannot pull.
+//! after a solve adds `expect-mismatch`, a pull superseded by an edit or by new
+//! settings, and publications only for clients that cannot pull.
 
 use std::time::Duration;
 
@@ -129,31 +129,60 @@ async fn a_pull_client_without_refresh_is_not_asked_to_refresh() {
         .all(|r| r["method"] != "workspace/diagnostic/refresh"));
 }
 
-#[tokio::test]
-async fn a_pull_superseded_by_an_edit_is_server_cancelled() {
-    let (_child, mut client) = started(true, false).await;
-    // Large enough that its analysis is still running when the edit comes.
+/// Opens a document large enough that its analysis is still running when the next
+/// message comes, and pulls its diagnostics; the pull's request id.
+async fn open_large_and_pull(client: &mut Client) -> i64 {
     let text: String = (0..20_000)
         .map(|i| format!("{} -- {}\n", i, i + 1))
         .collect();
     client.open(URI, 1, &text).await;
-    let id = client
+    client
         .send_request(
             "textDocument/diagnostic",
             json!({"textDocument": {"uri": URI}}),
         )
-        .await;
-    client
-        .change(URI, 2, json!([{"text": "0 -- 1 -- 2\n"}]))
-        .await;
-    let response = client.response_to(id).await;
+        .await
+}
+
+/// The answer to a superseded pull: `ServerCancelled`, asking the client to pull again.
+fn assert_retrigger(response: &Value) {
     assert_eq!(response["error"]["code"], -32802, "{response}");
     assert_eq!(
         response["error"]["data"],
-        json!({"retriggerRequest": false})
+        json!({"retriggerRequest": true}),
+        "{response}"
     );
+}
+
+#[tokio::test]
+async fn a_pull_superseded_by_an_edit_is_server_cancelled() {
+    let (_child, mut client) = started(true, false).await;
+    let id = open_large_and_pull(&mut client).await;
+    client
+        .change(URI, 2, json!([{"text": "0 -- 1 -- 2\n"}]))
+        .await;
+    assert_retrigger(&client.response_to(id).await);
     let fresh = pull(&mut client, None).await;
     assert_eq!(codes(&fresh), Vec::<String>::new());
+}
+
+/// New settings replace the text a pull was asked about without the client knowing
+/// (VS Code's answer to `workspace/configuration` comes after its first pull): the
+/// pull must ask for a retrigger. VS Code's client never pulls a document again after
+/// a `ServerCancelled` it did not cause that asks for none.
+#[tokio::test]
+async fn a_pull_superseded_by_new_settings_asks_to_be_pulled_again() {
+    let (_child, mut client) = started(true, false).await;
+    let id = open_large_and_pull(&mut client).await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"cmg": {"diagnostics": {"max": 7}}}}),
+        )
+        .await;
+    assert_retrigger(&client.response_to(id).await);
+    let again = pull(&mut client, None).await;
+    assert_eq!(again["result"]["kind"], "full", "{again}");
 }
 
 #[tokio::test]

@@ -42,12 +42,37 @@ enum Message {
     Request {
         uri: Uri,
         needs: Needs,
-        reply: oneshot::Sender<Result<Option<Snapshot>>>,
+        reply: Reply,
     },
     /// What a workspace report needs from the loop.
     Workspace {
         reply: oneshot::Sender<WorkspaceState>,
     },
+}
+
+/// Where the loop answers a request for a snapshot.
+type Reply = oneshot::Sender<std::result::Result<Option<Snapshot>, Unanswerable>>;
+
+/// Why a request has no snapshot to work on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unanswerable {
+    /// An edit or new settings replaced the text it was asked about.
+    Superseded,
+    /// The analysis of its text failed (panicked, and the log says so): there is
+    /// nothing to answer from until the next edit.
+    Failed,
+    /// The loop has stopped (the server is going down).
+    Stopped,
+}
+
+impl From<Unanswerable> for Error {
+    /// What a request that has no better answer of its own replies.
+    fn from(why: Unanswerable) -> Error {
+        match why {
+            Unanswerable::Superseded | Unanswerable::Failed => Error::content_modified(),
+            Unanswerable::Stopped => Error::internal_error(),
+        }
+    }
 }
 
 /// The settings, the position encoding and the open documents, as the loop has them.
@@ -102,19 +127,21 @@ impl Loop {
 
     /// The snapshot a request works on, once the scheduler has it (see
     /// [`Scheduler`]): `Ok(None)` for a document that is not open or too large to
-    /// analyse, `ContentModified` when its text was superseded.
-    pub async fn snapshot(&self, uri: Uri, needs: Needs) -> Result<Option<Snapshot>> {
+    /// analyse, else why there is none.
+    pub async fn snapshot(
+        &self,
+        uri: Uri,
+        needs: Needs,
+    ) -> std::result::Result<Option<Snapshot>, Unanswerable> {
         let (reply, answer) = oneshot::channel();
         if self
             .messages
             .send(Message::Request { uri, needs, reply })
             .is_err()
         {
-            return Err(Error::internal_error());
+            return Err(Unanswerable::Stopped);
         }
-        answer
-            .await
-            .unwrap_or_else(|_| Err(Error::internal_error()))
+        answer.await.unwrap_or(Err(Unanswerable::Stopped))
     }
 
     /// The settings, encoding and open documents, once the events before are handled.
@@ -191,7 +218,7 @@ struct Runner {
     client: Client,
     support: Arc<OnceLock<ClientSupport>>,
     publications: mpsc::UnboundedSender<Publication>,
-    replies: HashMap<Ticket, oneshot::Sender<Result<Option<Snapshot>>>>,
+    replies: HashMap<Ticket, Reply>,
     next_ticket: Ticket,
     solver: cmg_solve::Config,
 }
@@ -345,7 +372,12 @@ impl Runner {
             }
             Action::Modified { ticket } => {
                 if let Some(reply) = self.replies.remove(&ticket) {
-                    let _ = reply.send(Err(Error::content_modified()));
+                    let _ = reply.send(Err(Unanswerable::Superseded));
+                }
+            }
+            Action::Failed { ticket } => {
+                if let Some(reply) = self.replies.remove(&ticket) {
+                    let _ = reply.send(Err(Unanswerable::Failed));
                 }
             }
             Action::RefreshViews => {

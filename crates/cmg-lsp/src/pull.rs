@@ -6,8 +6,9 @@
 //! names what the diagnostics depend on: the document's generation (a global counter
 //! bumped by every edit and settings change, so a reopened document never reuses one)
 //! and whether a solve or a size refusal adds to them, so a client whose previous
-//! result id is current gets `unchanged`. A pull superseded by an edit is answered
-//! `ServerCancelled`, as LSP 3.17 provides for this request (see [`superseded`]).
+//! result id is current gets `unchanged`. A pull superseded by an edit or new settings
+//! is answered `ServerCancelled`, as LSP 3.17 provides for this request, asking for a
+//! retrigger (see [`superseded`]).
 //!
 //! The server's loop still builds every publication; for a pull client it is not sent
 //! but compared with what the last pull of the same version answered: when they differ
@@ -66,18 +67,29 @@ pub fn unchanged(result_id: String) -> DocumentDiagnosticReportResult {
     ))
 }
 
-/// The answer to a pull whose text was superseded before it could be answered (or
-/// whose analysis failed). `retriggerRequest` is false: after its edit the client
-/// pulls for the new text anyway, and a retrigger would be answered the same way, in a
-/// loop, for as long as a failed analysis stands; a settings change that superseded it
-/// is followed by a refresh (see [`Pulled`]).
+/// The answer to a pull whose text was superseded (by an edit or new settings) before
+/// it could be answered. `retriggerRequest` is true: the new pull waits for the new
+/// text. VS Code's client (vscode-languageclient 9) never pulls a document again after
+/// a `ServerCancelled` without a retrigger that it did not cancel itself, which is the
+/// case of new settings: its diagnostics then stayed empty for good.
 pub fn superseded() -> Error {
     Error {
         code: ErrorCode::ServerError(-32802),
         message: "cmg: the document changed; pull again".into(),
         data: Some(json!(DiagnosticServerCancellationData {
-            retrigger_request: false
+            retrigger_request: true
         })),
+    }
+}
+
+/// The answer to a pull whose text's analysis failed: the client keeps what it shows
+/// (`unchanged`, given the id it holds), as a publication client gets nothing new. An
+/// error here would be retried at once, in a loop for as long as the failure stands,
+/// or end the client's pulls of the document.
+pub fn kept(previous_result_id: Option<String>) -> DocumentDiagnosticReportResult {
+    match previous_result_id {
+        Some(result_id) => unchanged(result_id),
+        None => full(None, Vec::new()),
     }
 }
 

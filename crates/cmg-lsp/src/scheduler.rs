@@ -149,6 +149,9 @@ pub enum Action {
     },
     /// Answer the request `ContentModified`: its text is gone.
     Modified { ticket: Ticket },
+    /// Answer the request: the analysis of its text failed (panicked), and there is
+    /// nothing to answer from until the next edit.
+    Failed { ticket: Ticket },
     /// Ask the client to refresh lenses and hints: a solution landed.
     RefreshViews,
     /// Free this on the pool, off the loop.
@@ -839,8 +842,14 @@ impl Scheduler {
                 return false;
             };
             let document = &tracked.document;
-            if document.generation != parked.generation || document.failed == parked.generation {
+            if document.generation != parked.generation {
                 actions.push(Action::Modified {
+                    ticket: parked.ticket,
+                });
+                return false;
+            }
+            if document.failed == parked.generation {
+                actions.push(Action::Failed {
                     ticket: parked.ticket,
                 });
                 return false;
@@ -1175,6 +1184,7 @@ mod tests {
                         "ContentModified for text that did not change"
                     );
                 }
+                Action::Failed { .. } => unreachable!("no analysis panics in these sequences"),
                 Action::RefreshViews | Action::Free(_) => {}
                 work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }

@@ -42,6 +42,16 @@ impl Work {
         })
     }
 
+    /// Ends the `k`-th analysis under way as a panic would; `None` if none is.
+    pub fn fail_analysis(&mut self, k: usize) -> Option<Event> {
+        let (uri, job) = take(&mut self.analyses, k)?;
+        Some(Event::Analysed {
+            uri,
+            generation: job.generation,
+            analysed: None,
+        })
+    }
+
     /// Ends the `k`-th solve under way. A cancelled one may still finish (the solver
     /// looks at the flag only now and then): it is solved if `finish_cancelled`, else
     /// stopped.

@@ -19,6 +19,7 @@ struct Pool {
     work: harness::Work,
     answered: Vec<Ticket>,
     modified: Vec<Ticket>,
+    failed: Vec<Ticket>,
     /// Every publication, in order: the document, its version (`None`: cleared) and
     /// its diagnostics.
     published: Vec<(Uri, Option<i32>, Vec<Diagnostic>)>,
@@ -55,6 +56,7 @@ impl Pool {
                 }
                 Action::Answer { ticket, .. } => self.answered.push(ticket),
                 Action::Modified { ticket } => self.modified.push(ticket),
+                Action::Failed { ticket } => self.failed.push(ticket),
                 Action::RefreshViews => self.refreshes += 1,
                 // The longest wait for a solve never ends in these sequences.
                 Action::Free(_) => {}
@@ -393,6 +395,40 @@ fn a_request_about_a_replaced_text_is_answered_content_modified() {
     pool.drain(&mut scheduler);
     assert!(pool.answered.is_empty(), "answered from another text");
     assert_eq!(scheduler.parked(), 0);
+}
+
+/// A request about a text whose analysis panicked is answered `Failed` at once: not
+/// `ContentModified`, as if an edit had replaced the text (a pull client asked to pull
+/// again would be answered the same way, in a loop), and not from the analysis before.
+/// The next edit's text is answered as usual.
+#[test]
+fn a_request_about_a_text_whose_analysis_failed_is_answered_failed() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n");
+    pool.drain(&mut scheduler);
+    pool.change(&mut scheduler, &a, 2, "0 -- 1 -- 2 -- 3\n");
+    let ticket = pool.request(&mut scheduler, &a, Needs::Diagnostics);
+    let answered = pool.answered.len();
+    let panicked = pool.work.fail_analysis(0).expect("an analysis runs");
+    pool.feed(&mut scheduler, panicked);
+    assert_eq!(pool.failed, [ticket]);
+    assert!(pool.modified.is_empty(), "answered as superseded");
+    assert_eq!(
+        pool.answered.len(),
+        answered,
+        "answered from the text before"
+    );
+    assert_eq!(scheduler.parked(), 0);
+    let later = pool.request(&mut scheduler, &a, Needs::Analysis);
+    assert_eq!(pool.failed, [ticket, later]);
+
+    pool.change(&mut scheduler, &a, 3, "0 -- 1 -- 2 -- 4\n");
+    let after = pool.request(&mut scheduler, &a, Needs::Analysis);
+    pool.drain(&mut scheduler);
+    assert!(pool.answered.contains(&after));
+    assert_eq!(pool.failed, [ticket, later]);
 }
 
 /// A queued solve that its document stopped waiting for (the text went back to the

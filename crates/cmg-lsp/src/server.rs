@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::Notify;
-use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
@@ -20,7 +20,7 @@ use super::capabilities;
 use super::capabilities::SHOW_LINE_COMMAND;
 use super::convert::Encoding;
 use super::documents::Needs;
-use super::event_loop::Loop;
+use super::event_loop::{Loop, Unanswerable};
 use super::handlers::{self, Snapshot};
 use super::pull::{self, Pulled};
 use super::scheduler::Event;
@@ -236,10 +236,14 @@ impl Server {
 
     /// The snapshot a request about `uri` works on: the analysis of exactly the text the
     /// request's positions refer to, once it is in (and, with `Needs::Solve`, its
-    /// solve). If the text changes first, the answer is `ContentModified`, never an
-    /// answer computed from another text. `Ok(None)` is an unknown document, or one too
-    /// large to analyse.
-    pub(super) async fn current(&self, uri: &Uri, needs: Needs) -> Result<Option<Snapshot>> {
+    /// solve). If the text changes first, the answer is [`Unanswerable::Superseded`]
+    /// (`ContentModified` to the client), never an answer computed from another text.
+    /// `Ok(None)` is an unknown document, or one too large to analyse.
+    pub(super) async fn current(
+        &self,
+        uri: &Uri,
+        needs: Needs,
+    ) -> std::result::Result<Option<Snapshot>, Unanswerable> {
         self.events.snapshot(uri.clone(), needs).await
     }
 
@@ -738,10 +742,9 @@ impl LanguageServer for Server {
             Ok(Some(snapshot)) => snapshot,
             // Not open: nothing to report here (closed files are in `workspace/diagnostic`).
             Ok(None) => return Ok(pull::full(None, Vec::new())),
-            Err(error) if error.code == ErrorCode::ContentModified => {
-                return Err(pull::superseded())
-            }
-            Err(error) => return Err(error),
+            Err(Unanswerable::Superseded) => return Err(pull::superseded()),
+            Err(Unanswerable::Failed) => return Ok(pull::kept(params.previous_result_id)),
+            Err(why) => return Err(why.into()),
         };
         let result_id = pull::result_id(&snapshot);
         if params.previous_result_id.as_deref() == Some(result_id.as_str()) {

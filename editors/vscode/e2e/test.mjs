@@ -372,6 +372,9 @@ async function checkFeatures(session, label) {
     JSON.stringify(got) === JSON.stringify(want),
     `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page, "every-diagnostic.cmg")))}`,
   );
+  // A pull the client gave up on (VS Code's client never pulls that document again).
+  const failedPulls = session.outputChannel().split("\n").filter((line) => line.includes("pull failed"));
+  check(`${label}no diagnostic pull failed`, failedPulls.length === 0, failedPulls.join("\n"));
   // A file that is not open is listed too, from the server's workspace diagnostics.
   const closedWant = expectedProblems(path.join(args.examples, "no-game.cmg"));
   const closedGot = await until(async () => {
@@ -709,7 +712,7 @@ try {
     ["game view", () => gameViewScenario(browser)],
   ];
   if (args["bundled-vsix"] === undefined) {
-    console.log("-- bundled server: left out (no --bundled-vsix)");
+    console.log("scenario bundled server: left out (no --bundled-vsix)");
   } else {
     scenarios.push(["bundled server", () => bundledServerScenario(browser)]);
   }
@@ -719,7 +722,7 @@ try {
     check(`--only ${JSON.stringify(args.only)} names a scenario (${scenarios.map(([name]) => name).join(", ")})`, false);
   }
   for (const [name, run] of chosen) {
-    console.log(`-- ${name}`);
+    console.log(`scenario ${name}`);
     try {
       await run();
     } catch (error) {
