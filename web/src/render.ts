@@ -63,6 +63,11 @@ export interface Picture {
    * groups' attributes. Set by `draw`.
    */
   light: boolean;
+  /** The node groups marked as the user's moves (`choice`), and the last move's edge. */
+  choices: Element[];
+  last: Element | null;
+  /** Whether the nodes show the scene's own outcomes, as `draw` leaves them. */
+  ownColours: boolean;
 }
 
 export function createPicture(): Picture {
@@ -74,7 +79,7 @@ export function createPicture(): Picture {
   const overlay = element("g", { class: "overlay" });
   viewport.append(edges, nodes, overlay);
   svg.append(viewport);
-  return { svg, viewport, edges, nodes, overlay, light: false };
+  return { svg, viewport, edges, nodes, overlay, light: false, choices: [], last: null, ownColours: true };
 }
 
 /** A node's group before its id and state are set, by role and lightness, cloned from one made once. */
@@ -106,6 +111,8 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     picture.edges.replaceChildren();
     picture.light = light;
   }
+  // Lines are reused by index, so the last move's mark may now be on another edge.
+  markLastMove(picture, null);
   picture.svg.setAttribute("aria-label", `Cat and Mouse game: ${scene.summary}`);
   // The scene's own colours are the slice of the real start: the cat on 2, the mouse to move.
   picture.svg.setAttribute("data-slice", "2/mouse");
@@ -181,11 +188,14 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
   });
   picture.edges.append(added);
   for (const extra of lines.slice(scene.edges.length)) extra.remove();
+  picture.ownColours = true;
 }
 
 /** Gives every node the scene's own colours back (the slice of the real start), as `draw` left them. */
 export function sceneColours(picture: Picture, scene: Scene): void {
   picture.svg.setAttribute("data-slice", "2/mouse");
+  if (picture.ownColours) return;
+  picture.ownColours = true;
   const outcomes = new Map(scene.nodes.map((node) => [String(node.id), node.outcome]));
   for (const group of Array.from(picture.nodes.children)) {
     const outcome = outcomes.get(group.getAttribute("data-node") ?? "") ?? null;
@@ -202,10 +212,9 @@ export function drawTokens(
   tokens: { mouse: number; cat: number } | null,
   choices: number[],
 ): void {
-  const byId = new Map(scene.nodes.map((node) => [node.id, node]));
   for (const player of ["mouse", "cat"] as const) {
     let token = picture.overlay.querySelector<SVGGElement>(`[data-token="${player}"]`);
-    const at = tokens === null ? undefined : byId.get(tokens[player]);
+    const at = tokens === null ? undefined : scene.nodes.find((node) => node.id === tokens[player]);
     if (at === undefined) {
       token?.remove();
       continue;
@@ -221,19 +230,24 @@ export function drawTokens(
     token.setAttribute("data-at", String(at.id));
     token.setAttribute("transform", `translate(${at.x + dx} ${at.y - TOKEN_OFFSET})`);
   }
-  for (const group of Array.from(picture.nodes.children)) {
-    const id = Number(group.getAttribute("data-node"));
-    const choice = choices.includes(id);
-    group.classList.toggle("choice", choice);
-    // A legal move is a button for the keyboard too (Tab to it, Enter or Space).
-    if (choice) {
-      group.setAttribute("tabindex", "0");
-      group.setAttribute("role", "button");
-    } else {
-      group.removeAttribute("tabindex");
-      group.removeAttribute("role");
-    }
+  // Only the groups that were or become choices are touched.
+  const chosen = choices.flatMap((id) => {
+    const group = picture.nodes.querySelector(`[data-node="${id}"]`);
+    return group === null ? [] : [group];
+  });
+  for (const group of picture.choices) {
+    if (chosen.includes(group)) continue;
+    group.classList.remove("choice");
+    group.removeAttribute("tabindex");
+    group.removeAttribute("role");
   }
+  // A legal move is a button for the keyboard too (Tab to it, Enter or Space).
+  for (const group of chosen) {
+    group.classList.add("choice");
+    group.setAttribute("tabindex", "0");
+    group.setAttribute("role", "button");
+  }
+  picture.choices = chosen;
 }
 
 /**
@@ -243,6 +257,7 @@ export function drawTokens(
  */
 export function colourNodes(picture: Picture, colours: Map<number, Shown>, shown: string): void {
   picture.svg.setAttribute("data-slice", shown);
+  picture.ownColours = false;
   for (const group of Array.from(picture.nodes.children)) {
     const colour = colours.get(Number(group.getAttribute("data-node")));
     if (colour === undefined) continue;
@@ -259,8 +274,8 @@ export function colourNodes(picture: Picture, colours: Map<number, Shown>, shown
 /** Marks the edge of the last move (`data-last="true"`), or none. */
 export function markLastMove(picture: Picture, move: { from: number; to: number } | null): void {
   const key = move === null ? null : `${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}`;
-  for (const line of Array.from(picture.edges.children)) {
-    if (line.getAttribute("data-edge") === key) line.setAttribute("data-last", "true");
-    else line.removeAttribute("data-last");
-  }
+  if (picture.last !== null && picture.last.getAttribute("data-edge") === key) return;
+  picture.last?.removeAttribute("data-last");
+  picture.last = key === null ? null : picture.edges.querySelector(`[data-edge="${key}"]`);
+  picture.last?.setAttribute("data-last", "true");
 }
