@@ -464,6 +464,44 @@ try {
             layer.edges.every((l, i) => l.edge === `${bigScene.edges[i].a}-${bigScene.edges[i].b}` && l.critical === String(bigScene.edges[i].critical)),
           `the layer under the canvas has all ${bigScene.edges.length} edges with data-edge and data-critical`,
         );
+        // Zoomed in until a node is 12 pixels across or more, the canvas paints each node
+        // in view in its group's colour: a pixel inside the shape, below the id and the
+        // tokens, has the fill of the group's outcome.
+        const painted = await page2.evaluate(async () => {
+          const canvas = document.querySelector("canvas.cmg-canvas");
+          const svg = document.querySelector("svg.cmg-scene");
+          const box = canvas.getBoundingClientRect();
+          const scale = () => svg.querySelector("g.viewport").getCTM().a;
+          const frames = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+          for (let step = 0; step < 100 && 18 * scale() < 12; step++) {
+            const wheel = { deltaY: -100, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 };
+            document.getElementById("stage").dispatchEvent(new WheelEvent("wheel", { ...wheel, bubbles: true, cancelable: true }));
+          }
+          await frames();
+          const k = scale();
+          const context = canvas.getContext("2d");
+          const style = getComputedStyle(svg);
+          const ratio = canvas.width / box.width;
+          const hex = (rgb) => `#${[...rgb].slice(0, 3).map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+          const wrong = [];
+          let checked = 0;
+          for (const group of svg.querySelectorAll(".nodes [data-node]")) {
+            const centre = new DOMPoint(0, 0).matrixTransform(group.getScreenCTM());
+            const [x, y] = [centre.x, centre.y + 10 * k];
+            if (x < box.left + 2 || x > box.right - 2 || y < box.top + 2 || y > box.bottom - 2) continue;
+            const outcome = group.getAttribute("data-outcome");
+            const expected = style.getPropertyValue(`--cmg-${outcome ?? "unsolved"}`).trim().toLowerCase();
+            const pixel = context.getImageData(Math.floor((x - box.left) * ratio), Math.floor((y - box.top) * ratio), 1, 1).data;
+            checked++;
+            if (hex(pixel) !== expected) wrong.push(`${group.getAttribute("data-node")}: ${hex(pixel)} for ${expected}`);
+          }
+          return { checked, wrong };
+        });
+        check(
+          painted.checked > 0 && painted.wrong.length === 0,
+          `the canvas paints the ${painted.checked} nodes in view in their layer's colours ${painted.wrong.slice(0, 3).join("; ")}`,
+        );
+        await page2.click("#fit");
         await page2.selectOption("#mode", "play-mouse");
         await page2.waitForSelector("svg.cmg-scene .node.choice", { state: "attached" });
         // Where the node's centre is on the screen: its group's origin (the group is bare,
