@@ -116,6 +116,9 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
             found = remeasure(&found, positions);
         }
     }
+    // The grid relocating reads; it follows the nodes it moves, so it is built again
+    // only after a spread has moved them all.
+    let mut grid = None;
     for round in 0..rounds {
         if found.is_empty() {
             return;
@@ -134,7 +137,8 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
                 }
             }
         }
-        let stuck = relocate(&edges, &incident, positions, &involved);
+        let reading = grid.get_or_insert_with(|| Grid::new(&edges, positions));
+        let stuck = relocate(reading, &edges, &incident, positions, &involved);
         // Grow only where relocating stalls: a round that clears less than a quarter of
         // the clashes, by more where more than half the nodes found no spot free.
         let left = clashes(&edges, positions);
@@ -151,6 +155,7 @@ pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
             // Spreading only lengthens distances: the clashes after it are among those
             // before, measured again.
             found = remeasure(&left, positions);
+            grid = None;
         } else {
             found = left;
         }
@@ -864,13 +869,15 @@ fn squared_distance(p: [f64; 2], q: [f64; 2]) -> f64 {
 
 /// Moves each `involved` node that is in a clash to the nearest free spot on the rings
 /// around it (in index order, so the pass is deterministic), and returns how many found none.
+/// `grid` holds the nodes where they are and follows them as they move; a node beyond its
+/// cells is in the border's, so what the grid covers only bounds how much each cell holds.
 fn relocate(
+    grid: &mut Grid,
     edges: &[[usize; 2]],
     incident: &[Vec<usize>],
     positions: &mut [[f64; 2]],
     involved: &[bool],
 ) -> usize {
-    let mut grid = Grid::new(edges, positions);
     // The spots to try, nearest first, as offsets: 6 on the first ring, 12 on the next…
     let spots: Vec<(usize, [f64; 2])> = (1..=RINGS)
         .flat_map(|ring| {
@@ -886,7 +893,7 @@ fn relocate(
     let mut stuck = 0;
     for v in (0..positions.len()).filter(|&v| involved[v]) {
         let here = positions[v];
-        near.gather(&grid, v, edges, &incident[v], positions);
+        near.gather(grid, v, edges, &incident[v], positions);
         let now = near.clashes_at(here, 0, usize::MAX);
         if now == 0 {
             continue;
