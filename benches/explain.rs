@@ -1,13 +1,14 @@
 //! Benchmarks of the what-if per edge (one solve per edge the strategy walks use) and of the strategy walk, on random graphs of 50, 100 and 300 nodes.
 //!
 //! `cargo bench --bench explain -- 'what_if/reused/300'` runs one point. `every_edge` is the
-//! same work with the walks' reuse turned off (a walk limit of one position), for comparison.
+//! same work with the walks' reuse turned off (a walk limit of one position), and
+//! `reused_one_thread` the same solves one after another on one thread, for comparison.
 
 use std::sync::atomic::AtomicBool;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 
-use cmg_solve::{solve, what_if, Game, Player, Position};
+use cmg_solve::{solve, what_if, what_if_with, Game, Player, Position};
 
 mod common;
 
@@ -75,6 +76,9 @@ fn bench_what_if(c: &mut Criterion) {
             let id = |what: &str| BenchmarkId::new(format!("{what}/{kind}"), nodes);
             group.bench_with_input(id("reused"), &solution, |b, s| {
                 b.iter(|| what_if(s, START, 1 << 20, &never))
+            });
+            group.bench_with_input(id("reused_one_thread"), &solution, |b, s| {
+                b.iter(|| what_if_with(s, START, 1 << 20, Some(1), &never))
             });
             group.bench_with_input(id("every_edge"), &solution, |b, s| {
                 b.iter(|| what_if(s, START, 1, &never))

@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 
 use cmg_core::analysis::{start_position, Analysis};
 use cmg_solve::{
-    solve, solve_with, strategy_players, what_if, without_edge, Config, Continuation, Engine, Game,
-    Outcome, Player, Position, Solution, Strategy,
+    solve, solve_with, strategy_players, what_if, what_if_with, without_edge, Config, Continuation,
+    Engine, Game, Outcome, Player, Position, Solution, Strategy,
 };
 
 use crate::common::examples::example;
@@ -381,14 +381,33 @@ fn what_if_matches_fresh_solves() {
     );
 }
 
+/// The solves spread over threads give what one thread gives, edge by edge.
+#[test]
+fn what_if_is_the_same_on_any_number_of_threads() {
+    let never = AtomicBool::new(false);
+    for game in random_games() {
+        let solution = solve(&game);
+        for cut in [ALL, 1] {
+            let one = what_if_with(&solution, start(), cut, Some(1), &never).unwrap();
+            for threads in [2, 3, 64] {
+                let many = what_if_with(&solution, start(), cut, Some(threads), &never);
+                assert_eq!(many.as_ref(), Some(&one), "{threads} threads");
+            }
+        }
+    }
+}
+
 #[test]
 fn what_if_stops_when_cancelled() {
     let game = random_graph(12, 3, 7);
     let solution = solve(&game);
-    assert_eq!(
-        what_if(&solution, start(), ALL, &AtomicBool::new(true)),
-        None
-    );
+    for threads in [Some(1), Some(2), None] {
+        assert_eq!(
+            what_if_with(&solution, start(), ALL, threads, &AtomicBool::new(true)),
+            None,
+            "{threads:?}"
+        );
+    }
 }
 
 /// A walk cut short by its position limit solves every edge, and still gets them right.

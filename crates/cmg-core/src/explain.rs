@@ -6,7 +6,8 @@
 use std::sync::atomic::AtomicBool;
 
 use cmg_solve::{
-    what_if, Continuation, EdgeOutcome, Game, Outcome, Player, Position, Solution, TreeLine, WhatIf,
+    what_if_with, Continuation, EdgeOutcome, Game, Outcome, Player, Position, Solution, TreeLine,
+    WhatIf,
 };
 
 use crate::analysis::describe;
@@ -112,7 +113,13 @@ pub fn solve_and_explain_with(
     cancel: &AtomicBool,
 ) -> Option<Solved> {
     let solution = cmg_solve::solve_with(game, config, cancel)?;
-    let what_if = explain_solution(&solution, Some(start_of(game)), budget, cancel)?;
+    let what_if = explain_on(
+        &solution,
+        Some(start_of(game)),
+        budget,
+        config.threads,
+        cancel,
+    )?;
     Some(Solved { solution, what_if })
 }
 
@@ -128,11 +135,22 @@ pub fn start_of(game: &Game) -> Position {
     }
 }
 
-/// The what-if part of [`solve_and_explain`], for a solution at hand.
+/// The what-if part of [`solve_and_explain`], for a solution at hand, on every core.
 pub fn explain_solution(
     solution: &Solution,
     start: Option<Position>,
     budget: WhatIfBudget,
+    cancel: &AtomicBool,
+) -> Option<WhatIfState> {
+    explain_on(solution, start, budget, None, cancel)
+}
+
+/// [`explain_solution`] on `threads` threads (`None`: every core).
+fn explain_on(
+    solution: &Solution,
+    start: Option<Position>,
+    budget: WhatIfBudget,
+    threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Option<WhatIfState> {
     let Some(start) = start else {
@@ -141,7 +159,8 @@ pub fn explain_solution(
     if let Some(reason) = what_if_limit(solution.game(), budget) {
         return Some(WhatIfState::NotComputed(reason));
     }
-    what_if(solution, start, STRATEGY_MAX_POSITIONS, cancel).map(WhatIfState::Computed)
+    what_if_with(solution, start, STRATEGY_MAX_POSITIONS, threads, cancel)
+        .map(WhatIfState::Computed)
 }
 
 /// "3 -- 5", in the file's node ids.

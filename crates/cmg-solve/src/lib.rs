@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use game::Game;
 pub use strategy::{strategy_players, Continuation, Strategy, StrategyTree, TreeLine};
-pub use what_if::{edges, is_critical, what_if, without_edge, EdgeOutcome, WhatIf};
+pub use what_if::{edges, is_critical, what_if, what_if_with, without_edge, EdgeOutcome, WhatIf};
 
 use table::{Layout, Table, CAT, MOUSE};
 

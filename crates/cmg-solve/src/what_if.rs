@@ -1,12 +1,13 @@
 //! What-if per edge: the start's outcome with one edge removed, for every edge, and which edges are critical.
 //!
 //! One fresh solve per edge, except for the edges no strategy walk uses, which keep the
-//! outcome exactly (see [`what_if`]); the solves share the caller's cancel flag.
+//! outcome exactly (see [`what_if`]); the solves run side by side on the cores and share
+//! the caller's cancel flag.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use crate::{solve_cancellable, Game, Outcome, Player, Position, Solution};
+use crate::{solve_with, Config, Game, Outcome, Player, Position, Solution};
 
 /// The start's outcome without one edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,11 +100,27 @@ pub fn without_edge(game: &Game, (a, b): (u32, u32)) -> Game {
 ///   opponent is a draw, not a loss).
 ///
 /// Only the used edges get a solve of their own. A walk that reaches `max_positions`
-/// positions marks every edge as used, which is slower but still exact.
+/// positions marks every edge as used, which is slower but still exact. The solves run on
+/// every core (see [`what_if_with`]).
 pub fn what_if(
     solution: &Solution,
     start: Position,
     max_positions: usize,
+    cancel: &AtomicBool,
+) -> Option<WhatIf> {
+    what_if_with(solution, start, max_positions, None, cancel)
+}
+
+/// [`what_if`] with its solves spread over `threads` threads (`None`: one per core). The
+/// solves of different edges are independent, so each thread takes the next edge still to
+/// solve and solves it on one thread: on the small games a what-if is computed for, that
+/// is faster than each solve on every core, whose rounds are too short to split. The
+/// result is the same for any number of threads.
+pub fn what_if_with(
+    solution: &Solution,
+    start: Position,
+    max_positions: usize,
+    threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Option<WhatIf> {
     let game = solution.game();
@@ -122,29 +139,104 @@ pub fn what_if(
             }
         });
     }
-    let mut solved = 0;
-    let mut outcomes = Vec::new();
-    for edge in edges(game) {
-        if cancel.load(Ordering::Relaxed) {
-            return None;
-        }
-        let (outcome, moves) = if complete && !used.contains(&edge) {
-            (now, now_moves)
-        } else {
-            solved += 1;
-            let fresh = solve_cancellable(&without_edge(game, edge), cancel)?;
-            (fresh.outcome(start), fresh.moves_to_end(start))
-        };
-        outcomes.push(EdgeOutcome {
-            edge,
-            outcome,
-            moves,
-            critical: is_critical(now, outcome),
-        });
-    }
+    let edges = edges(game);
+    let to_solve: Vec<(u32, u32)> = edges
+        .iter()
+        .copied()
+        .filter(|edge| !complete || used.contains(edge))
+        .collect();
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .clamp(1, to_solve.len().max(1));
+    let mut solved_outcomes = solve_without_each(game, start, &to_solve, threads, cancel)?;
+    let outcomes = edges
+        .into_iter()
+        .map(|edge| {
+            let (outcome, moves) = match to_solve.binary_search(&edge) {
+                Ok(index) => solved_outcomes[index]
+                    .take()
+                    .expect("every edge to solve is solved"),
+                Err(_) => (now, now_moves),
+            };
+            EdgeOutcome {
+                edge,
+                outcome,
+                moves,
+                critical: is_critical(now, outcome),
+            }
+        })
+        .collect();
     Some(WhatIf {
         start,
         edges: outcomes,
-        solved,
+        solved: to_solve.len(),
     })
+}
+
+/// The start's outcome and its moves to the end (`None` for a draw).
+type Ending = (Outcome, Option<u32>);
+
+/// The start's outcome and moves without each of `edges`, in their order, solved on
+/// `threads` threads; `None` if `cancel` was set.
+fn solve_without_each(
+    game: &Game,
+    start: Position,
+    edges: &[(u32, u32)],
+    threads: usize,
+    cancel: &AtomicBool,
+) -> Option<Vec<Option<Ending>>> {
+    let one_thread = Config {
+        threads: Some(1),
+        ..Config::default()
+    };
+    let solve_one = |edge| {
+        if cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let fresh = solve_with(&without_edge(game, edge), one_thread, cancel)?;
+        Some((fresh.outcome(start), fresh.moves_to_end(start)))
+    };
+    if threads == 1 {
+        return edges
+            .iter()
+            .map(|&edge| solve_one(edge).map(Some))
+            .collect();
+    }
+    let next = AtomicUsize::new(0);
+    let found: Vec<Vec<(usize, Ending)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut found = Vec::new();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&edge) = edges.get(index) else {
+                            return found;
+                        };
+                        match solve_one(edge) {
+                            Some(outcome) => found.push((index, outcome)),
+                            // Cancelled: the other threads see the flag too.
+                            None => return found,
+                        }
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    if cancel.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut outcomes = vec![None; edges.len()];
+    for (index, outcome) in found.into_iter().flatten() {
+        outcomes[index] = Some(outcome);
+    }
+    Some(outcomes)
 }
