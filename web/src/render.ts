@@ -131,9 +131,7 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
       group?.remove();
       group = newGroup(node, light);
     }
-    if (node.outcome === null) group.removeAttribute("data-outcome");
-    else group.setAttribute("data-outcome", node.outcome);
-    group.removeAttribute("data-undecided");
+    setOwnOutcome(group, node.outcome);
     setFlag(group, node.flagged);
     group.setAttribute("transform", `translate(${node.x} ${node.y})`);
     if (!light) {
@@ -198,11 +196,15 @@ export function sceneColours(picture: Picture, scene: Scene): void {
   picture.ownColours = true;
   const outcomes = new Map(scene.nodes.map((node) => [String(node.id), node.outcome]));
   for (const group of Array.from(picture.nodes.children)) {
-    const outcome = outcomes.get(group.getAttribute("data-node") ?? "") ?? null;
-    if (outcome === null) group.removeAttribute("data-outcome");
-    else if (group.getAttribute("data-outcome") !== outcome) group.setAttribute("data-outcome", outcome);
-    group.removeAttribute("data-undecided");
+    setOwnOutcome(group, outcomes.get(group.getAttribute("data-node") ?? "") ?? null);
   }
+}
+
+/** A node's colour from the scene itself: its outcome (`null`: none), never undecided. */
+function setOwnOutcome(group: Element, outcome: string | null): void {
+  if (outcome === null) group.removeAttribute("data-outcome");
+  else if (group.getAttribute("data-outcome") !== outcome) group.setAttribute("data-outcome", outcome);
+  group.removeAttribute("data-undecided");
 }
 
 /** Where the mouse and cat tokens stand, and which nodes are legal to click. */
