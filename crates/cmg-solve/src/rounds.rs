@@ -292,6 +292,7 @@ impl<'a> Rounds<'a> {
             let opponent = 1 - turn;
             let mut wins = vec![0u64; words];
             let mut losses = vec![0u64; words];
+            let mut listed_words = Vec::with_capacity(words);
             let mut decided = 0;
             let mut sparse = Vec::new();
             let mut overflow = false;
@@ -309,37 +310,51 @@ impl<'a> Rounds<'a> {
                 let Some(target) = targets.next() else {
                     continue;
                 };
-                let dirty_words = || {
-                    mask.iter().enumerate().flat_map(|(at, &bits)| {
-                        let mut bits = bits;
-                        std::iter::from_fn(move || {
-                            (bits != 0).then(|| {
-                                let word = at * 64 + bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                word
-                            })
-                        })
-                    })
-                };
+                // The dirty words, listed once for the row rather than decoded from the mask
+                // for every move.
+                listed_words.clear();
+                for (at, &bits) in mask.iter().enumerate() {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        listed_words.push(at * 64 + bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                    }
+                }
                 // The mover wins if some move reaches a position the mover wins (OR), and loses
                 // if every move reaches one the opponent wins (AND). Only the dirty words are
                 // computed; a row whose every word is dirty walks its moves' rows in order.
                 let first_row = row_of(target);
-                for word in dirty_words() {
-                    (wins[word], losses[word]) = (first_row[word][turn], first_row[word][opponent]);
-                }
-                for target in targets {
-                    let pairs = row_of(target);
-                    for word in dirty_words() {
-                        wins[word] |= pairs[word][turn];
-                        losses[word] &= pairs[word][opponent];
+                if listed_words.len() == words {
+                    for ((win, loss), pair) in wins.iter_mut().zip(losses.iter_mut()).zip(first_row)
+                    {
+                        (*win, *loss) = (pair[turn], pair[opponent]);
+                    }
+                    for target in targets {
+                        for ((win, loss), pair) in
+                            wins.iter_mut().zip(losses.iter_mut()).zip(row_of(target))
+                        {
+                            *win |= pair[turn];
+                            *loss &= pair[opponent];
+                        }
+                    }
+                } else {
+                    for &word in &listed_words {
+                        (wins[word], losses[word]) =
+                            (first_row[word][turn], first_row[word][opponent]);
+                    }
+                    for target in targets {
+                        let pairs = row_of(target);
+                        for &word in &listed_words {
+                            wins[word] |= pairs[word][turn];
+                            losses[word] &= pairs[word][opponent];
+                        }
                     }
                 }
                 let row = offset * words..(offset + 1) * words;
                 let [mouse_row, cat_row] = &mut own;
                 let mouse_row = &mut mouse_row[row.clone()];
                 let cat_row = &mut cat_row[row];
-                for word in dirty_words() {
+                for &word in &listed_words {
                     let open = !(mouse_row[word] | cat_row[word]) & valid[turn][word];
                     let won = wins[word] & open;
                     let lost = losses[word] & open & !won;
