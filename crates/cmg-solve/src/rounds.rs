@@ -490,14 +490,19 @@ impl<'a> Rounds<'a> {
                         *slot |= new;
                         changed[offset * mask_words + source / 64] |= 1 << (source % 64);
                         let start = offset * n + source * 64;
+                        if list {
+                            let row = layout.row(turn, block * 64 + offset);
+                            let mut bits = new;
+                            while bits != 0 {
+                                let bit = bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                listed.push(Entry::new(row, source * 64 + bit, winner));
+                            }
+                        }
                         while new != 0 {
                             let bit = new.trailing_zeros() as usize;
                             new &= new - 1;
                             depths[start + bit] = depth;
-                            if list {
-                                let row = layout.row(turn, block * 64 + offset);
-                                listed.push(Entry::new(row, source * 64 + bit, winner));
-                            }
                         }
                     }
                 }
