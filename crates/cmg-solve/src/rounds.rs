@@ -322,9 +322,12 @@ impl<'a> Rounds<'a> {
                 }
                 // The mover wins if some move reaches a position the mover wins (OR), and loses
                 // if every move reaches one the opponent wins (AND). Only the dirty words are
-                // computed; a row whose every word is dirty walks its moves' rows in order.
+                // computed, unless half of the row or more is dirty: then the whole row is, in
+                // order, which the compiler vectorises. A word whose moves' words did not change
+                // gives the bits it gave when it last was computed, all decided or still open,
+                // so computing it anyway decides nothing new.
                 let first_row = row_of(target);
-                if listed_words.len() == words {
+                if 2 * listed_words.len() >= words {
                     for ((win, loss), pair) in wins.iter_mut().zip(losses.iter_mut()).zip(first_row)
                     {
                         (*win, *loss) = (pair[turn], pair[opponent]);
@@ -354,6 +357,10 @@ impl<'a> Rounds<'a> {
                 let [mouse_row, cat_row] = &mut own;
                 let mouse_row = &mut mouse_row[row.clone()];
                 let cat_row = &mut cat_row[row];
+                if 2 * listed_words.len() >= words {
+                    listed_words.clear();
+                    listed_words.extend(0..words);
+                }
                 for &word in &listed_words {
                     let open = !(mouse_row[word] | cat_row[word]) & valid[turn][word];
                     let won = wins[word] & open;
