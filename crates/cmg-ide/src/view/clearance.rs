@@ -312,23 +312,31 @@ fn remeasure(clashes: &[Clash], positions: &[[f64; 2]]) -> Vec<Clash> {
     clashes
         .iter()
         .filter_map(|clash| match *clash {
-            Clash::Edge { node, edge, .. } => {
-                let c = positions[node];
-                let near = nearest_on_segment(c, positions[edge[0]], positions[edge[1]]);
-                let distance = length([c[0] - near[0], c[1] - near[1]]);
-                (distance < EDGE_CLEARANCE).then_some(Clash::Edge {
-                    node,
-                    edge,
-                    distance,
-                })
-            }
-            Clash::Nodes { a, b, .. } => {
-                let (p, q) = (positions[a], positions[b]);
-                let distance = length([q[0] - p[0], q[1] - p[1]]);
-                (distance < NODE_SPACING).then_some(Clash::Nodes { a, b, distance })
-            }
+            Clash::Edge { node, edge, .. } => edge_clash(node, edge, positions),
+            Clash::Nodes { a, b, .. } => nodes_clash(a, b, positions),
         })
         .collect()
+}
+
+/// Node `node` against the edge `edge` it does not join, measured as [`clashes`] measures
+/// it (to the bit): a clash if nearer than [`EDGE_CLEARANCE`].
+fn edge_clash(node: usize, edge: [usize; 2], positions: &[[f64; 2]]) -> Option<Clash> {
+    let c = positions[node];
+    let near = nearest_on_segment(c, positions[edge[0]], positions[edge[1]]);
+    let distance = length([c[0] - near[0], c[1] - near[1]]);
+    (distance < EDGE_CLEARANCE).then_some(Clash::Edge {
+        node,
+        edge,
+        distance,
+    })
+}
+
+/// Nodes `a` and `b` (`a < b`), measured as [`clashes`] measures them: a clash if nearer
+/// than [`NODE_SPACING`].
+fn nodes_clash(a: usize, b: usize, positions: &[[f64; 2]]) -> Option<Clash> {
+    let (p, q) = (positions[a], positions[b]);
+    let distance = length([q[0] - p[0], q[1] - p[1]]);
+    (distance < NODE_SPACING).then_some(Clash::Nodes { a, b, distance })
 }
 
 /// `clashes` in the order the pass keeps them: edge clashes by edge and then node, then
@@ -374,17 +382,6 @@ fn update(
         Clash::Nodes { a, b, .. } => !(is_moved[a] || is_moved[b]),
     });
     let mut found = Vec::new();
-    let edge_clash = |node: usize, edge: [usize; 2]| {
-        let c = positions[node];
-        let near = nearest_on_segment(c, positions[edge[0]], positions[edge[1]]);
-        let (x, y) = (c[0] - near[0], c[1] - near[1]);
-        let distance = (x * x + y * y).sqrt();
-        (distance < EDGE_CLEARANCE).then_some(Clash::Edge {
-            node,
-            edge,
-            distance,
-        })
-    };
     let frame = &grid.frame;
     for &v in moved {
         let p = positions[v];
@@ -393,7 +390,7 @@ fn update(
         for &e in &grid.edges[frame.index(frame.cell_of(p))] {
             let edge = edges[e];
             if edge[0] != v && edge[1] != v {
-                found.extend(edge_clash(v, edge));
+                found.extend(edge_clash(v, edge, positions));
             }
         }
         for &e in &incident[v] {
@@ -405,7 +402,7 @@ fn update(
                 |k| {
                     for &w in &grid.nodes[k] {
                         if w != edge[0] && w != edge[1] {
-                            found.extend(edge_clash(w, edge));
+                            found.extend(edge_clash(w, edge, positions));
                         }
                     }
                 },
@@ -413,27 +410,13 @@ fn update(
         }
         // Nodes nearer than the spacing are in the 3 × 3 cells around (cells are wider
         // than the spacing; a node beyond the grid is in the border's cell, as near).
-        let (column, row) = frame.cell_of(p);
-        let (column, row) = (
-            column.clamp(0, frame.columns - 1),
-            row.clamp(0, frame.rows - 1),
-        );
-        for c in (column - 1).max(0)..=(column + 1).min(frame.columns - 1) {
-            for r in (row - 1).max(0)..=(row + 1).min(frame.rows - 1) {
-                for &w in &grid.nodes[(r * frame.columns + c) as usize] {
-                    if w == v {
-                        continue;
-                    }
-                    let (a, b) = (v.min(w), v.max(w));
-                    let (q, o) = (positions[a], positions[b]);
-                    let (x, y) = (o[0] - q[0], o[1] - q[1]);
-                    let distance = (x * x + y * y).sqrt();
-                    if distance < NODE_SPACING {
-                        found.push(Clash::Nodes { a, b, distance });
-                    }
+        frame.cells_around(p, |k| {
+            for &w in &grid.nodes[k] {
+                if w != v {
+                    found.extend(nodes_clash(v.min(w), v.max(w), positions));
                 }
             }
-        }
+        });
     }
     // A clash between two moved nodes, or of an edge with a moved node and a moved end,
     // was found from both.
@@ -613,6 +596,21 @@ impl Frame {
         (row.clamp(0, self.rows - 1) * self.columns + column.clamp(0, self.columns - 1)) as usize
     }
 
+    /// The 3 × 3 cells around the one of `p` (column by column), within the grid; a point
+    /// beyond the grid counts as in the border's cell, as [`Frame::index`] places it.
+    fn cells_around(&self, p: [f64; 2], mut visit: impl FnMut(usize)) {
+        let (column, row) = self.cell_of(p);
+        let (column, row) = (
+            column.clamp(0, self.columns - 1),
+            row.clamp(0, self.rows - 1),
+        );
+        for c in (column - 1).max(0)..=(column + 1).min(self.columns - 1) {
+            for r in (row - 1).max(0)..=(row + 1).min(self.rows - 1) {
+                visit((r * self.columns + c) as usize);
+            }
+        }
+    }
+
     /// The cells within `pad` of a segment.
     fn near_segment(&self, p: [f64; 2], q: [f64; 2], pad: f64, mut visit: impl FnMut(usize)) {
         let local = |v: [f64; 2]| [v[0] - self.origin[0], v[1] - self.origin[1]];
@@ -664,15 +662,11 @@ impl NodeGrid {
 
     /// Every node in the 3 × 3 cells around `p`: all those nearer than a cell.
     fn near_point(&self, p: [f64; 2], mut visit: impl FnMut(usize)) {
-        let frame = &self.frame;
-        let (column, row) = frame.cell_of(p);
-        for c in (column - 1).max(0)..=(column + 1).min(frame.columns - 1) {
-            for r in (row - 1).max(0)..=(row + 1).min(frame.rows - 1) {
-                for &w in self.cell((r * frame.columns + c) as usize) {
-                    visit(w as usize);
-                }
+        self.frame.cells_around(p, |k| {
+            for &w in self.cell(k) {
+                visit(w as usize);
             }
-        }
+        });
     }
 }
 
