@@ -327,7 +327,10 @@ impl<'a> Rounds<'a> {
                 // gives the bits it gave when it last was computed, all decided or still open,
                 // so computing it anyway decides nothing new.
                 let first_row = row_of(target);
-                if 2 * listed_words.len() >= words {
+                let whole = 2 * listed_words.len() >= words;
+                if whole {
+                    listed_words.clear();
+                    listed_words.extend(0..words);
                     for ((win, loss), pair) in wins.iter_mut().zip(losses.iter_mut()).zip(first_row)
                     {
                         (*win, *loss) = (pair[turn], pair[opponent]);
@@ -357,10 +360,6 @@ impl<'a> Rounds<'a> {
                 let [mouse_row, cat_row] = &mut own;
                 let mouse_row = &mut mouse_row[row.clone()];
                 let cat_row = &mut cat_row[row];
-                if 2 * listed_words.len() >= words {
-                    listed_words.clear();
-                    listed_words.extend(0..words);
-                }
                 for &word in &listed_words {
                     let open = !(mouse_row[word] | cat_row[word]) & valid[turn][word];
                     let won = wins[word] & open;
