@@ -67,7 +67,17 @@ echo "== the wheel: maturin build --release --locked (the one release build)"
 rm -rf "$out"
 mkdir -p "$out"
 start=$SECONDS
-"$build_env/$scripts/maturin" build --release --locked --out "$out"
+# On Linux the binary links glibc statically (a static PIE, still loaded at a random
+# address): it needs no particular glibc on the machine it is installed on, and it starts
+# in about half the time, with no shared libraries to find, load and bind (BENCHMARKS.md,
+# "Process start"; docs/dev/decisions.md). The flag goes to the `cmg` binary's own rustc
+# call only, where the link happens: in RUSTFLAGS it would reach the proc-macro crates,
+# which cannot be static.
+rustc_args=()
+case "$(uname -s)" in
+  Linux) rustc_args=(-- -C target-feature=+crt-static) ;;
+esac
+"$build_env/$scripts/maturin" build --release --locked --out "$out" "${rustc_args[@]}"
 echo "maturin build took $((SECONDS - start)) s"
 wheels=("$out"/cmg_cat_mouse-"$version"-*.whl)
 [ ${#wheels[@]} -eq 1 ] && [ -f "${wheels[0]}" ] || die "want one cmg_cat_mouse-$version wheel in $out, found: $(ls "$out")"
