@@ -27,7 +27,8 @@ use cmg_core::analysis::Analysis;
 use cmg_core::explain::{solve_and_explain, WhatIfBudget};
 use cmg_core::model::Graph;
 use cmg_ide::view::{
-    add_explanations, parse_turn, scene, slice, svg, Positions, Scene, MAX_VIEW_NODES,
+    add_explanations, layout, parse_turn, scene, scene_laid_out, slice, svg, Positions, Scene,
+    MAX_VIEW_NODES,
 };
 use cmg_solve::Solution;
 
@@ -101,13 +102,30 @@ type Solved = Arc<(Graph, Option<Solution>)>;
 fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliError> {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text);
-    let solved = analysis
-        .game()
-        .filter(|game| game.node_count() <= MAX_VIEW_NODES)
-        .and_then(|game| {
-            solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false))
+    // The layout needs only the graph: it runs on a second thread while this one solves
+    // (at 2000 nodes the layout is most of the work, the solve and what-if the rest).
+    let graph = &analysis.model.graph;
+    let (solved, positions) = std::thread::scope(|threads| {
+        let laying = (graph.node_count() <= MAX_VIEW_NODES)
+            .then(|| threads.spawn(|| layout(graph, previous)));
+        let solved = analysis
+            .game()
+            .filter(|game| game.node_count() <= MAX_VIEW_NODES)
+            .and_then(|game| {
+                solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false))
+            });
+        let positions = laying.map(|laying| {
+            laying
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
-    let mut scene = scene(&analysis, solved.as_ref().map(|s| &s.solution), previous);
+        (solved, positions)
+    });
+    let solution = solved.as_ref().map(|s| &s.solution);
+    let mut scene = match positions {
+        Some(positions) => scene_laid_out(&analysis, solution, positions),
+        None => scene(&analysis, solution, previous),
+    };
     add_explanations(&mut scene, &analysis, solved.as_ref());
     // The slices need only the solution; the what-if is in the scene now.
     let solution = solved.map(|solved| solved.solution);

@@ -136,6 +136,39 @@ impl Scene {
 /// The scene of `analysis`. `solution` is used only if it was solved for this graph;
 /// `previous` holds where nodes were drawn last time, so that they stay there.
 pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positions) -> Scene {
+    build_scene(analysis, solution, || {
+        layout(&analysis.model.graph, previous)
+    })
+}
+
+/// [`scene`] with the layout already made: `positions` is what [`layout`] gives for the
+/// graph of `analysis` (and the `previous` positions), so that a caller can lay out
+/// while it solves; the same scene as [`scene`]'s. Unused above [`MAX_VIEW_NODES`].
+///
+/// # Panics
+///
+/// If `positions` does not hold one position per node of a graph the view draws.
+pub fn scene_laid_out(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    positions: Vec<[f64; 2]>,
+) -> Scene {
+    build_scene(analysis, solution, move || {
+        assert_eq!(
+            positions.len(),
+            analysis.model.graph.node_count(),
+            "one laid-out position per node"
+        );
+        positions
+    })
+}
+
+/// The scene, with the positions from `laid_out` (called only for a graph the view draws).
+fn build_scene(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    laid_out: impl FnOnce() -> Vec<[f64; 2]>,
+) -> Scene {
     let graph = &analysis.model.graph;
     let solution = solution_for(graph, solution);
     let diagnostics = analysis.diagnostics(solution);
@@ -181,7 +214,7 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
     };
 
     let diagnostics = scene_diagnostics(analysis, &diagnostics);
-    let positions = layout(graph, previous);
+    let positions = laid_out();
     for (index, &[x, y]) in positions.iter().enumerate() {
         let index = index as u32;
         let id = graph.id(index);

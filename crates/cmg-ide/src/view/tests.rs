@@ -634,3 +634,27 @@ fn the_palette_gives_every_outcome_a_colour_of_the_stylesheet() {
     assert_ne!(colours[0], colours[1]);
     assert_eq!(svg::palette("--cmg-no-such-colour"), None);
 }
+
+/// A scene made from a layout done beforehand (as `cmg view` lays out while it solves) is
+/// the scene made in one go, for every example, fresh and seeded from a previous picture.
+#[test]
+fn a_scene_laid_out_beforehand_is_the_scene_made_in_one_go() {
+    for (name, text) in examples() {
+        let analysis = Analysis::new(text);
+        let solution = analysis.game().map(|game| solve(&game));
+        let graph = &analysis.model.graph;
+        let fresh = scene(&analysis, solution.as_ref(), &Positions::new());
+        let laid_out = scene_laid_out(
+            &analysis,
+            solution.as_ref(),
+            layout(graph, &Positions::new()),
+        );
+        let json = |scene: &Scene| serde_json::to_string(scene).expect("a scene's JSON");
+        assert_eq!(json(&laid_out), json(&fresh), "{name}");
+        let edited = Analysis::new(format!("{}\n1 -- 999\n", analysis.text));
+        let previous = fresh.positions();
+        let seeded = scene(&edited, None, &previous);
+        let laid_out = scene_laid_out(&edited, None, layout(&edited.model.graph, &previous));
+        assert_eq!(json(&laid_out), json(&seeded), "{name}, edited");
+    }
+}
