@@ -73,6 +73,12 @@ impl Game {
         &self.targets[self.offsets[node] as usize..self.offsets[node + 1] as usize]
     }
 
+    /// The lists as stored: `offsets[v]..offsets[v + 1]` selects the neighbours of `v` in
+    /// `targets`. The queue's inner loop holds them as two slices of its own.
+    pub(super) fn lists(&self) -> (&[u32], &[u32]) {
+        (&self.offsets, &self.targets)
+    }
+
     /// The dense index of the hole (node 0 of the puzzle), if the graph has one.
     pub fn hole(&self) -> Option<u32> {
         self.hole

@@ -28,6 +28,38 @@ impl Entry {
     pub(super) fn winner(self) -> usize {
         (self.0 >> 31) as usize
     }
+
+    /// Where the entry's predecessors are, in a game of `layout`.
+    ///
+    /// The player who moved last (not the one to move at the entry) is the mover of every
+    /// predecessor; the predecessors differ in that player's node, the entry's column, and
+    /// share one table row: that player's turn, with the other player on `column`.
+    fn predecessors(self, layout: super::table::Layout) -> Predecessors {
+        let (row, column, n) = (self.row(), self.column(), layout.node_count);
+        let (last_mover, node) = if row < n {
+            (CAT, row)
+        } else {
+            (MOUSE, row - n)
+        };
+        Predecessors {
+            mover: last_mover,
+            node,
+            column,
+            row: layout.row(last_mover, column),
+        }
+    }
+}
+
+/// The predecessors of a queue entry ([`Entry::predecessors`]).
+struct Predecessors {
+    /// Their mover, the player who moved last into the entry.
+    mover: usize,
+    /// The node that player stands on at the entry: the predecessors are its neighbours.
+    node: usize,
+    /// The entry's column: where the player to move at the entry stands, in every predecessor.
+    column: usize,
+    /// Their table row.
+    row: usize,
 }
 
 /// How many queue pops go by between two looks at the cancellation flag; a power of two keeps the test cheap.
@@ -102,11 +134,15 @@ pub(super) fn run(
     frontier: Option<Vec<Entry>>,
     should_stop: &dyn Fn() -> bool,
 ) -> bool {
-    if let (0, Some(terminals)) = (level, &frontier) {
+    let counted = if let (0, Some(terminals)) = (level, &frontier) {
         count_all_moves(table, moves, terminals);
+        true
     } else if level > 0 && 2 * decided_count(table) < table.layout.position_count() {
         count_open_moves(table, moves, level);
-    }
+        true
+    } else {
+        false
+    };
     let mut current = frontier.map_or(Level::InTable, Level::List);
     // The lists of two levels are swapped rather than allocated anew: a long game has thousands
     // of small levels, and a fresh list per level cost more than passing its positions on.
@@ -124,6 +160,9 @@ pub(super) fn run(
                 }
                 let (part, after) =
                     rest.split_at(rest.len().min(CANCEL_CHECK_INTERVAL - since_look));
+                if !counted {
+                    set_up_counters(table, moves, level, part);
+                }
                 pass_on(table, moves, level, part, &mut next);
                 pops += part.len();
                 rest = after;
@@ -154,54 +193,75 @@ pub(super) fn run(
     }
 }
 
+/// Sets up the counter of every predecessor still [`UNSET`] that a position of `entries`,
+/// all decided in `level` moves, takes a move from: its moves not known to lose as of `level`
+/// ([`open_moves`]). Taken before [`pass_on`] when the counters were not set up front (a late
+/// handover). Any time within the level gives the same counts, as it decides only positions
+/// of `level + 1` moves.
+fn set_up_counters(table: &mut Table, moves: &Moves, level: u32, entries: &[Entry]) {
+    let n = table.layout.node_count;
+    for &entry in entries {
+        let from = entry.predecessors(table.layout);
+        if entry.winner() == from.mover {
+            continue;
+        }
+        for &source in moves.predecessors.neighbours(from.node as u32) {
+            let at = from.row * n + source as usize;
+            if table.depth[at] == UNSET {
+                let open = open_moves(
+                    table,
+                    moves,
+                    from.mover,
+                    from.column,
+                    source as usize,
+                    level,
+                );
+                table.depth[at] = table.counter_word(open);
+            }
+        }
+    }
+}
+
 /// Passes every position of `entries`, all decided in `level` moves, on to its predecessors,
-/// and lists the ones this decides in `next`.
+/// and lists the ones this decides in `next`. Every predecessor's counter is set up.
 ///
 /// This is the queue's inner loop, so it reads one 16-bit depth word per predecessor, which
-/// says both "decided" and "moves left", and touches the winner bits only to decide.
+/// says both "decided" and "moves left", and touches the winner bits only to decide. The
+/// table and the lists are held as plain slices for the whole call, so that their bounds
+/// stay in registers instead of being read again for every position.
 fn pass_on(table: &mut Table, moves: &Moves, level: u32, entries: &[Entry], next: &mut Level) {
     let layout = table.layout;
-    let n = layout.node_count;
+    let (n, words) = (layout.node_count, layout.words);
     let spilled = table.spilled;
     let counter_one = table.counter_word(1);
     let decided_word = table.depth_word(level + 1);
-    let lists = moves.predecessors;
+    let (offsets, targets) = moves.predecessors.lists();
+    let depth = &mut table.depth[..];
+    let wins = &mut table.wins[..];
     for &entry in entries {
-        let (row, column, winner) = (entry.row(), entry.column(), entry.winner());
-        let (turn, other) = if row < n {
-            (MOUSE, row)
-        } else {
-            (CAT, row - n)
-        };
-        // The player who moved last (not the one to move at `entry`) is the mover of every
-        // predecessor; the predecessors differ in that player's node, `column`, and share the row
-        // `column`. The cat's moves off the hole need no filter here: positions with the cat
-        // on the hole hold a decided depth word (`Table::block_cat_on_hole`).
-        let last_mover = 1 - turn;
-        let predecessor_row = layout.row(last_mover, column);
+        // The cat's moves off the hole need no filter here: positions with the cat on the
+        // hole hold a decided depth word (`Table::block_cat_on_hole`).
+        let from = entry.predecessors(layout);
+        let (winner, predecessor_row) = (entry.winner(), from.row);
         let row_start = predecessor_row * n;
-        for &source in lists.neighbours(other as u32) {
+        let loses = winner != from.mover;
+        let sources = &targets[offsets[from.node] as usize..offsets[from.node + 1] as usize];
+        for &source in sources {
             let source = source as usize;
-            let word = table.depth[row_start + source];
+            let word = depth[row_start + source];
             if word <= spilled {
                 continue;
             }
-            if winner != last_mover {
-                // A counter above one loses one move; one at one (or a counter not set up yet
-                // and found to have one open move) makes the position lost.
-                let left_word = if word == UNSET {
-                    let open = open_moves(table, moves, last_mover, column, source, level);
-                    table.counter_word(open)
-                } else {
-                    word
-                };
-                if left_word > counter_one {
-                    table.depth[row_start + source] = left_word - 1;
-                    continue;
-                }
+            // A move into a position its mover loses takes one from the counter; the last one
+            // makes the position lost. A move into one it wins decides it at once.
+            // (Only a counter that loses a move must be set up: [`set_up_counters`].)
+            debug_assert!(!loses || word != UNSET, "a counter not set up");
+            if loses && word > counter_one {
+                depth[row_start + source] = word - 1;
+                continue;
             }
-            table.depth[row_start + source] = decided_word;
-            table.wins[predecessor_row * layout.words + source / 64][winner] |= 1 << (source % 64);
+            depth[row_start + source] = decided_word;
+            wins[predecessor_row * words + source / 64][winner] |= 1 << (source % 64);
             next.push(layout, Entry::new(predecessor_row, source, winner));
         }
     }
