@@ -19,7 +19,8 @@ const DEFAULT_DEPTH: u32 = 6;
 /// The most lines one tree prints, whatever `--depth` says; the output says when it stopped.
 const MAX_TREE_LINES: usize = 10_000;
 
-/// The options of `cmg solve` that explain the outcome.
+// The options of `cmg solve` that explain the outcome. (A plain comment, not a doc
+// comment, which would replace `cmg solve`'s own `about`: see `Command` in `mod.rs`.)
 #[derive(Debug, Default, clap::Args)]
 pub struct ExplainOptions {
     /// Also print each strategy that explains the outcome, as a tree: the winner's move at

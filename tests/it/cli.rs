@@ -1396,6 +1396,47 @@ fn completions_and_man_page() {
     }
 }
 
+/// Each command's own help, and its man page, open with the summary `cmg --help` lists for
+/// it. The commands' arguments are built only when needed (`defer`), and a flattened
+/// group of options with a doc comment then put that comment in place of the summary of
+/// `cmg check` and `cmg solve`.
+#[test]
+fn each_commands_help_and_man_page_give_its_own_summary() {
+    let main = run(&["--help"]);
+    let listed: Vec<(String, String)> = main
+        .stdout
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| {
+            let (name, summary) = line.trim().split_once(' ')?;
+            Some((name.to_string(), summary.trim().to_string()))
+        })
+        .filter(|(name, _)| name != "help")
+        .collect();
+    assert!(listed.len() >= 10, "{main:?}");
+    let dir = TempDir::new("man-summaries");
+    assert_eq!(run(&["man", "--dir", dir.0.to_str().unwrap()]).code, 0);
+    for (name, summary) in &listed {
+        let help = run(&[name, "--help"]);
+        let first = help.stdout.lines().next().unwrap_or_default();
+        assert_eq!(
+            first.trim_end_matches('.'),
+            summary.trim_end_matches('.'),
+            "{name}"
+        );
+        let page = std::fs::read_to_string(dir.0.join(format!("cmg-{name}.1"))).unwrap();
+        // Its words up to the first character roff may escape.
+        let words: String = summary
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == ' ')
+            .collect();
+        assert!(words.len() >= 6, "{summary:?}");
+        assert!(page.contains(&words), "cmg-{name}.1 lacks {words:?}");
+    }
+}
+
 #[test]
 fn version_is_an_option_of_the_main_command_only() {
     assert_eq!(run(&["--version"]).code, 0);
