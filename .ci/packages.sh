@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install without Rust: builds the two packages a person without a Rust toolchain
-# installs, from one release build, and checks each as that person would use it.
+# installs, from one optimised build, and checks each as that person would use it.
 #
 # 1. maturin (pip, into its own virtual environment) builds the wheel with
-#    `maturin build --release --locked`; the cargo build inside it is the one release
-#    build, and it leaves the binary in target/release/ as well.
+#    `maturin build --profile dist --locked`; the cargo build inside it is the one
+#    build of Cargo.toml's `dist` profile (release, optimised across crates), and it
+#    leaves the binary in target/dist/ as well.
 # 2. The wheel is pip-installed into a fresh virtual environment, and the README's
 #    first example runs with the `cmg` it put on PATH (.ci/readme_example.py).
 # 3. `npm run package:bundled` packs that same installed `cmg` into the platform
@@ -63,14 +64,14 @@ if ! "$build_env/$scripts/python" -m pip show --quiet maturin >/dev/null 2>&1 ||
 fi
 "$build_env/$scripts/maturin" --version
 
-echo "== the wheel: maturin build --release --locked (the one release build)"
+echo "== the wheel: maturin build --profile dist --locked (the one dist build)"
 rm -rf "$out"
 mkdir -p "$out"
 start=$SECONDS
 # On Linux the binary links glibc statically (a static PIE, still loaded at a random
 # address): it needs no particular glibc on the machine it is installed on, and a small
 # `cmg solve` takes about two thirds of the time, with no shared libraries to find, load
-# and bind (BENCHMARKS.md, "Process start, and the packaged static binary";
+# and bind (BENCHMARKS.md, "Process start, and the packaged binary";
 # docs/dev/decisions.md). The flag goes to the `cmg` binary's own rustc
 # call only, where the link happens: in RUSTFLAGS it would reach the proc-macro crates,
 # which cannot be static.
@@ -78,7 +79,7 @@ rustc_args=()
 case "$(uname -s)" in
   Linux) rustc_args=(-- -C target-feature=+crt-static) ;;
 esac
-"$build_env/$scripts/maturin" build --release --locked --out "$out" "${rustc_args[@]}"
+"$build_env/$scripts/maturin" build --profile dist --locked --out "$out" "${rustc_args[@]}"
 echo "maturin build took $((SECONDS - start)) s"
 wheels=("$out"/cmg_cat_mouse-"$version"-*.whl)
 [ ${#wheels[@]} -eq 1 ] && [ -f "${wheels[0]}" ] || die "want one cmg_cat_mouse-$version wheel in $out, found: $(ls "$out")"
