@@ -69,14 +69,16 @@ impl Game {
     ///
     /// Panics if `node` is not below [`Game::node_count`].
     pub fn neighbours(&self, node: u32) -> &[u32] {
-        let node = node as usize;
-        &self.targets[self.offsets[node] as usize..self.offsets[node + 1] as usize]
+        self.lists().neighbours(node)
     }
 
-    /// The lists as stored: `offsets[v]..offsets[v + 1]` selects the neighbours of `v` in
-    /// `targets`. The queue's inner loop holds them as two slices of its own.
-    pub(super) fn lists(&self) -> (&[u32], &[u32]) {
-        (&self.offsets, &self.targets)
+    /// The lists as two borrowed slices, which a hot loop keeps for its whole run (their
+    /// bounds then stay in registers instead of being read through `&Game` every time).
+    pub(super) fn lists(&self) -> Lists<'_> {
+        Lists {
+            offsets: &self.offsets,
+            targets: &self.targets,
+        }
     }
 
     /// The dense index of the hole (node 0 of the puzzle), if the graph has one.
@@ -119,6 +121,22 @@ impl Game {
             targets,
             hole: self.hole,
         }
+    }
+}
+
+/// A game's adjacency lists, borrowed ([`Game::lists`]).
+#[derive(Clone, Copy)]
+pub(super) struct Lists<'a> {
+    offsets: &'a [u32],
+    targets: &'a [u32],
+}
+
+impl<'a> Lists<'a> {
+    /// The nodes one move away from `node` ([`Game::neighbours`]).
+    #[inline]
+    pub(super) fn neighbours(self, node: u32) -> &'a [u32] {
+        let node = node as usize;
+        &self.targets[self.offsets[node] as usize..self.offsets[node + 1] as usize]
     }
 }
 

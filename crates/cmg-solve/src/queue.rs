@@ -235,7 +235,7 @@ fn pass_on(table: &mut Table, moves: &Moves, level: u32, entries: &[Entry], next
     let spilled = table.spilled;
     let counter_one = table.counter_word(1);
     let decided_word = table.depth_word(level + 1);
-    let (offsets, targets) = moves.predecessors.lists();
+    let lists = moves.predecessors.lists();
     let depth = &mut table.depth[..];
     let wins = &mut table.wins[..];
     for &entry in entries {
@@ -245,8 +245,7 @@ fn pass_on(table: &mut Table, moves: &Moves, level: u32, entries: &[Entry], next
         let (winner, predecessor_row) = (entry.winner(), from.row);
         let row_start = predecessor_row * n;
         let loses = winner != from.mover;
-        let sources = &targets[offsets[from.node] as usize..offsets[from.node + 1] as usize];
-        for &source in sources {
+        for &source in lists.neighbours(from.node as u32) {
             let source = source as usize;
             let word = depth[row_start + source];
             if word <= spilled {
