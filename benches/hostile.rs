@@ -187,11 +187,28 @@ fn bench_compact_diagnostics(c: &mut Criterion) {
     group.finish();
 }
 
+/// The check of each shape of [`hostile::SHAPES`] at 0.5, 1 and 2 MB: linear work shows
+/// as a time per megabyte that stays flat across the three sizes.
+fn bench_check_shapes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check_shapes");
+    keep_short(&mut group);
+    for name in hostile::SHAPES {
+        for kib in [512, 1024, 2048] {
+            let text = hostile::shape(name, kib << 10);
+            group.bench_with_input(BenchmarkId::new(name, kib), &text, |b, text| {
+                b.iter(|| Analysis::new(text.as_str()).diagnostics(None))
+            });
+        }
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     bench_hostile,
     bench_editor_targets,
     bench_issue_19,
-    bench_compact_diagnostics
+    bench_compact_diagnostics,
+    bench_check_shapes
 );
 criterion_main!(benches);

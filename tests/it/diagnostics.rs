@@ -4,7 +4,7 @@
 use cmg_core::analysis::{
     check_expectations, Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge,
 };
-use cmg_core::model::Code;
+use cmg_core::model::{Code, DiagnosticKind};
 use cmg_solve::solve;
 use expect_test::{expect, Expect};
 
@@ -365,4 +365,87 @@ fn every_code_is_tested_here() {
             "no fixture yields {code}"
         );
     }
+}
+
+/// Files that repeat pairs in every way the language allows: chains that come back to
+/// a pair, group products, adjacency lists that name a neighbour twice.
+fn repeating_file() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let id = 0u32..6;
+    let group = prop_oneof![
+        id.clone().prop_map(|id| id.to_string()),
+        proptest::collection::vec(id.clone(), 1..4).prop_map(|ids| {
+            let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+            format!("{{{}}}", ids.join(" "))
+        }),
+    ];
+    let chain = proptest::collection::vec(group, 2..5).prop_map(|groups| groups.join(" -- "));
+    let list = proptest::collection::vec(id, 0..4).prop_map(|ids| {
+        let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+        format!("[{}]", ids.join(","))
+    });
+    let adjacency =
+        proptest::collection::vec(list, 1..5).prop_map(|lists| format!("[{}]", lists.join(",")));
+    let statement = prop_oneof![4 => chain, 1 => adjacency];
+    proptest::collection::vec(statement, 1..8).prop_map(|statements| statements.join("\n"))
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+        if crate::common::slow_tests() { 2000 } else { 300 }
+    ))]
+
+    /// Each duplicate-edge diagnostic points at the first pair in source order that
+    /// joins the same two nodes.
+    #[test]
+    fn a_duplicate_points_at_the_first_declaration_of_its_edge(text in repeating_file()) {
+        if let Err(message) = duplicates_point_at_first_declarations(&text) {
+            return Err(proptest::test_runner::TestCaseError::fail(message));
+        }
+    }
+}
+
+/// The same on each shape of file the check must handle in linear time (at 16 KB: the
+/// reference below is quadratic). Each but the sparse one has repeats to check.
+#[test]
+fn every_shape_of_repeats_points_at_the_first_declarations() {
+    for name in crate::common::hostile::SHAPES {
+        let text = crate::common::hostile::shape(name, 16 << 10);
+        let checked = duplicates_point_at_first_declarations(&text)
+            .unwrap_or_else(|message| panic!("{name}: {message}"));
+        assert!(
+            checked > 0 || name == "sparse_thousands",
+            "{name}: no repeats"
+        );
+    }
+}
+
+/// Checks that every duplicate-edge diagnostic of `text` points at the first pair of the
+/// file joining its two nodes, and counts them; the reference walks every pair of every
+/// declaration.
+fn duplicates_point_at_first_declarations(text: &str) -> Result<usize, String> {
+    let analysis = Analysis::new(text);
+    let model = &analysis.model;
+    let mut duplicates = 0;
+    for diagnostic in &model.diagnostics {
+        let (a, b) = match diagnostic.kind() {
+            DiagnosticKind::DuplicateEdge { a, b, .. }
+            | DiagnosticKind::DuplicateEdges { a, b, .. } => (a, b),
+            _ => continue,
+        };
+        duplicates += 1;
+        let first = model
+            .edges
+            .iter()
+            .flat_map(|edge| model.pairs(edge))
+            .find(|pair| pair.key() == (a.min(b), a.max(b)))
+            .map(|pair| pair.range);
+        let related = diagnostic.related().map(|related| related.range);
+        if related != first {
+            return Err(format!(
+                "{a} -- {b}: points at {related:?}, first declared at {first:?} in {text:?}"
+            ));
+        }
+    }
+    Ok(duplicates)
 }

@@ -138,6 +138,14 @@ impl Diagnostic {
             kind,
         }
     }
+    /// Points a duplicate-edge diagnostic at where its edge was first declared.
+    pub(super) fn set_first_declared(&mut self, at: TextRange) {
+        if let DiagnosticKind::DuplicateEdge { first, .. }
+        | DiagnosticKind::DuplicateEdges { first, .. } = &mut self.kind
+        {
+            *first = at;
+        }
+    }
 
     pub fn kind(&self) -> DiagnosticKind {
         self.kind

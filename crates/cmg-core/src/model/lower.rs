@@ -2,7 +2,7 @@
 
 use cmg_syntax::{Label, NodeRef, Parse, StatementKind, TextRange, MAX_NODE_ID};
 
-use super::{Diagnostic, DiagnosticKind, Graph, Model, NO_DECLARATION};
+use super::{Diagnostic, DiagnosticKind, Graph, Model};
 
 /// One place a node id appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +95,6 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     let statements = parse.file.statements.len();
     model.mentions.reserve(2 * statements);
     model.edges.reserve(statements);
-    model.first_declaration.reserve(2 * statements);
     // The pairs declared so far, and whether a statement has crossed `max_edge_pairs`:
     // from then on mentions are still recorded, but no edge declaration is.
     let mut declared_pairs = 0u64;
@@ -147,7 +146,6 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                     max_edge_pairs,
                     stmt.range,
                 ) {
-                    note_declaration(&mut model, &(first..first + 2));
                     model.edges.push(EdgeDecl {
                         range: groups[0].range.cover(groups[1].range),
                         statement,
@@ -182,8 +180,6 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                             previous = Some((ends, group.range));
                             continue;
                         }
-                        note_declaration(&mut model, &left);
-                        note_declaration(&mut model, &ends);
                         model.edges.push(EdgeDecl {
                             range: left_range.cover(group.range),
                             statement,
@@ -226,8 +222,6 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                                 stmt.range,
                             )
                         {
-                            note_declaration(&mut model, &(list_mention..list_mention + 1));
-                            note_declaration(&mut model, &(neighbour..neighbour + 1));
                             model.edges.push(EdgeDecl {
                                 range: node.range,
                                 statement,
@@ -242,13 +236,9 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
         }
     }
 
-    model
-        .first_declaration
-        .resize(model.mentions.len(), NO_DECLARATION);
     // The reservations above are guesses; what the model keeps is what it holds.
     model.mentions.shrink_to_fit();
     model.edges.shrink_to_fit();
-    model.first_declaration.shrink_to_fit();
     // Dense indices once per mention, so that the graph takes each product as slices.
     let (ids, mention_nodes) = dense_indices(&model.mentions);
     model.mention_nodes = mention_nodes;
@@ -348,20 +338,6 @@ fn admit_pairs(
                 },
             ));
             false
-        }
-    }
-}
-
-/// Records, for each mention in `mentions` that has none yet, the declaration about to
-/// be pushed as the first that includes it.
-fn note_declaration(model: &mut Model, mentions: &std::ops::Range<u32>) {
-    let declaration = model.edges.len() as u32;
-    let first = &mut model.first_declaration;
-    first.resize(model.mentions.len(), NO_DECLARATION);
-    for index in mentions.clone() {
-        let slot = &mut first[index as usize];
-        if *slot == NO_DECLARATION {
-            *slot = declaration;
         }
     }
 }

@@ -13,7 +13,7 @@ pub use diagnostic::{
 pub use graph::{Graph, NodeRole};
 pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
 
-use cmg_syntax::{vec_bytes, Expect, Label, Parse, TextRange};
+use cmg_syntax::{vec_bytes, Expect, Label, Parse};
 
 /// What a parsed file declares, with the places it declares it.
 #[derive(Clone, Debug, Default)]
@@ -39,9 +39,6 @@ pub struct Model {
     node_starts: Vec<u32>,
     /// The dense node index of each mention.
     mention_nodes: Vec<u32>,
-    /// For each mention, the first declaration in `edges` that includes it (the others
-    /// follow it directly), or [`NO_DECLARATION`].
-    first_declaration: Vec<u32>,
     /// For each node (dense index), whether the declarations join it to itself or to
     /// some node more than once; see [`Graph::from_products`].
     has_repeats: Vec<bool>,
@@ -84,9 +81,6 @@ pub(crate) fn sort_by_position(diagnostics: &mut [Diagnostic]) {
 
 /// The most diagnostics out of order that [`sort_by_position`] inserts one by one.
 const FEW_TO_INSERT: usize = 256;
-
-/// The mention is in no edge declaration (a `node` statement, an empty list).
-const NO_DECLARATION: u32 = u32::MAX;
 
 impl Model {
     pub fn new(text: &str, parse: &Parse) -> Model {
@@ -135,7 +129,6 @@ impl Model {
             + vec_bytes(&self.by_node)
             + vec_bytes(&self.node_starts)
             + vec_bytes(&self.mention_nodes)
-            + vec_bytes(&self.first_declaration)
             + vec_bytes(&self.has_repeats)
     }
 
@@ -153,7 +146,6 @@ impl Model {
                 vec_bytes(&self.by_node)
                     + vec_bytes(&self.node_starts)
                     + vec_bytes(&self.mention_nodes)
-                    + vec_bytes(&self.first_declaration)
                     + vec_bytes(&self.has_repeats),
             ),
         ]
@@ -194,56 +186,6 @@ impl Model {
             (Some(&start), Some(&end)) => &self.by_node[start as usize..end as usize],
             _ => &[],
         }
-    }
-
-    /// Where the edge between nodes `a` and `b` (ids, `a != b`) is first declared: the
-    /// range of its first pair in source order. Only the mentions of the node mentioned
-    /// less often are looked at, with the declarations that include each.
-    pub(super) fn first_declared(&self, a: u32, b: u32) -> Option<TextRange> {
-        let (ia, ib) = (self.graph.index_of(a)?, self.graph.index_of(b)?);
-        let rarer = if self.mention_indices(ia).len() <= self.mention_indices(ib).len() {
-            ia
-        } else {
-            ib
-        };
-        let mut best: Option<(u32, u64, TextRange)> = None;
-        for &mention in self.mention_indices(rarer) {
-            let mut declaration = self.first_declaration[mention as usize];
-            if declaration == NO_DECLARATION || best.is_some_and(|(found, ..)| declaration > found)
-            {
-                continue;
-            }
-            while let Some(edge) = self.edges.get(declaration as usize) {
-                if !edge.left.contains(&mention) && !edge.right.contains(&mention) {
-                    break;
-                }
-                if let Some((ordinal, range)) = self.first_pair_in(edge, a, b) {
-                    if best.is_none_or(|(d, o, _)| (declaration, ordinal) < (d, o)) {
-                        best = Some((declaration, ordinal, range));
-                    }
-                }
-                declaration += 1;
-            }
-        }
-        best.map(|(_, _, range)| range)
-    }
-
-    /// The first pair of `edge` joining `a` and `b`, with its place in [`Model::pairs`].
-    fn first_pair_in(&self, edge: &EdgeDecl, a: u32, b: u32) -> Option<(u64, TextRange)> {
-        let ends =
-            |range: &std::ops::Range<u32>| &self.mentions[range.start as usize..range.end as usize];
-        let (left, right) = (ends(&edge.left), ends(&edge.right));
-        let first_in_right = |id: u32| right.iter().position(|m| m.id == id);
-        let (a_right, b_right) = (first_in_right(a), first_in_right(b));
-        left.iter().enumerate().find_map(|(i, x)| {
-            let j = match x.id {
-                id if id == a => b_right?,
-                id if id == b => a_right?,
-                _ => return None,
-            };
-            let range = edge.origin.pair_range(x.range, right[j].range);
-            Some(((i * right.len() + j) as u64, range))
-        })
     }
 
     /// The pairs a declaration stands for, in source order: for `{a b} -- {c d}`,
@@ -315,6 +257,7 @@ impl Model {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cmg_syntax::TextRange;
 
     /// The insertion of a few out-of-order diagnostics and the fallback to a full sort
     /// both give what a stable sort by position gives, ties in their first order.

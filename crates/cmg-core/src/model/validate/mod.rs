@@ -5,7 +5,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use cmg_syntax::{LineIndex, Parse, TextRange};
 
-use super::{Diagnostic, DiagnosticKind, EdgeOrigin, EdgePair, Graph, Model, Within};
+use super::{Diagnostic, DiagnosticKind, EdgeDecl, EdgeOrigin, EdgePair, Graph, Model, Within};
 
 /// Appends the diagnostics of every check to `diagnostics`, check by check (the caller
 /// sorts them by position, a stable sort): a file of 250 000 duplicate edges has as many
@@ -66,8 +66,9 @@ fn self_loops_and_duplicates(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     // never zeroes its bits (8 MB at 8192 nodes).
     let mut seen: Option<SeenPairs> = None;
     let mut listed: HashSet<(u32, u32, u32)> = HashSet::new();
-    // Where each repeated edge was first declared, looked up once per edge.
-    let mut first_declared: PairMap<TextRange> = PairMap::default();
+    // The duplicate diagnostics start here; where each one's edge was first declared is
+    // filled in after the pass, for all of them at once.
+    let start = diagnostics.len();
     // What the current statement repeats; reported when the next statement starts.
     let mut statement = u32::MAX;
     let mut loops = Repeats::default();
@@ -75,19 +76,18 @@ fn self_loops_and_duplicates(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     for (index, edge) in model.edges.iter().enumerate() {
         if edge.statement != statement {
             diagnostics.extend(loops.self_loop_diagnostic());
-            diagnostics.extend(repeats.duplicate_diagnostic(model, &mut first_declared));
+            diagnostics.extend(repeats.duplicate_diagnostic());
             (loops, repeats) = (Repeats::default(), Repeats::default());
             statement = edge.statement;
         }
         // A chain link whose left ends have no repeats declares each of its pairs once
         // in the whole file, and none of them is a self-loop: nothing to find or to
         // remember. Listed edges are always looked at, for their mirror entries.
-        let (left, right) = (
-            model.mention_nodes(&edge.left),
-            model.mention_nodes(&edge.right),
-        );
         if edge.origin == EdgeOrigin::Chain
-            && left.iter().all(|&node| !model.has_repeats[node as usize])
+            && model
+                .mention_nodes(&edge.left)
+                .iter()
+                .all(|&node| !model.has_repeats[node as usize])
         {
             continue;
         }
@@ -107,18 +107,76 @@ fn self_loops_and_duplicates(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
                 repeats.add(pair, index, edge.range);
             }
         };
-        match (left, right) {
-            // One pair, the link `a -- b` most lines are: no product to walk.
-            (&[a], &[b]) => check(model.single_pair(edge), a, b),
-            _ => {
-                for (pair, a, b) in model.indexed_pairs(edge) {
-                    check(pair, a, b);
-                }
+        for_each_pair(model, edge, &mut check);
+    }
+    diagnostics.extend(loops.self_loop_diagnostic());
+    diagnostics.extend(repeats.duplicate_diagnostic());
+    fill_first_declarations(model, &mut diagnostics[start..]);
+}
+
+/// Calls `f` with each pair of `edge` and the dense indices of its ends, in source order.
+fn for_each_pair(model: &Model, edge: &EdgeDecl, f: &mut impl FnMut(EdgePair, u32, u32)) {
+    match (
+        model.mention_nodes(&edge.left),
+        model.mention_nodes(&edge.right),
+    ) {
+        // One pair, the link `a -- b` most lines are: no product to walk.
+        (&[a], &[b]) => f(model.single_pair(edge), a, b),
+        _ => {
+            for (pair, a, b) in model.indexed_pairs(edge) {
+                f(pair, a, b);
             }
         }
     }
-    diagnostics.extend(loops.self_loop_diagnostic());
-    diagnostics.extend(repeats.duplicate_diagnostic(model, &mut first_declared));
+}
+
+/// Points each duplicate diagnostic among `diagnostics` at the first declaration of its
+/// edge: the first pair in source order that joins the same two nodes. One more walk
+/// over the declarations finds them all, stopping when the last is found, so the work
+/// is linear in the pairs declared however often each repeats (a lookup per repeat
+/// would walk a node's mentions each time: quadratic in a file that repeats many
+/// pairs of a few hundred nodes). Only pairs whose two ends have repeats can be
+/// repeated edges, so only those are looked up.
+fn fill_first_declarations(model: &Model, diagnostics: &mut [Diagnostic]) {
+    let mut first: PairMap<Option<TextRange>> = PairMap::default();
+    for diagnostic in diagnostics.iter() {
+        if let DiagnosticKind::DuplicateEdge { a, b, .. }
+        | DiagnosticKind::DuplicateEdges { a, b, .. } = diagnostic.kind()
+        {
+            first.insert(pair_key(a, b), None);
+        }
+    }
+    let mut missing = first.len();
+    for edge in &model.edges {
+        if missing == 0 {
+            break;
+        }
+        for_each_pair(model, edge, &mut |pair, a, b| {
+            if missing == 0
+                || pair.is_self_loop()
+                || !(model.has_repeats[a as usize] && model.has_repeats[b as usize])
+            {
+                return;
+            }
+            if let Some(slot @ None) = first.get_mut(&pair_key(pair.a, pair.b)) {
+                *slot = Some(pair.range);
+                missing -= 1;
+            }
+        });
+    }
+    for diagnostic in diagnostics.iter_mut() {
+        if let DiagnosticKind::DuplicateEdge { a, b, .. }
+        | DiagnosticKind::DuplicateEdges { a, b, .. } = diagnostic.kind()
+        {
+            let at = first.get(&pair_key(a, b)).copied().flatten();
+            diagnostic.set_first_declared(at.unwrap_or_default());
+        }
+    }
+}
+
+/// The key of the pair of node ids `a`, `b` in either order.
+fn pair_key(a: u32, b: u32) -> u64 {
+    u64::from(a.min(b)) << 32 | u64::from(a.max(b))
 }
 
 /// The pairs of one statement that one check finds: how many, the first, and the
@@ -177,16 +235,11 @@ impl Repeats {
         })
     }
 
-    fn duplicate_diagnostic(
-        &self,
-        model: &Model,
-        first_declared: &mut PairMap<TextRange>,
-    ) -> Option<Diagnostic> {
+    /// The statement's duplicate diagnostic, if it has repeats; where the edge was
+    /// first declared is filled in later, by [`fill_first_declarations`].
+    fn duplicate_diagnostic(&self) -> Option<Diagnostic> {
         let pair = self.first?;
-        let (low, high) = pair.key();
-        let first = *first_declared
-            .entry(u64::from(low) << 32 | u64::from(high))
-            .or_insert_with(|| model.first_declared(low, high).unwrap_or_default());
+        let first = TextRange::default();
         let (a, b) = (pair.a, pair.b);
         Some(match self.count {
             1 => Diagnostic::new(pair.range, DiagnosticKind::DuplicateEdge { a, b, first }),
