@@ -38,7 +38,11 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
         } else if path == "-" {
             let _ = std::io::stdout().write_all(source.with_bom(&formatted).as_bytes());
         } else if changed {
-            if let Err(error) = std::fs::write(&path, source.with_bom(&formatted)) {
+            // Replaced whole or not at all: a full disk cannot leave half a file.
+            let bytes = source.with_bom(&formatted);
+            if let Err(error) =
+                super::output::replace_file(std::path::Path::new(&path), bytes.as_bytes())
+            {
                 eprintln!("cmg: cannot write {path}: {error}");
                 outcome.unreadable = true;
             }

@@ -7,6 +7,7 @@ mod explain;
 mod fmt;
 mod gen;
 mod input;
+mod output;
 mod render;
 mod solve;
 mod solve_explain;
@@ -221,7 +222,9 @@ pub fn run() -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Command::Man { dir } => match dir {
-            Some(dir) => clap_mangen::generate_to(Cli::command(), &dir),
+            Some(dir) => man_pages(Cli::command())
+                .into_iter()
+                .try_for_each(|(name, page)| output::replace_file(&dir.join(name), &page)),
             None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
         }
         .map(|()| ExitCode::SUCCESS)
@@ -240,6 +243,26 @@ pub fn run() -> ExitCode {
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// `cmg.1` and a page per command (`cmg-check.1`, ...), as `clap_mangen::generate_to`
+/// names them, made in memory so that each is written whole by `output::replace_file`.
+fn man_pages(command: clap::Command) -> Vec<(String, Vec<u8>)> {
+    fn add(command: clap::Command, pages: &mut Vec<(String, Vec<u8>)>) {
+        for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+            add(sub.clone(), pages);
+        }
+        let man = clap_mangen::Man::new(command);
+        let mut page = Vec::new();
+        man.render(&mut page)
+            .expect("a page rendered into memory cannot fail");
+        pages.push((man.get_filename(), page));
+    }
+    let mut command = command.disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    add(command, &mut pages);
+    pages
 }
 
 /// Where to go for a command that `cmg` does not have but a newcomer looks for.

@@ -80,7 +80,7 @@ pub fn run(options: &Args) -> CliResult {
         if out == "-" {
             super::render::print(&picture);
         } else {
-            std::fs::write(out, picture)
+            super::output::replace_file(Path::new(out), picture.as_bytes())
                 .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
         }
         return Ok(ExitCode::SUCCESS);
