@@ -1,4 +1,11 @@
-//! Where the commands' output goes: the user's files, replaced whole or not at all.
+//! Where the commands' output goes: standard output, whose first failed write is kept
+//! and reported when the command ends, and the user's files, replaced whole or not at all.
+//!
+//! Every command writes standard output through [`stdout`], [`print`] or a [`Stdout`]
+//! around its coloured stream, and `cli::run` ends with [`finish`]: a write that failed
+//! (a full disk behind `> file`, `/dev/full`) makes the command exit 2 with a message,
+//! whatever it printed before. A closed pipe (`cmg ... | head`) is the reader's choice
+//! and stays quiet.
 //!
 //! Files are written by [`replace_file`] alone: into a temporary file in the same
 //! folder, flushed to disk, then renamed over the original, so that a full disk, a
@@ -6,6 +13,101 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use termcolor::{ColorSpec, WriteColor};
+
+use super::CliError;
+
+/// The first error writing standard output, if any.
+static STDOUT_FAILURE: Mutex<Option<io::Error>> = Mutex::new(None);
+
+/// Keeps `error` if it is the first one, and passes the result on.
+fn note<T>(result: io::Result<T>) -> io::Result<T> {
+    if let Err(error) = &result {
+        let mut failure = STDOUT_FAILURE.lock().unwrap_or_else(|e| e.into_inner());
+        if failure.is_none() {
+            *failure = Some(match error.raw_os_error() {
+                Some(code) => io::Error::from_raw_os_error(code),
+                None => io::Error::new(error.kind(), error.to_string()),
+            });
+        }
+    }
+    result
+}
+
+/// A writer onto standard output (its lock, or a coloured stream over it) that keeps
+/// the first error for [`finish`]. The error is still returned, so that a loop of
+/// writes can stop.
+pub struct Stdout<W>(pub W);
+
+impl<W: Write> Write for Stdout<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        note(self.0.write(buf))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        note(self.0.write_all(buf))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        note(self.0.flush())
+    }
+}
+
+impl<W: WriteColor> WriteColor for Stdout<W> {
+    fn supports_color(&self) -> bool {
+        self.0.supports_color()
+    }
+
+    fn set_color(&mut self, spec: &ColorSpec) -> io::Result<()> {
+        note(self.0.set_color(spec))
+    }
+
+    fn reset(&mut self) -> io::Result<()> {
+        note(self.0.reset())
+    }
+
+    fn is_synchronous(&self) -> bool {
+        self.0.is_synchronous()
+    }
+}
+
+/// Standard output, locked, with its errors kept.
+pub fn stdout() -> Stdout<io::StdoutLock<'static>> {
+    Stdout(io::stdout().lock())
+}
+
+/// Writes `text` to standard output; a failure is reported by [`finish`].
+pub fn print(text: &str) {
+    print_bytes(text.as_bytes());
+}
+
+/// Writes `bytes` to standard output; a failure is reported by [`finish`].
+pub fn print_bytes(bytes: &[u8]) {
+    let _ = stdout().write_all(bytes);
+}
+
+/// Keeps a failure met while writing standard output outside [`Stdout`] (clap's help).
+pub fn note_stdout_error(error: io::Error) {
+    let _ = note::<()>(Err(error));
+}
+
+/// Flushes standard output and says whether every write to it succeeded. A closed pipe
+/// counts as success: the reader had what it wanted.
+pub fn finish() -> Result<(), CliError> {
+    let _ = stdout().flush();
+    let failure = STDOUT_FAILURE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    match failure {
+        Some(error) if error.kind() != io::ErrorKind::BrokenPipe => Err(CliError(format!(
+            "cannot write to standard output: {error}"
+        ))),
+        _ => Ok(()),
+    }
+}
 
 /// Replaces the file at `path` with `bytes`, or leaves it as it was.
 ///

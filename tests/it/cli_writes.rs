@@ -1,9 +1,11 @@
 //! How `cmg` writes: a user's file is replaced whole or not at all (a full disk, a
-//! symbolic link, permissions, a file already formatted).
+//! symbolic link, permissions, a file already formatted), and a failed write to
+//! standard output is an error (every command on `/dev/full`), unlike a closed pipe.
 
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Output, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::slow_tests;
 use crate::common::temp_dir::TempDir;
@@ -214,4 +216,153 @@ fn view_export_makes_a_new_file_as_a_plain_create_would() {
     std::fs::File::create(&plain).unwrap();
     assert_eq!(mode(&picture), mode(&plain));
     assert_eq!(names(folder.path()), ["g.cmg", "g.svg", "plain"]);
+}
+
+/// One way to run a command that writes to standard output.
+struct Case {
+    args: Vec<String>,
+    /// What standard input holds.
+    stdin: &'static str,
+    /// The exit code when the output is read (or thrown away by the reader).
+    code: i32,
+    /// It serves until stopped once its output is written (`cmg view`).
+    serves: bool,
+}
+
+/// A small game, and a file that `fmt --check` would change, in `folder`; and the
+/// command lines that write to standard output, covering every command `cmg --help`
+/// lists (checked here, so that a new command needs a case).
+fn cases(folder: &TempDir) -> Vec<Case> {
+    folder.write("g.cmg", "0 -- 1 -- 2 -- 3\n");
+    folder.write("wide.cmg", "0--1--2\n");
+    let g = folder.path().join("g.cmg").to_str().unwrap().to_owned();
+    let wide = folder.path().join("wide.cmg").to_str().unwrap().to_owned();
+    let initialize = concat!(
+        "Content-Length: 58\r\n\r\n",
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
+    );
+    let case = |args: &[&str], stdin, code, serves| Case {
+        args: args
+            .iter()
+            .map(|arg| arg.replace("G", &g).replace("W", &wide))
+            .collect(),
+        stdin,
+        code,
+        serves,
+    };
+    let cases = vec![
+        case(&["check", "G"], "", 0, false),
+        case(&["check", "--json", "G"], "", 0, false),
+        case(&["solve", "G"], "", 0, false),
+        case(&["solve", "--strategy", "--what-if", "G"], "", 0, false),
+        case(&["fmt", "-"], "0--1--2\n", 0, false),
+        case(&["fmt", "--check", "W"], "", 1, false),
+        case(&["import", "--text", "[[1,2],[0],[0]]"], "", 0, false),
+        case(&["export", "G"], "", 0, false),
+        case(&["dot", "G"], "", 0, false),
+        case(&["explain", "self-loop"], "", 0, false),
+        case(&["explain", "--list"], "", 0, false),
+        case(&["lsp"], initialize, 0, false),
+        case(&["completions", "bash"], "", 0, false),
+        case(&["man"], "", 0, false),
+        case(&["view", "--export", "-", "G"], "", 0, false),
+        case(&["view", "--no-open", "G"], "", 0, true),
+        case(
+            &[
+                "gen",
+                "--nodes",
+                "6",
+                "--seconds",
+                "1",
+                "--steps",
+                "2",
+                "--threads",
+                "1",
+            ],
+            "",
+            0,
+            false,
+        ),
+        case(&["help"], "", 0, false),
+        case(&["--help"], "", 0, false),
+        case(&["--version"], "", 0, false),
+    ];
+    let help = cmg(&["--help"]);
+    let help = String::from_utf8(help.stdout).unwrap();
+    let commands = help
+        .lines()
+        .skip_while(|line| *line != "Commands:")
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split_whitespace().next());
+    for command in commands {
+        assert!(
+            cases.iter().any(|case| case.args[0] == command),
+            "`cmg {command}` has no case here"
+        );
+    }
+    cases
+}
+
+/// Runs `case` with `stdout` as its standard output, stopping it after 60 s (a command
+/// that serves instead of failing).
+fn run_case(case: &Case, folder: &TempDir, stdout: Stdio) -> (Option<i32>, String) {
+    folder.write("stdin", case.stdin);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cmg"))
+        .args(&case.args)
+        .stdin(std::fs::File::open(folder.path().join("stdin")).unwrap())
+        .stdout(stdout)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cmg runs");
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    (output.status.code(), stderr(&output))
+}
+
+#[test]
+fn every_command_reports_a_full_standard_output() {
+    let folder = TempDir::new("dev-full");
+    let mut wrong = Vec::new();
+    for case in cases(&folder) {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let (code, said) = run_case(&case, &folder, full.into());
+        let command = case.args.join(" ");
+        assert!(!said.contains("panicked"), "cmg {command}: {said}");
+        // The language server's standard output is its transport: a write that fails
+        // means the client is gone, and the server ends as it does when it goes.
+        let expected = if case.args[0] == "lsp" { 0 } else { 2 };
+        let reported = case.args[0] == "lsp"
+            || said.contains("cannot write to standard output: No space left");
+        if code != Some(expected) || !reported {
+            wrong.push(format!("cmg {command}: exit {code:?}, stderr {said:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    let folder = TempDir::new("closed-pipe");
+    let mut wrong = Vec::new();
+    for case in cases(&folder).into_iter().filter(|case| !case.serves) {
+        // The reader is gone before the command writes, as `| head` is once it has
+        // enough (most outputs fit a pipe's buffer, so reading first would not close it).
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let (code, said) = run_case(&case, &folder, writer.into());
+        let command = case.args.join(" ");
+        let quiet = !said.contains("cannot write") && !said.contains("panicked");
+        if code != Some(case.code) || !quiet {
+            wrong.push(format!("cmg {command}: exit {code:?}, stderr {said:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
