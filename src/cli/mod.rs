@@ -1,5 +1,16 @@
 //! The `cmg` command line: argument parsing and the shared plumbing of its commands.
 
+/// `eprintln!` for the commands, without its panic when standard error cannot be
+/// written (`2>/dev/full`): a message that cannot be shown is lost, but the command
+/// still ends with its exit code instead of 101. Declared before the modules, so that
+/// it replaces the standard one in all of them.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod check;
 mod convert;
 mod dot;

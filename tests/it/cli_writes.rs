@@ -366,3 +366,32 @@ fn a_closed_pipe_is_not_an_error() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn a_full_standard_error_does_not_panic() {
+    let folder = TempDir::new("stderr-full");
+    folder.write("loop.cmg", "0 -- 1 -- 2\n1 -- 1\n");
+    folder.write("wide.cmg", "0--1--2\n");
+    let path = |name: &str| folder.path().join(name).to_str().unwrap().to_owned();
+    let cases: [(&[&str], i32); 5] = [
+        (&["check", &path("loop.cmg")], 1),
+        (&["fmt", "--check", &path("wide.cmg")], 1),
+        (&["solve", &path("missing.cmg")], 2),
+        (&["export", &path("loop.cmg")], 0),
+        (&["nosuch"], 2),
+    ];
+    for (args, expected) in cases {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_cmg"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(full)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(expected), "cmg {}", args.join(" "));
+    }
+}
