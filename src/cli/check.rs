@@ -21,8 +21,8 @@ pub fn run(
     let mut outcome = Outcome::default();
     // The JSON array is written as it goes, one diagnostic at a time, so that memory
     // stays that of one file's diagnostics however many there are.
-    let mut json = json.then(|| render::JsonArray::new(std::io::stdout().lock()));
-    let mut out = render::stream(false);
+    let mut json = json.then(|| render::JsonArray::new(super::output::stdout()));
+    let mut out = render::stdout();
     let mut checked = 0usize;
     let mut severities: Vec<Severity> = Vec::new();
     let paths = expand_paths(paths);

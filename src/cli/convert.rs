@@ -1,6 +1,5 @@
 //! `cmg import` and `cmg export`: between `.cmg` text and the puzzle's adjacency-list JSON.
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use super::input::read_source;
@@ -30,7 +29,7 @@ pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
                 // The text is not a copy of the list: say what differs, off standard output.
                 eprintln!("cmg import: {}", changes.join("; "));
             }
-            render::print(&text);
+            super::output::print(&text);
             Ok(ExitCode::SUCCESS)
         }
         Err(message) => Err(CliError(message)),
@@ -147,7 +146,7 @@ pub fn export(path: &str) -> CliResult {
     });
     if syntax_broken {
         render::emit(
-            &mut render::stream(true),
+            &mut render::stderr(),
             true,
             &SourceView::new(&source, &analysis),
             &errors,
@@ -184,10 +183,9 @@ pub fn export(path: &str) -> CliResult {
         return Ok(ExitCode::FAILURE);
     }
     let lists: Vec<Vec<u32>> = graph.adjacency_lists();
-    let _ = writeln!(
-        std::io::stdout(),
-        "{}",
+    super::output::print(&format!(
+        "{}\n",
         serde_json::to_string(&lists).expect("lists of numbers serialize")
-    );
+    ));
     Ok(ExitCode::SUCCESS)
 }

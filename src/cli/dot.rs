@@ -31,7 +31,7 @@ pub fn run(path: &str) -> CliResult {
         }
     };
     let text = to_dot(&analysis.model.graph, solution.as_ref());
-    super::render::print(&text);
+    super::output::print(&text);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -75,7 +75,7 @@ fn refuse(source: &Source, analysis: &Analysis, codes: &[Code], why: &str) -> bo
         return false;
     }
     render::emit(
-        &mut render::stream(true),
+        &mut render::stderr(),
         true,
         &SourceView::new(source, analysis),
         &errors,

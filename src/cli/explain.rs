@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use super::{render, CliError, CliResult};
+use super::{CliError, CliResult};
 use cmg_core::model::Code;
 
 const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
@@ -18,7 +18,7 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
                 code.severity().as_str()
             ));
         }
-        render::print(&text);
+        super::output::print(&text);
         return Ok(ExitCode::SUCCESS);
     }
     let code = code.unwrap_or_default();
@@ -29,7 +29,7 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
         .find(|known| squashed(known) == squashed(code));
     match meant.and_then(|known| section(DIAGNOSTICS_MD, known)) {
         Some(text) => {
-            render::print(&text);
+            super::output::print(&text);
             Ok(ExitCode::SUCCESS)
         }
         None => Err(CliError(format!(

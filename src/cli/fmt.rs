@@ -1,7 +1,5 @@
 //! `cmg fmt`: rewrite files in the canonical layout, or report which are not.
 
-use std::io::Write;
-
 use super::dot::refuse_syntax_errors;
 use super::input::{expand_paths, read_source};
 use super::{CliResult, Outcome};
@@ -36,9 +34,13 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
                 print_diff(&source.name, &source.text, &formatted);
             }
         } else if path == "-" {
-            let _ = std::io::stdout().write_all(source.with_bom(&formatted).as_bytes());
+            super::output::print(&source.with_bom(&formatted));
         } else if changed {
-            if let Err(error) = std::fs::write(&path, source.with_bom(&formatted)) {
+            // Replaced whole or not at all: a full disk cannot leave half a file.
+            let bytes = source.with_bom(&formatted);
+            if let Err(error) =
+                super::output::replace_file(std::path::Path::new(&path), bytes.as_bytes())
+            {
                 eprintln!("cmg: cannot write {path}: {error}");
                 outcome.unreadable = true;
             }
@@ -56,5 +58,5 @@ fn print_diff(name: &str, old: &str, new: &str) {
         .header(name, &format!("{name} (formatted)"))
         .to_string();
     // The diff quotes the file: its control characters must not reach the terminal.
-    super::render::print(&super::render::visible(&text));
+    super::output::print(&super::render::visible(&text));
 }

@@ -188,12 +188,14 @@ pub fn run(args: &Args) -> CliResult {
     match args.format {
         FormatArg::Json => {
             let lists = found.graph.adjacency();
-            render::print(&format!(
+            super::output::print(&format!(
                 "{}\n",
                 serde_json::to_string(&lists).expect("lists of numbers serialize")
             ));
         }
-        FormatArg::Cmg => render::print(&cmg_text(args, &request, &found, winner, moves, elapsed)),
+        FormatArg::Cmg => {
+            super::output::print(&cmg_text(args, &request, &found, winner, moves, elapsed))
+        }
     }
     let short = request.longer_than.is_some_and(|limit| moves <= limit);
     if short {

@@ -1,5 +1,16 @@
 //! The `cmg` command line: argument parsing and the shared plumbing of its commands.
 
+/// `eprintln!` for the commands, without its panic when standard error cannot be
+/// written (`2>/dev/full`): a message that cannot be shown is lost, but the command
+/// still ends with its exit code instead of 101. Declared before the modules, so that
+/// it replaces the standard one in all of them.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod check;
 mod convert;
 mod dot;
@@ -7,6 +18,7 @@ mod explain;
 mod fmt;
 mod gen;
 mod input;
+mod output;
 mod render;
 mod solve;
 mod solve_explain;
@@ -181,11 +193,18 @@ pub fn run() -> ExitCode {
                 .then(|| std::env::args().nth(1))
                 .flatten()
                 .and_then(|typed| command_hint(&typed));
-            let _ = error.print();
+            let printed = error.print();
             if let Some(hint) = hint {
                 eprintln!("\n{hint}");
             }
-            return ExitCode::from(if error.use_stderr() { EXIT_USAGE } else { 0 });
+            if error.use_stderr() {
+                return ExitCode::from(EXIT_USAGE);
+            }
+            // `--help` and `--version` go to standard output, which may fail as well.
+            if let Err(failure) = printed {
+                output::note_stdout_error(failure);
+            }
+            return end(Ok(ExitCode::SUCCESS));
         }
     };
     render::set_color(cli.color);
@@ -217,29 +236,68 @@ pub fn run() -> ExitCode {
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::Lsp { stdio: _ } => return cmg_lsp::run(),
         Command::Completions { shell } => {
-            clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut std::io::stdout());
+            // Made in memory: clap_complete panics when its writer fails.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "cmg", &mut script);
+            output::print_bytes(&script);
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man { dir } => match dir {
-            Some(dir) => clap_mangen::generate_to(Cli::command(), &dir),
-            None => clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()),
+        Command::Man { dir: Some(dir) } => man_pages(Cli::command())
+            .into_iter()
+            .try_for_each(|(name, page)| {
+                let path = dir.join(name);
+                output::replace_file(&path, &page)
+                    .map_err(|error| CliError(format!("cannot write {}: {error}", path.display())))
+            })
+            .map(|()| ExitCode::SUCCESS),
+        Command::Man { dir: None } => {
+            // A failed write is kept by `output` and reported by `end`.
+            let _ = clap_mangen::Man::new(Cli::command()).render(&mut output::stdout());
+            Ok(ExitCode::SUCCESS)
         }
-        .map(|()| ExitCode::SUCCESS)
-        // `cmg man | head` closes the pipe early: that is the reader's choice, not an error.
-        .or_else(|error| match error.kind() {
-            std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-            _ => Err(CliError(format!("cannot write the man page: {error}"))),
-        }),
         Command::View(args) => view::run(&args),
         Command::Gen(args) => gen::run(&args),
     };
-    match result {
+    end(result)
+}
+
+/// How every command ends: its own error, then a failed write to standard output (a
+/// full disk, `/dev/full`; not a closed pipe), are said on standard error and make the
+/// exit code 2.
+fn end(result: CliResult) -> ExitCode {
+    let written = output::finish();
+    let mut code = match result {
         Ok(code) => code,
         Err(error) => {
             eprintln!("cmg: {error}");
             ExitCode::from(EXIT_USAGE)
         }
+    };
+    if let Err(error) = written {
+        eprintln!("cmg: {error}");
+        code = ExitCode::from(EXIT_USAGE);
     }
+    code
+}
+
+/// `cmg.1` and a page per command (`cmg-check.1`, ...), as `clap_mangen::generate_to`
+/// names them, made in memory so that each is written whole by `output::replace_file`.
+fn man_pages(command: clap::Command) -> Vec<(String, Vec<u8>)> {
+    fn add(command: clap::Command, pages: &mut Vec<(String, Vec<u8>)>) {
+        for sub in command.get_subcommands().filter(|sub| !sub.is_hide_set()) {
+            add(sub.clone(), pages);
+        }
+        let man = clap_mangen::Man::new(command);
+        let mut page = Vec::new();
+        man.render(&mut page)
+            .expect("a page rendered into memory cannot fail");
+        pages.push((man.get_filename(), page));
+    }
+    let mut command = command.disable_help_subcommand(true);
+    command.build();
+    let mut pages = Vec::new();
+    add(command, &mut pages);
+    pages
 }
 
 /// Where to go for a command that `cmg` does not have but a newcomer looks for.

@@ -15,6 +15,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use termcolor::{ColorChoice, StandardStream, WriteColor};
 
 use super::input::Source;
+use super::output::Stdout;
 use super::ColorWhen;
 use cmg_core::analysis::Analysis;
 use cmg_core::model::{Diagnostic, Severity};
@@ -60,13 +61,17 @@ fn color_choice(is_terminal: bool) -> ColorChoice {
     }
 }
 
-/// A stream for `stdout` (or `stderr`), coloured as `--color` and the environment say.
-pub fn stream(to_stderr: bool) -> StandardStream {
-    if to_stderr {
-        StandardStream::stderr(color_choice(std::io::stderr().is_terminal()))
-    } else {
-        StandardStream::stdout(color_choice(std::io::stdout().is_terminal()))
-    }
+/// Standard error, coloured as `--color` and the environment say.
+pub fn stderr() -> StandardStream {
+    StandardStream::stderr(color_choice(std::io::stderr().is_terminal()))
+}
+
+/// Standard output, coloured as `--color` and the environment say; a failed write is
+/// kept for the end of the command (`output::finish`).
+pub fn stdout() -> Stdout<StandardStream> {
+    Stdout(StandardStream::stdout(color_choice(
+        std::io::stdout().is_terminal(),
+    )))
 }
 
 /// Columns available for a source line: the terminal's width, or rustc's 140 when the
@@ -92,10 +97,10 @@ fn output_width(to_stderr: bool) -> usize {
 pub const DEFAULT_MAX_DIAGNOSTICS: usize = 200;
 
 /// Prints at most `max` diagnostics (0: all) in the compiler style, then a line with
-/// the counts of those left out. Errors on the stream (a closed pipe) stop the output
-/// quietly.
+/// the counts of those left out. An error on the stream (a closed pipe, a full disk)
+/// stops the output; on standard output, `output::finish` reports it.
 pub fn emit(
-    out: &mut StandardStream,
+    out: &mut impl WriteColor,
     to_stderr: bool,
     source: &SourceView<'_>,
     diagnostics: &[Diagnostic],
@@ -142,7 +147,7 @@ const WHOLE_LINE_BYTES: usize = 4096;
 const JOIN_LINES: u32 = 4;
 
 fn emit_one(
-    out: &mut StandardStream,
+    out: &mut impl WriteColor,
     source: &SourceView<'_>,
     diagnostic: &Diagnostic,
     width: usize,
@@ -540,9 +545,4 @@ pub fn counts(severities: impl IntoIterator<Item = Severity>) -> String {
 /// "1 edge", "2 edges".
 pub fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
-
-/// Writes to standard output, ignoring a closed pipe (`cmg ... | head`).
-pub fn print(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
 }

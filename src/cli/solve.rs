@@ -46,7 +46,7 @@ pub fn run(
     let has_errors = cmg_core::model::has_errors(&diagnostics);
     let view = SourceView::new(&source, &analysis);
     render::emit(
-        &mut render::stream(true),
+        &mut render::stderr(),
         true,
         &view,
         &diagnostics,
@@ -145,7 +145,7 @@ pub fn run(
             let _ = writeln!(out, "{note}");
         }
         explain.add_text(&mut out, graph, solution, start);
-        render::print(&out);
+        super::output::print(&out);
     }
     Ok(exit_code(has_errors))
 }
@@ -160,7 +160,7 @@ fn turn_limit_note(moves: u32) -> Option<String> {
 }
 
 fn print_json(value: &Value) {
-    render::print(&format!("{value}\n"));
+    super::output::print(&format!("{value}\n"));
 }
 
 /// The solution, or why there is none: no game, a graph beyond the solver, or one

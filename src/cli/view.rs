@@ -1,7 +1,6 @@
 //! `cmg view`: the game view, served on 127.0.0.1 and following the file as it is saved, or exported as an SVG picture.
 
 use std::convert::Infallible;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -78,9 +77,9 @@ pub fn run(options: &Args) -> CliResult {
         let picture = svg::to_svg(&scene);
         // `-` is standard output, as for every other file argument.
         if out == "-" {
-            super::render::print(&picture);
+            super::output::print(&picture);
         } else {
-            std::fs::write(out, picture)
+            super::output::replace_file(Path::new(out), picture.as_bytes())
                 .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
         }
         return Ok(ExitCode::SUCCESS);
@@ -182,8 +181,12 @@ fn serve(options: &Args) -> CliResult {
         },
     )?;
 
-    println!("cmg view: {} at {url} (Ctrl-C stops)", options.file);
-    let _ = std::io::stdout().flush();
+    super::output::print(&format!(
+        "cmg view: {} at {url} (Ctrl-C stops)\n",
+        options.file
+    ));
+    // Where the address cannot be written, nobody learns it: stop rather than serve.
+    super::output::finish()?;
     if !options.no_open {
         if let Err(error) = open::that_detached(&url) {
             eprintln!("cmg view: cannot open a browser ({error}); open {url} yourself");

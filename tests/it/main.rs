@@ -10,6 +10,8 @@ mod common;
 mod cli;
 mod cli_hostile;
 mod cli_view;
+#[cfg(unix)]
+mod cli_writes;
 mod diagnostics;
 mod docs;
 mod format;
