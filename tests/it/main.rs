@@ -13,6 +13,7 @@ mod cli_view;
 #[cfg(unix)]
 mod cli_writes;
 mod diagnostics;
+mod doc_links;
 mod docs;
 mod format;
 mod gen;
