@@ -7,9 +7,12 @@ use cmg_core::analysis::Analysis;
 use cmg_ide::format;
 
 /// Formats every file it can; a file with syntax errors is reported and left alone, an
-/// unreadable or unwritable one is reported, and the others are still formatted.
+/// unreadable or unwritable one is reported, and the others are still formatted. Each
+/// of those is an error (exit 2, as in ruff), not a file that would change (exit 1).
+/// Rewriting files ends with how many were rewritten and left alone.
 pub fn run(paths: &[String], check: bool) -> CliResult {
     let mut outcome = Outcome::default();
+    let (mut rewritten, mut unchanged) = (0usize, 0usize);
     for path in expand_paths(paths) {
         let (path, source) = match path.and_then(|path| Ok((read_source(&path)?, path))) {
             Ok((source, path)) => (path, source),
@@ -22,7 +25,7 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
         // Formatting stops only at syntax errors: the checks are not built.
         let analysis = Analysis::without_checks(source.text.as_str());
         if refuse_syntax_errors(&source, &analysis, "formatted") {
-            outcome.failed = true;
+            outcome.unreadable = true;
             continue;
         }
         let formatted = format(&source.text, &analysis.parse);
@@ -43,8 +46,19 @@ pub fn run(paths: &[String], check: bool) -> CliResult {
             {
                 eprintln!("cmg: cannot write {path}: {error}");
                 outcome.unreadable = true;
+            } else {
+                rewritten += 1;
             }
+        } else if path != "-" {
+            unchanged += 1;
         }
+    }
+    if rewritten > 0 {
+        eprintln!(
+            "{} reformatted, {} left unchanged",
+            super::render::plural(rewritten, "file"),
+            unchanged
+        );
     }
     Ok(outcome.exit_code())
 }

@@ -692,9 +692,14 @@ fn fmt_dash_reads_stdin_and_writes_stdout() {
 #[test]
 fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     let text = "0 -- 1\n2 --  -- 1   # broken\n1 -- 2\n";
-    for args in [&["fmt", "-"][..], &["fmt", "--check", "-"], &["dot", "-"]] {
+    // fmt cannot format it: exit 2, as ruff, so that 1 keeps meaning "would reformat".
+    for (args, code) in [
+        (&["fmt", "-"][..], 2),
+        (&["fmt", "--check", "-"], 2),
+        (&["dot", "-"], 1),
+    ] {
         let out = run_stdin(args, text);
-        assert_eq!(out.code, 1, "{args:?}: {out:?}");
+        assert_eq!(out.code, code, "{args:?}: {out:?}");
         assert!(out.stdout.is_empty(), "{args:?}: {out:?}");
         assert!(out.stderr.contains("error[syntax]"), "{args:?}: {out:?}");
         assert!(
@@ -706,10 +711,16 @@ fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     let dir = TempDir::new("fmt-broken");
     let broken = dir.file("broken.cmg", text);
     let good = dir.file("good.cmg", "0--1--2\n");
-    let out = run(&["fmt", &broken, &good]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let formatted = dir.file("formatted.cmg", "0 -- 1\n");
+    let out = run(&["fmt", &broken, &good, &formatted]);
+    assert_eq!(out.code, 2, "{out:?}");
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
     assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
+    assert!(
+        out.stderr
+            .ends_with("1 file reformatted, 1 left unchanged\n"),
+        "{out:?}"
+    );
 }
 
 /// A file over the edge limit (a product of 2001 × 2001 members is 4 004 001 pairs) has
