@@ -221,6 +221,9 @@ struct Publication {
     /// comment while a long solve runs) waits only for what is left of that wait, and
     /// once it is over publishes at once, without the outcome until the solve lands.
     solve_wait: Option<SolveWait>,
+    /// Whether the latest publication sent is the note of an analysis refused for want
+    /// of memory: the client no longer shows the document's diagnostics.
+    refusal_shown: bool,
 }
 
 /// One solve's wait before publishing: the solve (its cancel flag names the job), the
@@ -441,12 +444,15 @@ impl Scheduler {
                 }
                 tracked.publication.sent = build;
                 match diagnostics {
-                    Some(diagnostics) => actions.push(Action::Publish {
-                        uri: uri.clone(),
-                        generation: Some(generation),
-                        version: Some(version),
-                        diagnostics,
-                    }),
+                    Some(diagnostics) => {
+                        tracked.publication.refusal_shown = document.analysed.over_budget.is_some();
+                        actions.push(Action::Publish {
+                            uri: uri.clone(),
+                            generation: Some(generation),
+                            version: Some(version),
+                            diagnostics,
+                        });
+                    }
                     None => {
                         document.released = document.released.max(generation);
                         self.settle_parked(&uri, actions);
@@ -471,9 +477,17 @@ impl Scheduler {
                 };
                 tracked.last_used = tick;
                 let before = tracked.document.generation;
+                // A quiet analysis (of an evicted document) refused for want of memory,
+                // whose refusal the client has not been shown yet, still has the
+                // client's diagnostics: its next try is quiet too. Published, it would
+                // show them again without the outcome until the solve lands.
+                let quiet = tracked.document.quiet == before && !tracked.publication.refusal_shown;
                 let rebuilt = tracked.document.rebuild(&self.config);
                 let generation = tracked.document.generation;
                 if generation != before {
+                    if quiet {
+                        tracked.document.quiet = generation;
+                    }
                     // The same text analysed again: what waits for it waits for this.
                     for parked in &mut self.parked {
                         if parked.uri == uri && parked.generation == before {
@@ -1111,6 +1125,9 @@ mod tests {
                     let over_budget = |m: &String| m.contains("memory budget");
                     if let [note] = &messages[..] {
                         if over_budget(note) && note.contains("not analysed") {
+                            // The diagnostics are gone from the client: the next
+                            // publication may come without the outcome.
+                            self.shown.insert(uri.clone(), (key.0, key.1, false));
                             self.refused.insert(uri.clone(), key);
                             self.publications += 1;
                             return;
@@ -1334,8 +1351,18 @@ mod tests {
         harness
     }
 
+    /// The cases of each property: 1000, or `PROPTEST_CASES` when it is set (run them at
+    /// 20 000 once after changing the scheduler: a property that fails one run in fifty
+    /// passes 1000 cases most of the time).
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(1000)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
         #[test]
         fn nothing_stale_is_published_or_answered_and_every_request_is_answered(
             first in 0..TEXTS.len(),
@@ -1365,6 +1392,42 @@ mod tests {
             all.extend(ops);
             run_with(tight(), all);
         }
+    }
+
+    /// The shrunk case of a seed that failed: an evicted document is analysed again for
+    /// a request and refused for want of memory, and analysed again for the next request
+    /// before the refusal is sent. The client still shows its diagnostics with the
+    /// outcome, so the new analysis is not published without it.
+    #[test]
+    fn a_refusal_never_sent_leaves_the_next_analysis_quiet() {
+        use Op::*;
+        let settle = [
+            FinishAnalysis(0),
+            FinishSolve(0, false),
+            Timer(0),
+            FinishBuild(0),
+        ];
+        let mut ops = vec![Open(0, 0)];
+        ops.extend(settle.clone());
+        ops.push(Open(1, 3));
+        ops.extend(settle);
+        ops.extend([
+            Change(0, 2),
+            FinishAnalysis(0),
+            FinishSolve(0, false),
+            Request(1, false),
+            FinishAnalysis(0),
+            Open(0, 0),
+            Request(1, false),
+            Close(0),
+            FinishAnalysis(0),
+            FinishAnalysis(0),
+            Timer(1),
+        ]);
+        let harness = run_with(tight(), ops);
+        // Each document's first, and document 1's again when its solve lands (with the
+        // outcome, as before); none without it in between.
+        assert_eq!(harness.publications, 3);
     }
 
     /// A budget for about one of [`TEXTS`] at a time: any one analysis under way, or
