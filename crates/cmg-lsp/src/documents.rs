@@ -91,6 +91,20 @@ pub struct Analysed {
     pub analysis_bytes: u64,
 }
 
+impl Analysed {
+    /// The same analysis under settings it does not depend on (the diagnostics cap, the
+    /// node hints; see [`Config::same_analysis`]), which shape what is shown of it.
+    pub fn reconfigured(&self, config: &Config) -> Analysed {
+        Analysed {
+            rope: self.rope.clone(),
+            analysis: self.analysis.clone(),
+            config: config.clone(),
+            plan: self.plan.clone(),
+            ..*self
+        }
+    }
+}
+
 /// An analysis refused before anything was allocated: its estimate, and what was left
 /// of the process's memory budget (in bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +129,7 @@ pub fn analysis_estimate(text_bytes: usize, config: &Config) -> u64 {
 }
 
 /// The solve an analysis asks for, decided on the pool with the analysis.
+#[derive(Clone)]
 pub struct Plan {
     /// What to show when there is nothing to solve: no game, or why it is too large.
     pub refused: SolveState,

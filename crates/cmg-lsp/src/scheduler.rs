@@ -64,7 +64,8 @@ pub enum Event {
         encoding: Encoding,
         settings: Option<serde_json::Value>,
     },
-    /// New settings (a `cmg` section): every document is analysed again.
+    /// A configuration answer (a `cmg` section), the whole truth: what it does not set
+    /// is the default. Equal settings change nothing; see [`Scheduler::apply_settings`].
     Settings(serde_json::Value),
     /// The client asked to shut down: solves stop.
     Shutdown,
@@ -238,6 +239,9 @@ struct SolveWait {
 pub struct Scheduler {
     documents: HashMap<Uri, Tracked>,
     pub config: Config,
+    /// What a setting that a configuration answer does not give is: the defaults, with
+    /// the initialization options.
+    defaults: Config,
     pub encoding: Encoding,
     parked: Vec<Parked>,
     /// Solves waiting for the one solve slot; the newest is last and goes first.
@@ -267,6 +271,7 @@ impl Scheduler {
     pub fn new(config: Config, encoding: Encoding) -> Scheduler {
         Scheduler {
             documents: HashMap::new(),
+            defaults: config.clone(),
             config,
             encoding,
             parked: Vec::new(),
@@ -363,19 +368,14 @@ impl Scheduler {
             Event::Initialize { encoding, settings } => {
                 self.encoding = encoding;
                 if let Some(settings) = settings {
-                    self.config.update(&settings);
+                    self.defaults.update(&settings);
                 }
+                let config = self.defaults.clone();
+                self.apply_settings(config, actions);
             }
             Event::Settings(settings) => {
-                self.config.update(&settings);
-                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
-                for uri in uris {
-                    let tracked = self.documents.get_mut(&uri).expect("listed");
-                    if let Some(job) = tracked.document.changed(&self.config) {
-                        self.start_analysis(uri.clone(), job, actions);
-                    }
-                    self.settle_parked(&uri, actions);
-                }
+                let config = self.defaults.answered(&settings);
+                self.apply_settings(config, actions);
             }
             Event::Shutdown => {
                 for tracked in self.documents.values() {
@@ -525,13 +525,80 @@ impl Scheduler {
         }
     }
 
+    /// Applies new settings. Equal ones change nothing: VS Code sends
+    /// `didChangeConfiguration` when any setting of any extension changes. Settings that
+    /// analyses depend on ([`Config::same_analysis`]) analyse every document again as a
+    /// new generation; its text is the same, so the requests waiting for the old
+    /// generation wait for the new one and are answered from it (their positions still
+    /// hold), never `ContentModified`. The other settings only change what is shown:
+    /// each analysis takes them as it is, the publications are built again if the
+    /// diagnostics cap changed, and the client is asked to refresh its hints if they
+    /// did.
+    fn apply_settings(&mut self, config: Config, actions: &mut Vec<Action>) {
+        if config == self.config {
+            return;
+        }
+        let reanalyse = !config.same_analysis(&self.config);
+        let rebuild = config.max_diagnostics != self.config.max_diagnostics;
+        let hints = config.node_hints != self.config.node_hints;
+        self.config = config;
+        let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+        for uri in uris {
+            let tracked = self.documents.get_mut(&uri).expect("listed");
+            let document = &mut tracked.document;
+            // An evicted document's diagnostics on the client are of the old settings:
+            // its analysis on demand would not publish, so it is analysed now.
+            if reanalyse || document.evicted {
+                let before = document.generation;
+                let job = document.changed(&self.config);
+                let generation = document.generation;
+                for parked in &mut self.parked {
+                    if parked.uri == uri && parked.generation == before {
+                        parked.generation = generation;
+                    }
+                }
+                if let Some(job) = job {
+                    self.start_analysis(uri.clone(), job, actions);
+                }
+            } else {
+                document.analysed = Arc::new(document.analysed.reconfigured(&self.config));
+                // A solution evicted since it was published is solved again, and that
+                // publishes: one built now would lose the outcome the client shows. So
+                // does a solve under way.
+                let resolve = if rebuild {
+                    document.resolve_evicted()
+                } else {
+                    None
+                };
+                if let Some(job) = resolve {
+                    self.enqueue(uri.clone(), job);
+                } else if rebuild
+                    && tracked.publication.waiting.is_none()
+                    && tracked.document.solve_settled()
+                {
+                    self.build(&uri, actions);
+                }
+            }
+            self.settle_parked(&uri, actions);
+        }
+        if hints {
+            actions.push(Action::RefreshViews);
+        }
+    }
+
     fn analysed(
         &mut self,
         uri: Uri,
         generation: u64,
-        analysed: Option<Analysed>,
+        mut analysed: Option<Analysed>,
         actions: &mut Vec<Action>,
     ) {
+        // Settings that do not change an analysis may have changed while it ran.
+        if let Some(analysed) = analysed.as_mut() {
+            if analysed.config.same_analysis(&self.config) {
+                analysed.config = self.config.clone();
+            }
+        }
         let Some(tracked) = self
             .documents
             .get_mut(&uri)
@@ -1024,8 +1091,6 @@ mod tests {
     struct Asked {
         uri: Uri,
         doc: Option<ClientDoc>,
-        /// Settings changes before the request: one after it also supersedes it.
-        settings: u32,
     }
 
     #[derive(Default)]
@@ -1045,7 +1110,15 @@ mod tests {
         /// The budget is tight: solutions are evicted while settings are applied.
         tight: bool,
         publications: u32,
+        /// Configuration answers sent: each `Op::Settings` sends the next of a cycle of
+        /// four (the same settings again, then a change of the live-solve limit, of the
+        /// diagnostics cap, of the node hints), each a change undone by leaving the key
+        /// out of a later answer.
         settings: u32,
+        /// The settings the client has, as set by that cycle.
+        max_nodes_set: bool,
+        cap_set: bool,
+        hints_off: bool,
         /// Per document: the opening and version last published, and whether that
         /// publication had the solve's outcome in it.
         shown: HashMap<Uri, (u32, i32, bool)>,
@@ -1196,8 +1269,7 @@ mod tests {
                         .expect("answered twice or never asked");
                     self.answered.push(ticket);
                     assert!(
-                        self.client.get(&asked.uri) != asked.doc.as_ref()
-                            || self.settings != asked.settings,
+                        self.client.get(&asked.uri) != asked.doc.as_ref(),
                         "ContentModified for text that did not change"
                     );
                 }
@@ -1255,15 +1327,7 @@ mod tests {
                     self.next_ticket += 1;
                     let ticket = self.next_ticket;
                     let doc = self.client.get(&uri(d)).cloned();
-                    let settings = self.settings;
-                    self.asked.insert(
-                        ticket,
-                        Asked {
-                            uri: uri(d),
-                            doc,
-                            settings,
-                        },
-                    );
+                    self.asked.insert(ticket, Asked { uri: uri(d), doc });
                     let needs = if solve { Needs::Solve } else { Needs::Analysis };
                     self.feed(
                         scheduler,
@@ -1275,14 +1339,33 @@ mod tests {
                     );
                 }
                 Op::Settings => {
-                    // A settings change re-analyses every document; the text stays. Under
-                    // a tight budget, one whose solution is evicted meanwhile is solved
-                    // again, and may be published without the outcome until then.
-                    if self.tight {
-                        self.shown.clear();
+                    match self.settings % 4 {
+                        0 => {}
+                        1 => {
+                            // A change of the live-solve limit re-analyses every document;
+                            // the text stays. Under a tight budget, one whose solution is
+                            // evicted meanwhile is solved again, and may be published
+                            // without the outcome until then.
+                            if self.tight {
+                                self.shown.clear();
+                            }
+                            self.max_nodes_set = !self.max_nodes_set;
+                        }
+                        2 => self.cap_set = !self.cap_set,
+                        _ => self.hints_off = !self.hints_off,
                     }
                     self.settings += 1;
-                    self.feed(scheduler, Event::Settings(serde_json::json!({})));
+                    let mut settings = serde_json::json!({});
+                    if self.max_nodes_set {
+                        settings["solver"] = serde_json::json!({"maxNodes": 4999});
+                    }
+                    if self.cap_set {
+                        settings["diagnostics.max"] = serde_json::json!(999);
+                    }
+                    if self.hints_off {
+                        settings["inlayHints"] = serde_json::json!({"nodes": false});
+                    }
+                    self.feed(scheduler, Event::Settings(settings));
                 }
                 Op::FinishAnalysis(k) => self.finish(scheduler, |work| work.finish_analysis(k)),
                 Op::FinishSolve(k, finish_cancelled) => {
