@@ -679,6 +679,7 @@ impl LanguageServer for Server {
         &self,
         params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
+        let began = std::time::Instant::now();
         let cancelled = workspace::CancelOnDrop(Arc::default());
         let state = self.events.workspace().await?;
         let folders = self.folders().clone();
@@ -718,6 +719,8 @@ impl LanguageServer for Server {
                 &state.config,
                 state.encoding,
                 &flag,
+                workspace::BUDGET,
+                began,
             )
         })
         .await?;
