@@ -4,7 +4,8 @@
 //! themselves run on the blocking pool, on snapshots, and so does the solve plan (the
 //! game is built and fingerprinted with the analysis, never on the loop).
 //!
-//! Every edit (and every settings change) bumps the document's `generation`. Analysis
+//! Every edit (and every change of a setting that analyses depend on) bumps the
+//! document's `generation`. Analysis
 //! and solve jobs carry the generation they were started for, and a result whose
 //! generation is no longer current is dropped. At most one analysis runs per document:
 //! an edit made while one runs is picked up by the next one, started as soon as the
@@ -31,7 +32,7 @@ static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 pub struct Document {
     pub version: i32,
     pub rope: Rope,
-    /// Bumped by every edit and settings change.
+    /// Bumped by every edit and every change of a setting that analyses depend on.
     pub generation: u64,
     /// The latest finished analysis; its generation may be older than the document's.
     pub analysed: Arc<Analysed>,
