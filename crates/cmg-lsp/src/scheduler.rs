@@ -367,11 +367,12 @@ impl Scheduler {
             }
             Event::Initialize { encoding, settings } => {
                 self.encoding = encoding;
+                // No document is open yet, and no request may go to the client before
+                // `initialize` is answered: the settings are only taken.
                 if let Some(settings) = settings {
                     self.defaults.update(&settings);
                 }
-                let config = self.defaults.clone();
-                self.apply_settings(config, actions);
+                self.config = self.defaults.clone();
             }
             Event::Settings(settings) => {
                 let config = self.defaults.answered(&settings);
@@ -1511,6 +1512,35 @@ mod tests {
         // Each document's first, and document 1's again when its solve lands (with the
         // outcome, as before); none without it in between.
         assert_eq!(harness.publications, 3);
+    }
+
+    /// The initialization options are the defaults of every configuration answer, and
+    /// an answer equal to the settings in force does nothing at all.
+    #[test]
+    fn the_same_settings_again_do_nothing() {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let options = serde_json::json!({"inlayHints": {"nodes": false}, "diagnostics.max": 9});
+        let initialized = scheduler.handle(Event::Initialize {
+            encoding: Encoding::Utf16,
+            settings: Some(options.clone()),
+        });
+        assert!(
+            initialized.is_empty(),
+            "a request before `initialize` is answered"
+        );
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 3));
+        harness.drain(&mut scheduler);
+        for same in [serde_json::json!(null), serde_json::json!({}), options] {
+            assert!(scheduler.handle(Event::Settings(same)).is_empty());
+        }
+        assert_eq!(
+            (
+                scheduler.config.max_diagnostics,
+                scheduler.config.node_hints
+            ),
+            (9, false)
+        );
     }
 
     /// A budget for about one of [`TEXTS`] at a time: any one analysis under way, or
