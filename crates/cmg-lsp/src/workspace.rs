@@ -66,14 +66,15 @@ pub struct Found {
     pub notes: Vec<String>,
 }
 
-/// The `*.cmg` files of `folders`, each once, at most [`MAX_FILES`] of them.
-pub fn walk(folders: &[PathBuf]) -> Found {
+/// The `*.cmg` files of `folders`, each once, at most [`MAX_FILES`] of them, as far as
+/// the walk gets by `deadline` (a folder such as `/` would take minutes).
+pub fn walk(folders: &[PathBuf], deadline: Instant) -> Found {
     let mut found = Found {
         files: Vec::new(),
         notes: Vec::new(),
     };
     for folder in folders {
-        let walk = files::cmg_files(folder);
+        let walk = files::cmg_files_until(folder, Some(deadline));
         found.notes.extend(
             walk.errors
                 .into_iter()
@@ -428,6 +429,23 @@ mod tests {
             },
         );
         assert_eq!(current, [PathBuf::from("/a"), PathBuf::from("/d")]);
+    }
+
+    #[test]
+    fn the_walk_stops_at_its_deadline_and_says_so() {
+        let root = std::env::temp_dir().join(format!("cmg-walk-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.cmg"), "0 -- 1\n").unwrap();
+        let later = Instant::now() + Duration::from_secs(3600);
+        assert_eq!(walk(std::slice::from_ref(&root), later).files.len(), 1);
+        let found = walk(std::slice::from_ref(&root), Instant::now());
+        assert!(found.files.is_empty());
+        assert!(
+            found.notes[0].contains("stopped at its time limit"),
+            "{:?}",
+            found.notes
+        );
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
