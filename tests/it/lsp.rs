@@ -232,6 +232,115 @@ async fn settings_are_pulled_when_the_client_offers_configuration() {
     assert_eq!(params["version"], 1);
 }
 
+/// A text of `lines` edges, about 10 bytes each, without node 1 or node 2: nothing to
+/// solve, so it is published once.
+fn unsolved(lines: usize) -> String {
+    (10..10 + lines)
+        .map(|i| format!("{i} -- {}\n", i + 1))
+        .collect()
+}
+
+/// VS Code sends `didChangeConfiguration` whenever any setting of any extension
+/// changes, and answers `workspace/configuration` after the requests sent meanwhile.
+/// The same settings again change nothing: no request fails, nothing is published again.
+#[tokio::test]
+async fn the_same_settings_again_change_nothing() {
+    let mut client = in_memory();
+    // The initialization options and every configuration answer agree.
+    client.settings = json!({"diagnostics": {"max": 50}});
+    let options = client.settings.clone();
+    client
+        .initialize(json!({"workspace": {"configuration": true}}), options)
+        .await;
+    let text = unsolved(20_000);
+    client.open(URI, 1, &text).await;
+    let mut failed = 0;
+    for _ in 0..20 {
+        client
+            .notify(
+                "workspace/didChangeConfiguration",
+                json!({"settings": null}),
+            )
+            .await;
+        let response = client
+            .request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}),
+            )
+            .await;
+        failed += usize::from(response.get("error").is_some());
+    }
+    assert_eq!(failed, 0, "requests failed");
+    assert_eq!(
+        client.published(URI).len(),
+        1,
+        "the same settings published again"
+    );
+}
+
+/// At start-up the first configuration answer comes after the client's first requests
+/// (a format-on-save right after opening): new settings keep the text, so the request is
+/// answered from the analysis under them, not `ContentModified`.
+#[tokio::test]
+async fn a_request_waiting_when_the_settings_change_is_answered() {
+    for settings in [json!(null), json!({"solver": {"maxNodes": 10}})] {
+        let mut client = in_memory();
+        client.settings = settings.clone();
+        client
+            .initialize(json!({"workspace": {"configuration": true}}), json!(null))
+            .await;
+        client.open(URI, 1, &unsolved(20_000)).await;
+        let response = client
+            .request(
+                "textDocument/formatting",
+                json!({"textDocument": {"uri": URI}, "options": {"tabSize": 2, "insertSpaces": true}}),
+            )
+            .await;
+        assert!(response.get("error").is_none(), "{settings}: {response}");
+    }
+}
+
+/// Each configuration answer is the whole truth: a setting no longer sent (`null`, an
+/// empty section, no `cmg` section) is back to its default.
+#[tokio::test]
+async fn a_setting_no_longer_sent_is_back_to_its_default() {
+    let mut client = started(json!(null)).await;
+    let text = "0 -- 1 -- 2\n";
+    client.open(URI, 1, text).await;
+    client.diagnostics_where(URI, version_is(1)).await;
+    let mut version = 1;
+    for unset in [
+        json!({"cmg": {"analysis": {"maxDocumentBytes": null}}}),
+        json!({"cmg": {"analysis": {}}}),
+        json!({"cmg": {}}),
+        json!({"cmg": null}),
+        json!({}),
+        json!({"editor": {"tabSize": 4}}),
+    ] {
+        for (settings, too_large) in [
+            (json!({"cmg": {"analysis": {"maxDocumentBytes": 10}}}), true),
+            (unset.clone(), false),
+        ] {
+            client
+                .notify(
+                    "workspace/didChangeConfiguration",
+                    json!({ "settings": settings }),
+                )
+                .await;
+            version += 1;
+            client.change(URI, version, json!([{"text": text}])).await;
+            let params = client
+                .diagnostics_where(URI, version_is(version.into()))
+                .await;
+            assert_eq!(
+                codes(&params).contains(&"too-large".to_owned()),
+                too_large,
+                "after {settings}: {params}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn close_clears_diagnostics() {
     let mut client = started(json!(null)).await;

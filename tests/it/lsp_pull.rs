@@ -1,6 +1,6 @@
 //! Pull diagnostics through the real `cmg lsp`: result ids and `unchanged`, the refresh
-//! after a solve adds `expect-mismatch`, a pull superseded by an edit or by new
-//! settings, and publications only for clients that cannot pull.
+//! after a solve adds `expect-mismatch`, a pull superseded by an edit, one waiting
+//! while the settings change, and publications only for clients that cannot pull.
 
 use std::time::Duration;
 
@@ -166,23 +166,25 @@ async fn a_pull_superseded_by_an_edit_is_server_cancelled() {
     assert_eq!(codes(&fresh), Vec::<String>::new());
 }
 
-/// New settings replace the text a pull was asked about without the client knowing
-/// (VS Code's answer to `workspace/configuration` comes after its first pull): the
-/// pull must ask for a retrigger. VS Code's client never pulls a document again after
-/// a `ServerCancelled` it did not cause that asks for none.
+/// New settings come while a pull waits for its analysis (VS Code's answer to
+/// `workspace/configuration` comes after its first pull): the text is the same, so the
+/// pull is answered under the new settings, not cancelled. VS Code's client never pulls
+/// a document again after a `ServerCancelled` it did not cause that asks for none.
 #[tokio::test]
-async fn a_pull_superseded_by_new_settings_asks_to_be_pulled_again() {
+async fn a_pull_waiting_when_the_settings_change_is_answered_under_them() {
     let (_child, mut client) = started(true, false).await;
     let id = open_large_and_pull(&mut client).await;
     client
         .notify(
             "workspace/didChangeConfiguration",
-            json!({"settings": {"cmg": {"diagnostics": {"max": 7}}}}),
+            json!({"settings": {"cmg": {"diagnostics": {"max": 7}, "solver": {"maxNodes": 4}}}}),
         )
         .await;
-    assert_retrigger(&client.response_to(id).await);
+    let answer = client.response_to(id).await;
+    assert_eq!(answer["result"]["kind"], "full", "{answer}");
     let again = pull(&mut client, None).await;
     assert_eq!(again["result"]["kind"], "full", "{again}");
+    assert_eq!(codes(&again), ["too-large"], "{again}");
 }
 
 #[tokio::test]

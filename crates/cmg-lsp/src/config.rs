@@ -128,7 +128,9 @@ impl Config {
     /// `{"solver": {"maxNodes": 5000, "maxMemoryMiB": 768}, "analysis":
     /// {"maxDocumentBytes": 8388608}, "diagnostics": {"max": 1000}, "inlayHints":
     /// {"nodes": true}}`. Dotted keys (`"solver.maxNodes"`) are accepted too, as some
-    /// clients send them flat. Unknown or ill-typed values keep the current setting.
+    /// clients send them flat. Unknown or ill-typed values keep the current setting: the
+    /// initialization options go over the defaults this way, and a configuration answer
+    /// over them ([`Config::answered`]).
     pub fn update(&mut self, settings: &Value) {
         for setting in SETTINGS {
             let nested = setting
@@ -139,6 +141,33 @@ impl Config {
                 (setting.apply)(self, value);
             }
         }
+    }
+
+    /// The settings of one configuration answer, which is the whole truth: a setting it
+    /// does not give (absent, `null`, of the wrong type, or no `cmg` section at all)
+    /// takes its value from `self`, the defaults (with the initialization options), not
+    /// from the answer before. Clients that send only the keys the user set (Neovim,
+    /// Helix, eglot) undo a setting by no longer sending it.
+    pub fn answered(&self, settings: &Value) -> Config {
+        let mut config = self.clone();
+        config.update(settings);
+        config
+    }
+
+    /// Whether an analysis made under `self` holds under `other`: the settings that the
+    /// analysis and its solve plan depend on (the size limit, the live-solve limit, the
+    /// memory budget) are the same. The others only shape what is shown of an analysis:
+    /// the diagnostics cap and the node hints.
+    pub fn same_analysis(&self, other: &Config) -> bool {
+        (
+            self.max_document_bytes,
+            self.max_nodes,
+            self.solver_memory_budget(),
+        ) == (
+            other.max_document_bytes,
+            other.max_nodes,
+            other.solver_memory_budget(),
+        )
     }
 
     /// The server's memory budget in bytes: the setting, below the address-space cap.
@@ -221,6 +250,27 @@ mod tests {
         };
         assert_eq!(config.solver_memory_budget(), 100 << 20);
         assert_eq!(Config::default().solver_memory_budget(), 768 << 20);
+    }
+
+    #[test]
+    fn each_answer_is_the_whole_truth() {
+        let defaults = Config::default().answered(&json!({"diagnostics": {"max": 5}}));
+        let set = defaults.answered(&json!({"analysis": {"maxDocumentBytes": 10}}));
+        assert_eq!((set.max_document_bytes, set.max_diagnostics), (10, 5));
+        for absent in [
+            json!({"analysis": {"maxDocumentBytes": null}}),
+            json!({"analysis": null}),
+            json!({"analysis": {}}),
+            json!({}),
+            json!(null),
+            json!({"analysis": {"maxDocumentBytes": "ten"}}),
+        ] {
+            assert_eq!(defaults.answered(&absent), defaults, "{absent}");
+        }
+        assert!(set.same_analysis(&set.answered(&json!({"inlayHints": {"nodes": false}}))));
+        assert!(!set.same_analysis(&defaults));
+        assert!(!defaults.same_analysis(&defaults.answered(&json!({"solver.maxMemoryMiB": 1}))));
+        assert!(!defaults.same_analysis(&defaults.answered(&json!({"solver.maxNodes": 1}))));
     }
 
     #[test]

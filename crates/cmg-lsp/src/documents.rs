@@ -4,7 +4,8 @@
 //! themselves run on the blocking pool, on snapshots, and so does the solve plan (the
 //! game is built and fingerprinted with the analysis, never on the loop).
 //!
-//! Every edit (and every settings change) bumps the document's `generation`. Analysis
+//! Every edit (and every change of a setting that analyses depend on) bumps the
+//! document's `generation`. Analysis
 //! and solve jobs carry the generation they were started for, and a result whose
 //! generation is no longer current is dropped. At most one analysis runs per document:
 //! an edit made while one runs is picked up by the next one, started as soon as the
@@ -31,7 +32,7 @@ static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 pub struct Document {
     pub version: i32,
     pub rope: Rope,
-    /// Bumped by every edit and settings change.
+    /// Bumped by every edit and every change of a setting that analyses depend on.
     pub generation: u64,
     /// The latest finished analysis; its generation may be older than the document's.
     pub analysed: Arc<Analysed>,
@@ -91,6 +92,20 @@ pub struct Analysed {
     pub analysis_bytes: u64,
 }
 
+impl Analysed {
+    /// The same analysis under settings it does not depend on (the diagnostics cap, the
+    /// node hints; see [`Config::same_analysis`]), which shape what is shown of it.
+    pub fn reconfigured(&self, config: &Config) -> Analysed {
+        Analysed {
+            rope: self.rope.clone(),
+            analysis: self.analysis.clone(),
+            config: config.clone(),
+            plan: self.plan.clone(),
+            ..*self
+        }
+    }
+}
+
 /// An analysis refused before anything was allocated: its estimate, and what was left
 /// of the process's memory budget (in bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +130,7 @@ pub fn analysis_estimate(text_bytes: usize, config: &Config) -> u64 {
 }
 
 /// The solve an analysis asks for, decided on the pool with the analysis.
+#[derive(Clone)]
 pub struct Plan {
     /// What to show when there is nothing to solve: no game, or why it is too large.
     pub refused: SolveState,

@@ -56,7 +56,7 @@ type Reply = oneshot::Sender<std::result::Result<Option<Snapshot>, Unanswerable>
 /// Why a request has no snapshot to work on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unanswerable {
-    /// An edit or new settings replaced the text it was asked about.
+    /// An edit replaced the text it was asked about.
     Superseded,
     /// The analysis of its text failed (panicked, and the log says so): there is
     /// nothing to answer from until the next edit.

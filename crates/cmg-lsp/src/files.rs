@@ -18,8 +18,21 @@ pub struct Walk {
 /// link is not followed (a link cycle cannot trap the walk), and a pipe, a socket or a
 /// device named `*.cmg` is left alone.
 pub fn cmg_files(root: &Path) -> Walk {
+    cmg_files_until(root, None)
+}
+
+/// [`cmg_files`], stopped at `deadline` if it comes first (a workspace folder such as
+/// `/`): the files found by then, and an error that says the walk stopped.
+pub fn cmg_files_until(root: &Path, deadline: Option<std::time::Instant>) -> Walk {
     let mut walk = Walk::default();
     for entry in ignore::WalkBuilder::new(root).require_git(false).build() {
+        if deadline.is_some_and(|deadline| std::time::Instant::now() >= deadline) {
+            walk.errors.push(format!(
+                "the walk stopped at its time limit, after {} .cmg files",
+                walk.files.len()
+            ));
+            break;
+        }
         match entry {
             Ok(entry) => {
                 let is_file = entry.file_type().is_some_and(|kind| kind.is_file());

@@ -4,11 +4,12 @@
 //! A pull is answered from the analysis of the text the client had when it asked, like
 //! every request, through the same builder and caps as a publication. Its result id
 //! names what the diagnostics depend on: the document's generation (a global counter
-//! bumped by every edit and settings change, so a reopened document never reuses one)
-//! and whether a solve or a size refusal adds to them, so a client whose previous
-//! result id is current gets `unchanged`. A pull superseded by an edit or new settings
-//! is answered `ServerCancelled`, as LSP 3.17 provides for this request, asking for a
-//! retrigger (see [`superseded`]).
+//! bumped by every edit and every change of the settings that analyses depend on, so a
+//! reopened document never reuses one), whether a solve or a size refusal adds to them,
+//! and the diagnostics cap, so a client whose previous result id is current gets
+//! `unchanged`. A pull superseded by an edit is answered `ServerCancelled`, as LSP 3.17
+//! provides for this request, asking for a retrigger (see [`superseded`]); new settings
+//! do not supersede it: it is answered under them.
 //!
 //! The server's loop still builds every publication; for a pull client it is not sent
 //! but compared with what the last pull of the same version answered: when they differ
@@ -25,9 +26,10 @@ use tower_lsp_server::ls_types::*;
 use super::documents::{self, SolveState};
 use super::handlers::Snapshot;
 
-/// The result id of the snapshot's diagnostics: its generation, and what besides the
+/// The result id of the snapshot's diagnostics: its generation, what besides the
 /// analysis they are built from (`s`: a solution checked against `expect`s, `t`: a
-/// solve refused for its size, `n`: nothing).
+/// solve refused for its size, `n`: nothing), and the diagnostics cap, which changes
+/// the list without a new generation.
 pub fn result_id(snapshot: &Snapshot) -> String {
     let has_expect = !snapshot.analysis.model.expects.is_empty();
     let tag = match &snapshot.solve {
@@ -35,7 +37,8 @@ pub fn result_id(snapshot: &Snapshot) -> String {
         SolveState::TooLarge(_) => 't',
         _ => 'n',
     };
-    format!("{}{tag}", snapshot.analysed.generation)
+    let cap = snapshot.analysed.config.max_diagnostics;
+    format!("{}{tag}{cap}", snapshot.analysed.generation)
 }
 
 /// The snapshot's diagnostics as a publication would carry them: capped at
@@ -67,11 +70,11 @@ pub fn unchanged(result_id: String) -> DocumentDiagnosticReportResult {
     ))
 }
 
-/// The answer to a pull whose text was superseded (by an edit or new settings) before
-/// it could be answered. `retriggerRequest` is true: the new pull waits for the new
-/// text. VS Code's client (vscode-languageclient 9) never pulls a document again after
-/// a `ServerCancelled` without a retrigger that it did not cancel itself, which is the
-/// case of new settings: its diagnostics then stayed empty for good.
+/// The answer to a pull whose text was superseded by an edit before it could be
+/// answered. `retriggerRequest` is true: the new pull waits for the new text. VS Code's
+/// client (vscode-languageclient 9) never pulls a document again after a
+/// `ServerCancelled` without a retrigger that it did not cancel itself: its diagnostics
+/// then stayed empty for good.
 pub fn superseded() -> Error {
     Error {
         code: ErrorCode::ServerError(-32802),

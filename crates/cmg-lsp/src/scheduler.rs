@@ -64,7 +64,8 @@ pub enum Event {
         encoding: Encoding,
         settings: Option<serde_json::Value>,
     },
-    /// New settings (a `cmg` section): every document is analysed again.
+    /// A configuration answer (a `cmg` section), the whole truth: what it does not set
+    /// is the default. Equal settings change nothing; see [`Scheduler::apply_settings`].
     Settings(serde_json::Value),
     /// The client asked to shut down: solves stop.
     Shutdown,
@@ -221,6 +222,9 @@ struct Publication {
     /// comment while a long solve runs) waits only for what is left of that wait, and
     /// once it is over publishes at once, without the outcome until the solve lands.
     solve_wait: Option<SolveWait>,
+    /// Whether the latest publication sent is the note of an analysis refused for want
+    /// of memory: the client no longer shows the document's diagnostics.
+    refusal_shown: bool,
 }
 
 /// One solve's wait before publishing: the solve (its cancel flag names the job), the
@@ -235,6 +239,9 @@ struct SolveWait {
 pub struct Scheduler {
     documents: HashMap<Uri, Tracked>,
     pub config: Config,
+    /// What a setting that a configuration answer does not give is: the defaults, with
+    /// the initialization options.
+    defaults: Config,
     pub encoding: Encoding,
     parked: Vec<Parked>,
     /// Solves waiting for the one solve slot; the newest is last and goes first.
@@ -264,6 +271,7 @@ impl Scheduler {
     pub fn new(config: Config, encoding: Encoding) -> Scheduler {
         Scheduler {
             documents: HashMap::new(),
+            defaults: config.clone(),
             config,
             encoding,
             parked: Vec::new(),
@@ -359,20 +367,16 @@ impl Scheduler {
             }
             Event::Initialize { encoding, settings } => {
                 self.encoding = encoding;
+                // No document is open yet, and no request may go to the client before
+                // `initialize` is answered: the settings are only taken.
                 if let Some(settings) = settings {
-                    self.config.update(&settings);
+                    self.defaults.update(&settings);
                 }
+                self.config = self.defaults.clone();
             }
             Event::Settings(settings) => {
-                self.config.update(&settings);
-                let uris: Vec<Uri> = self.documents.keys().cloned().collect();
-                for uri in uris {
-                    let tracked = self.documents.get_mut(&uri).expect("listed");
-                    if let Some(job) = tracked.document.changed(&self.config) {
-                        self.start_analysis(uri.clone(), job, actions);
-                    }
-                    self.settle_parked(&uri, actions);
-                }
+                let config = self.defaults.answered(&settings);
+                self.apply_settings(config, actions);
             }
             Event::Shutdown => {
                 for tracked in self.documents.values() {
@@ -441,12 +445,15 @@ impl Scheduler {
                 }
                 tracked.publication.sent = build;
                 match diagnostics {
-                    Some(diagnostics) => actions.push(Action::Publish {
-                        uri: uri.clone(),
-                        generation: Some(generation),
-                        version: Some(version),
-                        diagnostics,
-                    }),
+                    Some(diagnostics) => {
+                        tracked.publication.refusal_shown = document.analysed.over_budget.is_some();
+                        actions.push(Action::Publish {
+                            uri: uri.clone(),
+                            generation: Some(generation),
+                            version: Some(version),
+                            diagnostics,
+                        });
+                    }
                     None => {
                         document.released = document.released.max(generation);
                         self.settle_parked(&uri, actions);
@@ -471,9 +478,17 @@ impl Scheduler {
                 };
                 tracked.last_used = tick;
                 let before = tracked.document.generation;
+                // A quiet analysis (of an evicted document) refused for want of memory,
+                // whose refusal the client has not been shown yet, still has the
+                // client's diagnostics: its next try is quiet too. Published, it would
+                // show them again without the outcome until the solve lands.
+                let quiet = tracked.document.quiet == before && !tracked.publication.refusal_shown;
                 let rebuilt = tracked.document.rebuild(&self.config);
                 let generation = tracked.document.generation;
                 if generation != before {
+                    if quiet {
+                        tracked.document.quiet = generation;
+                    }
                     // The same text analysed again: what waits for it waits for this.
                     for parked in &mut self.parked {
                         if parked.uri == uri && parked.generation == before {
@@ -511,13 +526,80 @@ impl Scheduler {
         }
     }
 
+    /// Applies new settings. Equal ones change nothing: VS Code sends
+    /// `didChangeConfiguration` when any setting of any extension changes. Settings that
+    /// analyses depend on ([`Config::same_analysis`]) analyse every document again as a
+    /// new generation; its text is the same, so the requests waiting for the old
+    /// generation wait for the new one and are answered from it (their positions still
+    /// hold), never `ContentModified`. The other settings only change what is shown:
+    /// each analysis takes them as it is, the publications are built again if the
+    /// diagnostics cap changed, and the client is asked to refresh its hints if they
+    /// did.
+    fn apply_settings(&mut self, config: Config, actions: &mut Vec<Action>) {
+        if config == self.config {
+            return;
+        }
+        let reanalyse = !config.same_analysis(&self.config);
+        let rebuild = config.max_diagnostics != self.config.max_diagnostics;
+        let hints = config.node_hints != self.config.node_hints;
+        self.config = config;
+        let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+        for uri in uris {
+            let tracked = self.documents.get_mut(&uri).expect("listed");
+            let document = &mut tracked.document;
+            // An evicted document's diagnostics on the client are of the old settings:
+            // its analysis on demand would not publish, so it is analysed now.
+            if reanalyse || document.evicted {
+                let before = document.generation;
+                let job = document.changed(&self.config);
+                let generation = document.generation;
+                for parked in &mut self.parked {
+                    if parked.uri == uri && parked.generation == before {
+                        parked.generation = generation;
+                    }
+                }
+                if let Some(job) = job {
+                    self.start_analysis(uri.clone(), job, actions);
+                }
+            } else {
+                document.analysed = Arc::new(document.analysed.reconfigured(&self.config));
+                // A solution evicted since it was published is solved again, and that
+                // publishes: one built now would lose the outcome the client shows. So
+                // does a solve under way.
+                let resolve = if rebuild {
+                    document.resolve_evicted()
+                } else {
+                    None
+                };
+                if let Some(job) = resolve {
+                    self.enqueue(uri.clone(), job);
+                } else if rebuild
+                    && tracked.publication.waiting.is_none()
+                    && tracked.document.solve_settled()
+                {
+                    self.build(&uri, actions);
+                }
+            }
+            self.settle_parked(&uri, actions);
+        }
+        if hints {
+            actions.push(Action::RefreshViews);
+        }
+    }
+
     fn analysed(
         &mut self,
         uri: Uri,
         generation: u64,
-        analysed: Option<Analysed>,
+        mut analysed: Option<Analysed>,
         actions: &mut Vec<Action>,
     ) {
+        // Settings that do not change an analysis may have changed while it ran.
+        if let Some(analysed) = analysed.as_mut() {
+            if analysed.config.same_analysis(&self.config) {
+                analysed.config = self.config.clone();
+            }
+        }
         let Some(tracked) = self
             .documents
             .get_mut(&uri)
@@ -1010,8 +1092,6 @@ mod tests {
     struct Asked {
         uri: Uri,
         doc: Option<ClientDoc>,
-        /// Settings changes before the request: one after it also supersedes it.
-        settings: u32,
     }
 
     #[derive(Default)]
@@ -1031,7 +1111,15 @@ mod tests {
         /// The budget is tight: solutions are evicted while settings are applied.
         tight: bool,
         publications: u32,
+        /// Configuration answers sent: each `Op::Settings` sends the next of a cycle of
+        /// four (the same settings again, then a change of the live-solve limit, of the
+        /// diagnostics cap, of the node hints), each a change undone by leaving the key
+        /// out of a later answer.
         settings: u32,
+        /// The settings the client has, as set by that cycle.
+        max_nodes_set: bool,
+        cap_set: bool,
+        hints_off: bool,
         /// Per document: the opening and version last published, and whether that
         /// publication had the solve's outcome in it.
         shown: HashMap<Uri, (u32, i32, bool)>,
@@ -1111,6 +1199,9 @@ mod tests {
                     let over_budget = |m: &String| m.contains("memory budget");
                     if let [note] = &messages[..] {
                         if over_budget(note) && note.contains("not analysed") {
+                            // The diagnostics are gone from the client: the next
+                            // publication may come without the outcome.
+                            self.shown.insert(uri.clone(), (key.0, key.1, false));
                             self.refused.insert(uri.clone(), key);
                             self.publications += 1;
                             return;
@@ -1179,8 +1270,7 @@ mod tests {
                         .expect("answered twice or never asked");
                     self.answered.push(ticket);
                     assert!(
-                        self.client.get(&asked.uri) != asked.doc.as_ref()
-                            || self.settings != asked.settings,
+                        self.client.get(&asked.uri) != asked.doc.as_ref(),
                         "ContentModified for text that did not change"
                     );
                 }
@@ -1238,15 +1328,7 @@ mod tests {
                     self.next_ticket += 1;
                     let ticket = self.next_ticket;
                     let doc = self.client.get(&uri(d)).cloned();
-                    let settings = self.settings;
-                    self.asked.insert(
-                        ticket,
-                        Asked {
-                            uri: uri(d),
-                            doc,
-                            settings,
-                        },
-                    );
+                    self.asked.insert(ticket, Asked { uri: uri(d), doc });
                     let needs = if solve { Needs::Solve } else { Needs::Analysis };
                     self.feed(
                         scheduler,
@@ -1258,14 +1340,33 @@ mod tests {
                     );
                 }
                 Op::Settings => {
-                    // A settings change re-analyses every document; the text stays. Under
-                    // a tight budget, one whose solution is evicted meanwhile is solved
-                    // again, and may be published without the outcome until then.
-                    if self.tight {
-                        self.shown.clear();
+                    match self.settings % 4 {
+                        0 => {}
+                        1 => {
+                            // A change of the live-solve limit re-analyses every document;
+                            // the text stays. Under a tight budget, one whose solution is
+                            // evicted meanwhile is solved again, and may be published
+                            // without the outcome until then.
+                            if self.tight {
+                                self.shown.clear();
+                            }
+                            self.max_nodes_set = !self.max_nodes_set;
+                        }
+                        2 => self.cap_set = !self.cap_set,
+                        _ => self.hints_off = !self.hints_off,
                     }
                     self.settings += 1;
-                    self.feed(scheduler, Event::Settings(serde_json::json!({})));
+                    let mut settings = serde_json::json!({});
+                    if self.max_nodes_set {
+                        settings["solver"] = serde_json::json!({"maxNodes": 4999});
+                    }
+                    if self.cap_set {
+                        settings["diagnostics.max"] = serde_json::json!(999);
+                    }
+                    if self.hints_off {
+                        settings["inlayHints"] = serde_json::json!({"nodes": false});
+                    }
+                    self.feed(scheduler, Event::Settings(settings));
                 }
                 Op::FinishAnalysis(k) => self.finish(scheduler, |work| work.finish_analysis(k)),
                 Op::FinishSolve(k, finish_cancelled) => {
@@ -1334,8 +1435,18 @@ mod tests {
         harness
     }
 
+    /// The cases of each property: 1000, or `PROPTEST_CASES` when it is set (run them at
+    /// 20 000 once after changing the scheduler: a property that fails one run in fifty
+    /// passes 1000 cases most of the time).
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|cases| cases.parse().ok())
+            .unwrap_or(1000)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
         #[test]
         fn nothing_stale_is_published_or_answered_and_every_request_is_answered(
             first in 0..TEXTS.len(),
@@ -1365,6 +1476,71 @@ mod tests {
             all.extend(ops);
             run_with(tight(), all);
         }
+    }
+
+    /// The shrunk case of a seed that failed: an evicted document is analysed again for
+    /// a request and refused for want of memory, and analysed again for the next request
+    /// before the refusal is sent. The client still shows its diagnostics with the
+    /// outcome, so the new analysis is not published without it.
+    #[test]
+    fn a_refusal_never_sent_leaves_the_next_analysis_quiet() {
+        use Op::*;
+        let settle = [
+            FinishAnalysis(0),
+            FinishSolve(0, false),
+            Timer(0),
+            FinishBuild(0),
+        ];
+        let mut ops = vec![Open(0, 0)];
+        ops.extend(settle.clone());
+        ops.push(Open(1, 3));
+        ops.extend(settle);
+        ops.extend([
+            Change(0, 2),
+            FinishAnalysis(0),
+            FinishSolve(0, false),
+            Request(1, false),
+            FinishAnalysis(0),
+            Open(0, 0),
+            Request(1, false),
+            Close(0),
+            FinishAnalysis(0),
+            FinishAnalysis(0),
+            Timer(1),
+        ]);
+        let harness = run_with(tight(), ops);
+        // Each document's first, and document 1's again when its solve lands (with the
+        // outcome, as before); none without it in between.
+        assert_eq!(harness.publications, 3);
+    }
+
+    /// The initialization options are the defaults of every configuration answer, and
+    /// an answer equal to the settings in force does nothing at all.
+    #[test]
+    fn the_same_settings_again_do_nothing() {
+        let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+        let options = serde_json::json!({"inlayHints": {"nodes": false}, "diagnostics.max": 9});
+        let initialized = scheduler.handle(Event::Initialize {
+            encoding: Encoding::Utf16,
+            settings: Some(options.clone()),
+        });
+        assert!(
+            initialized.is_empty(),
+            "a request before `initialize` is answered"
+        );
+        let mut harness = Harness::default();
+        harness.apply(&mut scheduler, open(0, 3));
+        harness.drain(&mut scheduler);
+        for same in [serde_json::json!(null), serde_json::json!({}), options] {
+            assert!(scheduler.handle(Event::Settings(same)).is_empty());
+        }
+        assert_eq!(
+            (
+                scheduler.config.max_diagnostics,
+                scheduler.config.node_hints
+            ),
+            (9, false)
+        );
     }
 
     /// A budget for about one of [`TEXTS`] at a time: any one analysis under way, or

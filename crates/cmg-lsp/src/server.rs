@@ -679,10 +679,15 @@ impl LanguageServer for Server {
         &self,
         params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
+        let began = std::time::Instant::now();
         let cancelled = workspace::CancelOnDrop(Arc::default());
         let state = self.events.workspace().await?;
         let folders = self.folders().clone();
-        let found = on_pool("workspace diagnostics", move || workspace::walk(&folders)).await?;
+        let deadline = began + workspace::BUDGET.time;
+        let found = on_pool("workspace diagnostics", move || {
+            workspace::walk(&folders, deadline)
+        })
+        .await?;
         self.log_warnings(found.notes).await;
         let previous: HashMap<Uri, String> = params
             .previous_result_ids
@@ -718,6 +723,8 @@ impl LanguageServer for Server {
                 &state.config,
                 state.encoding,
                 &flag,
+                workspace::BUDGET,
+                began,
             )
         })
         .await?;

@@ -11,13 +11,19 @@
 //! answered `unchanged` without being read again. The walk stops at [`MAX_FILES`]
 //! files and the reading at [`MAX_BYTES`] bytes in all; the log says when either cut
 //! the report.
+//!
+//! One report does a bounded amount of work on closed files ([`BUDGET`]): once it is
+//! spent, the files not yet read are left out of the report (the client keeps what it
+//! shows for them) and the next pull starts where this one stopped, so a workspace of
+//! slow files is covered over a few pulls, each answered within about its budget. The
+//! first file a report reads is always done, so every pull makes progress.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use ropey::Rope;
 use tower_lsp_server::ls_types::*;
@@ -32,6 +38,27 @@ pub const MAX_FILES: usize = 1000;
 /// The most bytes one report reads from closed files.
 pub const MAX_BYTES: u64 = 256 << 20;
 
+/// What one report may spend on closed files, beyond the first file it reads.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Work units: one per byte read and analysed, one per edge of a game built, and
+    /// [`SOLVE_WORK_PER_EDGE`] per edge of a game solved for its `expect`s. A file is
+    /// not started once the units are spent, nor solved if its solve would overrun them.
+    pub work: u64,
+    /// Time since the report began; no file is started after it.
+    pub time: Duration,
+}
+
+/// The budget of one `workspace/diagnostic` report: about two seconds of a core.
+pub const BUDGET: Budget = Budget {
+    work: 20_000_000,
+    time: Duration::from_secs(2),
+};
+
+/// The work units of solving one edge of a game, against one for building it: the
+/// solver visits each edge over several rounds.
+pub const SOLVE_WORK_PER_EDGE: u64 = 4;
+
 /// What the walk of the folders found: the files by path, and what it left out.
 pub struct Found {
     pub files: Vec<PathBuf>,
@@ -39,14 +66,15 @@ pub struct Found {
     pub notes: Vec<String>,
 }
 
-/// The `*.cmg` files of `folders`, each once, at most [`MAX_FILES`] of them.
-pub fn walk(folders: &[PathBuf]) -> Found {
+/// The `*.cmg` files of `folders`, each once, at most [`MAX_FILES`] of them, as far as
+/// the walk gets by `deadline` (a folder such as `/` would take minutes).
+pub fn walk(folders: &[PathBuf], deadline: Instant) -> Found {
     let mut found = Found {
         files: Vec::new(),
         notes: Vec::new(),
     };
     for folder in folders {
-        let walk = files::cmg_files(folder);
+        let walk = files::cmg_files_until(folder, Some(deadline));
         found.notes.extend(
             walk.errors
                 .into_iter()
@@ -95,13 +123,17 @@ impl Stamp {
     }
 }
 
-/// The hash of each closed file's bytes as last read, with the file's stamp then.
+/// The hash of each closed file's bytes as last read, with the file's stamp then; and
+/// the file the last report stopped at, where the next one starts.
 #[derive(Default)]
-pub struct Stamps(HashMap<PathBuf, (Stamp, u64)>);
+pub struct Stamps(HashMap<PathBuf, (Stamp, u64)>, Option<PathBuf>);
 
-/// The reports of the closed files `paths` (given with their URIs), answered
-/// `unchanged` where `previous` holds their current result id. Stops when `cancelled`
-/// is set (the request was dropped), and at [`MAX_BYTES`].
+/// The reports of the closed files `paths` (given with their URIs, sorted by path),
+/// answered `unchanged` where `previous` holds their current result id. Starts at the
+/// file where the last report stopped, and goes round. Stops when `cancelled` is set
+/// (the request was dropped), at [`MAX_BYTES`], and when `budget` is spent (counted
+/// from `began`), leaving the rest for the next report.
+#[allow(clippy::too_many_arguments)]
 pub fn closed_reports(
     paths: Vec<(Uri, PathBuf)>,
     previous: &HashMap<Uri, String>,
@@ -109,16 +141,25 @@ pub fn closed_reports(
     config: &Config,
     encoding: Encoding,
     cancelled: &AtomicBool,
+    budget: Budget,
+    began: Instant,
 ) -> (Vec<WorkspaceDocumentDiagnosticReport>, Option<String>) {
     let mut reports = Vec::new();
     let mut read = 0u64;
+    let mut work = 0u64;
+    let mut worked = false;
     let limit = config.max_document_bytes as u64;
     // Files gone since the last report are forgotten.
     stamps
         .0
         .retain(|path, _| paths.iter().any(|(_, walked)| walked == path));
-    for (index, (uri, path)) in paths.iter().enumerate() {
+    let start = stamps.1.take().map_or(0, |resume| {
+        paths.partition_point(|(_, path)| *path < resume)
+    });
+    for (done, index) in (start..paths.len()).chain(0..start).enumerate() {
+        let (uri, path) = &paths[index];
         if cancelled.load(Ordering::Relaxed) {
+            stamps.1 = Some(path.clone());
             break;
         }
         let stamp = Stamp::of(path);
@@ -129,10 +170,18 @@ pub fn closed_reports(
                 continue;
             }
         }
+        let left = paths.len() - done;
         if read > MAX_BYTES {
+            stamps.1 = Some(path.clone());
             let note = format!(
-                "cmg: workspace diagnostics read {read} bytes and stopped there; {} files are not covered (open a file to see its diagnostics)",
-                paths.len() - index
+                "cmg: workspace diagnostics read {read} bytes and stopped there; {left} files are left for the next pull"
+            );
+            return (reports, Some(note));
+        }
+        if worked && (work >= budget.work || began.elapsed() >= budget.time) {
+            stamps.1 = Some(path.clone());
+            let note = format!(
+                "cmg: workspace diagnostics spent their budget for one report; {left} files are left for the next pull"
             );
             return (reports, Some(note));
         }
@@ -154,7 +203,27 @@ pub fn closed_reports(
                     continue;
                 };
                 let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-                let items = analyse(uri, Rope::from_str(text), config, encoding, cancelled);
+                work += text.len() as u64;
+                // What a solve may spend: the rest of the budget, or anything for the
+                // first file.
+                let solve_budget = if worked {
+                    budget.work.saturating_sub(work)
+                } else {
+                    u64::MAX
+                };
+                let rope = Rope::from_str(text);
+                let (items, spent) = analyse(uri, rope, config, encoding, cancelled, solve_budget);
+                work += spent;
+                worked = true;
+                let Some(items) = items else {
+                    // Its solve would overrun the budget: the next report starts with it.
+                    stamps.1 = Some(path.clone());
+                    stamps.0.remove(path);
+                    let note = format!(
+                        "cmg: workspace diagnostics spent their budget for one report; {left} files are left for the next pull"
+                    );
+                    return (reports, Some(note));
+                };
                 (result_id, items)
             }
             Err(ReadError::TooLarge { size }) => {
@@ -178,14 +247,17 @@ pub fn closed_reports(
 
 /// The diagnostics of a closed file in protocol form, as if it were open: analysed
 /// with the same limits, and solved (one thread, within the same limits) only when an
-/// `expect` needs the outcome.
+/// `expect` needs the outcome; with the work units spent beyond reading the text (see
+/// [`Budget`]). `None` for the diagnostics when the solve would spend more than
+/// `solve_budget` units: it is not started.
 fn analyse(
     uri: &Uri,
     rope: Rope,
     config: &Config,
     encoding: Encoding,
     cancelled: &AtomicBool,
-) -> Vec<Diagnostic> {
+    solve_budget: u64,
+) -> (Option<Vec<Diagnostic>>, u64) {
     let job = AnalysisJob {
         generation: 0,
         version: 0,
@@ -194,20 +266,32 @@ fn analyse(
         over_budget: None,
     };
     let analysed = job.run();
-    if let (Some(analysis), Some((game, _))) = (&analysed.analysis, &analysed.plan.game) {
-        if !analysis.model.expects.is_empty() {
-            let solver = cmg_solve::Config {
-                threads: Some(1),
-                ..cmg_solve::Config::default()
-            };
-            if let Some(solution) = cmg_solve::solve_with(game, solver, cancelled) {
-                let capped =
-                    analysis.diagnostics_capped(Some(&solution), None, config.max_diagnostics);
-                return documents::converted(uri, &analysed, encoding, &capped);
-            }
+    let Some((game, _)) = &analysed.plan.game else {
+        let items = documents::publication(uri, &analysed, &analysed.plan.refused, encoding);
+        return (Some(items), 0);
+    };
+    let built = game.edge_count() as u64;
+    let analysis = analysed
+        .analysis
+        .as_ref()
+        .expect("a game comes of an analysis");
+    if !analysis.model.expects.is_empty() {
+        let solve = built.saturating_mul(SOLVE_WORK_PER_EDGE);
+        if solve > solve_budget {
+            return (None, built);
+        }
+        let solver = cmg_solve::Config {
+            threads: Some(1),
+            ..cmg_solve::Config::default()
+        };
+        if let Some(solution) = cmg_solve::solve_with(game, solver, cancelled) {
+            let capped = analysis.diagnostics_capped(Some(&solution), None, config.max_diagnostics);
+            let items = documents::converted(uri, &analysed, encoding, &capped);
+            return (Some(items), built + solve);
         }
     }
-    documents::publication(uri, &analysed, &analysed.plan.refused, encoding)
+    let items = documents::publication(uri, &analysed, &analysed.plan.refused, encoding);
+    (Some(items), built)
 }
 
 fn content_hash(bytes: &[u8]) -> u64 {
@@ -348,6 +432,23 @@ mod tests {
     }
 
     #[test]
+    fn the_walk_stops_at_its_deadline_and_says_so() {
+        let root = std::env::temp_dir().join(format!("cmg-walk-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("a.cmg"), "0 -- 1\n").unwrap();
+        let later = Instant::now() + Duration::from_secs(3600);
+        assert_eq!(walk(std::slice::from_ref(&root), later).files.len(), 1);
+        let found = walk(std::slice::from_ref(&root), Instant::now());
+        assert!(found.files.is_empty());
+        assert!(
+            found.notes[0].contains("stopped at its time limit"),
+            "{:?}",
+            found.notes
+        );
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
     fn a_closed_file_id_changes_with_its_bytes_and_with_the_settings_that_shape_it() {
         let config = Config::default();
         let id = result_id(b"0 -- 1\n", &config);
@@ -398,6 +499,8 @@ mod tests {
                 &config,
                 Encoding::Utf16,
                 &cancelled,
+                BUDGET,
+                Instant::now(),
             );
             assert_eq!(note, None);
             report_ids(&reports)
@@ -424,6 +527,102 @@ mod tests {
         file.set_modified(modified + std::time::Duration::from_secs(1))
             .unwrap();
         assert_eq!(pull(&previous, &mut stamps), [(true, second.clone())]);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    /// Files whose `expect` needs a solve, each of the same size and game: a report
+    /// stops when its budget is spent, leaves the rest for the next one, which starts
+    /// where it stopped, and every report covers at least one file.
+    #[test]
+    fn a_report_stops_at_its_budget_and_the_next_goes_on_from_there() {
+        let root = std::env::temp_dir().join(format!("cmg-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let chain: String = (0..60).map(|i| format!("{i} -- ")).collect();
+        let paths: Vec<(Uri, PathBuf)> = (0..12)
+            .map(|i| {
+                let path = root.join(format!("{i:02}.cmg"));
+                std::fs::write(&path, format!("# {i:02}\n{chain}60\nexpect cat\n")).unwrap();
+                (uri_of(&path).unwrap(), path)
+            })
+            .collect();
+        let bytes = std::fs::metadata(&paths[0].1).unwrap().len();
+        // A file's work: its bytes, its 60 edges built and solved.
+        let file = bytes + 60 * (1 + SOLVE_WORK_PER_EDGE);
+        let config = Config::default();
+        let covered = |budget: Budget| {
+            let mut stamps = Stamps::default();
+            let mut previous = HashMap::new();
+            let mut fulls = Vec::new();
+            loop {
+                let cancelled = AtomicBool::new(false);
+                let (reports, _) = closed_reports(
+                    paths.clone(),
+                    &previous,
+                    &mut stamps,
+                    &config,
+                    Encoding::Utf16,
+                    &cancelled,
+                    budget,
+                    Instant::now(),
+                );
+                let ids = report_ids(&reports);
+                let full = ids.iter().filter(|(full, _)| *full).count();
+                if full == 0 {
+                    assert_eq!(ids.len(), paths.len(), "all unchanged at the end");
+                    return fulls;
+                }
+                fulls.push(full);
+                for (report, (_, id)) in reports.iter().zip(ids) {
+                    let uri = match report {
+                        WorkspaceDocumentDiagnosticReport::Full(full) => &full.uri,
+                        WorkspaceDocumentDiagnosticReport::Unchanged(same) => &same.uri,
+                    };
+                    previous.insert(uri.clone(), id);
+                }
+                assert!(fulls.len() <= paths.len(), "no progress");
+            }
+        };
+        let hour = Duration::from_secs(3600);
+        // Room for two files and a half: the third is read, and not solved.
+        let two = Budget {
+            work: file * 5 / 2,
+            time: hour,
+        };
+        assert_eq!(covered(two), [2; 6]);
+        // Nothing to spend: one file a report, the one it must do.
+        let none = Budget {
+            work: 0,
+            time: hour,
+        };
+        assert_eq!(covered(none), [1; 12]);
+        let no_time = Budget {
+            work: u64::MAX,
+            time: Duration::ZERO,
+        };
+        assert_eq!(covered(no_time), [1; 12]);
+        assert_eq!(covered(BUDGET), [12]);
+        // A client that sends no previous result ids gets every file in turn too.
+        let mut stamps = Stamps::default();
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..paths.len() {
+            let cancelled = AtomicBool::new(false);
+            let (reports, _) = closed_reports(
+                paths.clone(),
+                &HashMap::new(),
+                &mut stamps,
+                &config,
+                Encoding::Utf16,
+                &cancelled,
+                none,
+                Instant::now(),
+            );
+            for report in reports {
+                if let WorkspaceDocumentDiagnosticReport::Full(full) = report {
+                    seen.insert(full.uri.as_str().to_owned());
+                }
+            }
+        }
+        assert_eq!(seen.len(), paths.len(), "a file is never reached");
         std::fs::remove_dir_all(&root).unwrap();
     }
 }
