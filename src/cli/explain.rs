@@ -32,9 +32,20 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
             super::output::print(&text);
             Ok(ExitCode::SUCCESS)
         }
-        None => Err(CliError(format!(
-            "no diagnostic has the code {code:?}: `cmg explain --list` names them all"
-        ))),
+        None => {
+            // A slip of one letter, or two swapped (`slef-loop`), names the code meant.
+            let near = Code::ALL
+                .iter()
+                .map(|known| known.as_str())
+                .find(|known| cmg_syntax::within_one_edit(&squashed(code), &squashed(known)));
+            let hint = match near {
+                Some(known) => format!("did you mean `{known}`? "),
+                None => String::new(),
+            };
+            Err(CliError(format!(
+                "no diagnostic has the code {code:?}: {hint}`cmg explain --list` names them all"
+            )))
+        }
     }
 }
 

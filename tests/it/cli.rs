@@ -1548,6 +1548,16 @@ fn explain_prints_the_section_of_the_documentation() {
     let out = run(&["explain", "no-such-code"]);
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.contains("--list"), "{out:?}");
+    assert!(!out.stderr.contains("did you mean"), "{out:?}");
+    // A slip of one letter, or of two letters swapped, names the code meant.
+    for slip in ["slef-loop", "self-lop", "SELF_LOOPS"] {
+        let out = run(&["explain", slip]);
+        assert_eq!(out.code, 2, "{out:?}");
+        assert!(
+            out.stderr.contains("did you mean `self-loop`?"),
+            "{slip}: {out:?}"
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------

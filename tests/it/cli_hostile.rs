@@ -216,6 +216,7 @@ fn common_slips_get_a_suggestion() {
         ("0 — 1 -- 2\n", "did you mean `--`?"),
         ("0 -- 1 -- 2\nmice\n", "did you mean `mouse`?"),
         ("0 -- 1 -- 2\nExpect mouse\n", "did you mean `expect`?"),
+        ("0 -- 1 -- 2\nexepct mouse\n", "did you mean `expect`?"),
         ("0 -- 1 -- 2\nnod 1 \"a\"\n", "did you mean `node`?"),
         ("0 -- 1 -- 2\nnode 1 'a'\n", "double quotes"),
         ("0 -- 1 -- 2\n// a comment\n", "Comments start with `#`"),

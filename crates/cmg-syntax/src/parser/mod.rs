@@ -671,28 +671,12 @@ fn suggestion(kind: SyntaxKind, found: &str) -> Option<String> {
             let lower = found.to_ascii_lowercase();
             let near = KEYWORDS
                 .iter()
-                .find(|keyword| lower == **keyword || edits_within_one(&lower, keyword))?;
+                .find(|keyword| crate::within_one_edit(&lower, keyword))?;
             format!("did you mean `{near}`?")
         }
         _ => return None,
     };
     Some(hint)
-}
-
-/// Whether `a` becomes `b` by one insertion, deletion or substitution (ASCII words).
-fn edits_within_one(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len().abs_diff(b.len()) > 1 || a.len() < 3 {
-        return false;
-    }
-    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let suffix = a[prefix..]
-        .iter()
-        .rev()
-        .zip(b[prefix..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
-    a.len().max(b.len()) - prefix - suffix <= 1 && prefix + suffix >= a.len().min(b.len())
 }
 
 #[cfg(test)]
