@@ -1,0 +1,305 @@
+// The playground: a CodeMirror editor, the WebAssembly core in a web worker, the outcome
+// and diagnostics of the text as it is typed, the game view of web/ beside it (in a
+// frame, fed the scene by messages as the VS Code extension feeds it), an examples menu,
+// and the URL fragment following the text (`#code=`, share.ts). Nothing leaves the page.
+
+import { setDiagnostics, lintGutter, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
+import { EditorState, type Text } from "@codemirror/state";
+import { EditorView, hoverTooltip, keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
+import { basicSetup } from "codemirror";
+
+import type { Position, Requests, Summary } from "../src/wasm/cmg";
+import { fragmentOf, textOfFragment } from "./share";
+import type { FromWorker, ToWorker } from "./worker";
+
+/** The examples and record graphs, put in by the build (playground/build.mjs). */
+declare const CMG_EXAMPLES: { name: string; text: string }[];
+
+/**
+ * A worker still busy after this long with a newer text waiting is replaced: its work is
+ * of a stale text. The analysis worker answers the outcome and the editor's requests and
+ * is given long; the view's worker lays out and computes the what-if (a solve per edge,
+ * seconds on the 50-node records), which a new text makes useless at once.
+ */
+const ANALYSIS_STALE_AFTER_MS = 1500;
+const VIEW_STALE_AFTER_MS = 100;
+/** Texts longer than this are not put in the address bar (browsers cap URLs near 2 MB). */
+const MAX_SHARED_BYTES = 1 << 20;
+
+function byId<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no #${id}`);
+  return found as T;
+}
+
+/**
+ * A worker and what is asked of it: a text is sent only when the worker is idle (the
+ * newest one; those typed meanwhile are never analysed), and a worker busy for too long
+ * when a newer text comes is replaced.
+ */
+class Analyzer {
+  private worker!: Worker;
+  private generation = 0;
+  /** The newest text not sent yet. */
+  private waiting: { generation: number; text: string } | null = null;
+  /** Texts and requests sent and not answered, and since when there have been any. */
+  private inFlight = 0;
+  private busySince = 0;
+  private nextId = 0;
+  private readonly answers = new Map<number, (answer: unknown) => void>();
+
+  constructor(
+    private readonly module: Promise<WebAssembly.Module>,
+    private readonly staleAfterMs: number,
+    private readonly onSummary: (summary: Summary, ms: number, generation: number) => void,
+  ) {
+    this.start();
+  }
+
+  /** The generation of the newest text given. */
+  get current(): number {
+    return this.generation;
+  }
+
+  private start(): void {
+    this.worker = new Worker("worker.js");
+    this.worker.addEventListener("message", (event: MessageEvent<FromWorker>) => this.received(event.data));
+    void this.module.then((module) => this.post({ type: "module", module }));
+  }
+
+  private post(message: ToWorker): void {
+    this.worker.postMessage(message);
+  }
+
+  open(text: string): void {
+    this.waiting = { generation: ++this.generation, text };
+    if (this.inFlight === 0) {
+      this.sendWaiting();
+    } else if (performance.now() - this.busySince > this.staleAfterMs) {
+      // The work under way is for an older text and has taken long: start over.
+      this.worker.terminate();
+      this.inFlight = 0;
+      for (const answer of this.answers.values()) answer(null);
+      this.answers.clear();
+      this.start();
+      this.sendWaiting();
+    }
+  }
+
+  private sendWaiting(): void {
+    if (this.waiting === null) return;
+    this.post({ type: "open", ...this.waiting });
+    this.waiting = null;
+    this.started();
+  }
+
+  private started(): void {
+    if (this.inFlight++ === 0) this.busySince = performance.now();
+  }
+
+  private finished(): void {
+    this.inFlight--;
+    if (this.inFlight === 0) this.sendWaiting();
+  }
+
+  request<M extends keyof Requests>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["answer"] | null> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.answers.set(id, resolve as (answer: unknown) => void);
+      this.post({ type: "request", id, method, params: params as Record<string, unknown> });
+      this.started();
+    });
+  }
+
+  private received(message: FromWorker): void {
+    if (message.type === "opened") {
+      // An answer for a text that was edited since is dropped.
+      if (message.generation === this.generation) this.onSummary(message.summary, message.ms, message.generation);
+    } else {
+      this.answers.get(message.id)?.(message.answer);
+      this.answers.delete(message.id);
+    }
+    this.finished();
+  }
+}
+
+/** The CodeMirror offset of a position from the core (line from 0, UTF-16 character). */
+function offsetOf(doc: Text, position: Position): number {
+  const line = doc.line(Math.min(position.line + 1, doc.lines));
+  return Math.min(line.from + position.character, line.to);
+}
+
+function positionOf(doc: Text, offset: number): Position {
+  const line = doc.lineAt(offset);
+  return { line: line.number - 1, character: offset - line.from };
+}
+
+const lintSeverity = { error: "error", warning: "warning", information: "info", hint: "hint" } as const;
+
+const outcomeElement = byId("outcome");
+const diagnosticsElement = byId<HTMLUListElement>("diagnostics");
+const statusElement = byId("status");
+const frame = byId<HTMLIFrameElement>("view");
+const examplesMenu = byId<HTMLSelectElement>("examples");
+
+let view: EditorView;
+/** Where the game view drew each node last, so that a new layout keeps them there. */
+let positions: Record<number, [number, number]> = {};
+let frameReady = false;
+let lastScene: unknown = null;
+
+function showSummary(summary: Summary, ms: number): void {
+  const doc = view.state.doc;
+  outcomeElement.dataset.outcome = summary.outcome ?? "none";
+  outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
+  outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
+  statusElement.textContent = `${summary.nodes} nodes, ${summary.edges} edges; analysed and solved in ${ms.toFixed(1)} ms`;
+
+  const lint: LintDiagnostic[] = summary.diagnostics.map((d) => ({
+    from: offsetOf(doc, d.range.start),
+    to: offsetOf(doc, d.range.end),
+    severity: lintSeverity[d.severity],
+    source: d.code,
+    message: d.message,
+  }));
+  view.dispatch(setDiagnostics(view.state, lint));
+
+  const items = summary.diagnostics.map((d, i) => {
+    const item = document.createElement("li");
+    item.dataset.code = d.code;
+    item.dataset.severity = d.severity;
+    const where = document.createElement("button");
+    where.type = "button";
+    where.textContent = `${d.range.start.line + 1}:${d.range.start.character + 1}`;
+    where.title = "select it in the text";
+    where.addEventListener("click", () => select(lint[i].from, lint[i].to));
+    const code = document.createElement("code");
+    code.textContent = d.code;
+    code.title = `\`cmg explain ${d.code}\` says more`;
+    item.append(where, " ", d.severity, " ", code, " ", d.message);
+    return item;
+  });
+  if (summary.diagnosticsOmitted > 0) {
+    const more = document.createElement("li");
+    more.textContent = `and ${summary.diagnosticsOmitted} more`;
+    items.push(more);
+  }
+  diagnosticsElement.replaceChildren(...items);
+}
+
+/** The view's worker has the text: the scene at once, then with its strategies and what-if. */
+async function refreshScene(generation: number): Promise<void> {
+  for (const explain of [false, true]) {
+    const scene = (await viewer.request("scene", { positions, explain })) as {
+      nodes?: { id: number; x: number; y: number }[];
+    } | null;
+    if (scene === null || generation !== viewer.current) return;
+    positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
+    lastScene = scene;
+    if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");
+  }
+}
+
+function select(from: number, to: number): void {
+  view.dispatch({ selection: { anchor: from, head: to }, scrollIntoView: true });
+  view.focus();
+}
+
+// The game view's messages: the protocol of the VS Code extension (web/src/main.ts, vscodeHost).
+window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
+  if (event.source !== frame.contentWindow) return;
+  const message = event.data;
+  if (message.type === "ready") {
+    frameReady = true;
+    if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
+  } else if (message.type === "slice" && message.cat !== undefined && message.turn !== undefined) {
+    void viewer.request("slice", { cat: message.cat, turn: message.turn }).then((slice) =>
+      frame.contentWindow?.postMessage({ type: "slice", request: message.request, slice: slice ?? null }, "*"),
+    );
+  } else if (message.type === "reveal" && message.mention) {
+    // Columns from 1 in characters (docs/view.md): UTF-16 units for every text but astral characters.
+    const doc = view.state.doc;
+    const at = (p: { line: number; column: number }) => offsetOf(doc, { line: p.line - 1, character: p.column - 1 });
+    select(at(message.mention.start), at(message.mention.end));
+  }
+});
+
+const hover = hoverTooltip(async (editor, offset) => {
+  const answer = await analyzer.request("hover", { position: positionOf(editor.state.doc, offset) });
+  if (answer === null || answer === undefined) return null;
+  return {
+    pos: offsetOf(editor.state.doc, answer.range.start),
+    end: offsetOf(editor.state.doc, answer.range.end),
+    create() {
+      const dom = document.createElement("div");
+      dom.className = "cmg-hover";
+      dom.textContent = answer.markdown;
+      return { dom };
+    },
+  };
+});
+
+let shareTimer: ReturnType<typeof setTimeout> | null = null;
+function textChanged(text: string): void {
+  analyzer.open(text);
+  viewer.open(text);
+  // The address bar follows the text; replaceState, so that Back leaves the page.
+  if (shareTimer !== null) clearTimeout(shareTimer);
+  shareTimer = setTimeout(() => {
+    if (text.length > MAX_SHARED_BYTES) {
+      history.replaceState(null, "", location.pathname + location.search);
+      byId("share").textContent = "too long for a link";
+    } else {
+      history.replaceState(null, "", fragmentOf(text));
+      byId("share").textContent = "";
+    }
+  }, 0);
+}
+
+async function formatText(): Promise<void> {
+  const answer = await analyzer.request("format", {});
+  if (answer === null) return;
+  const current = view.state.doc.toString();
+  if (answer.text !== current) view.dispatch({ changes: { from: 0, to: current.length, insert: answer.text } });
+}
+
+const initial = textOfFragment(location.hash) ?? CMG_EXAMPLES[0]?.text ?? "";
+
+const wasmModule = fetch("cmg.wasm")
+  .then((response) => response.arrayBuffer())
+  .then((bytes) => WebAssembly.compile(bytes));
+const analyzer = new Analyzer(wasmModule, ANALYSIS_STALE_AFTER_MS, showSummary);
+const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (_summary, _ms, generation) => void refreshScene(generation));
+
+view = new EditorView({
+  parent: byId("editor"),
+  state: EditorState.create({
+    doc: initial,
+    extensions: [
+      basicSetup,
+      lintGutter(),
+      hover,
+      keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
+      EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged) textChanged(update.state.doc.toString());
+      }),
+    ],
+  }),
+});
+textChanged(initial);
+
+for (const example of CMG_EXAMPLES) {
+  const option = document.createElement("option");
+  option.value = example.name;
+  option.textContent = example.name;
+  examplesMenu.append(option);
+}
+examplesMenu.addEventListener("change", () => {
+  const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
+  if (example === undefined) return;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: example.text } });
+  examplesMenu.value = "";
+});
+byId("format").addEventListener("click", () => void formatText());
