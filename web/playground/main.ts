@@ -24,6 +24,8 @@ declare const CMG_EXAMPLES: { name: string; text: string }[];
  */
 const ANALYSIS_STALE_AFTER_MS = 1500;
 const VIEW_STALE_AFTER_MS = 100;
+/** The view's worker gets a text once typing has paused this long. */
+const VIEW_AFTER_MS = 150;
 /** Texts longer than this are not put in the address bar (browsers cap URLs near 2 MB). */
 const MAX_SHARED_BYTES = 1 << 20;
 
@@ -226,7 +228,9 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
 });
 
 const hover = hoverTooltip(async (editor, offset) => {
-  const answer = await analyzer.request("hover", { position: positionOf(editor.state.doc, offset) });
+  // Without the what-if, which would hold the analysis worker for seconds on a large
+  // game: the view shows each edge's what-if.
+  const answer = await analyzer.request("hover", { position: positionOf(editor.state.doc, offset), explain: false });
   if (answer === null || answer === undefined) return null;
   return {
     pos: offsetOf(editor.state.doc, answer.range.start),
@@ -241,9 +245,13 @@ const hover = hoverTooltip(async (editor, offset) => {
 });
 
 let shareTimer: ReturnType<typeof setTimeout> | null = null;
+let viewTimer: ReturnType<typeof setTimeout> | null = null;
 function textChanged(text: string): void {
   analyzer.open(text);
-  viewer.open(text);
+  // The picture follows once typing pauses: its layout and what-if would otherwise take
+  // a core from the outcome's analysis on every keystroke.
+  if (viewTimer !== null) clearTimeout(viewTimer);
+  viewTimer = setTimeout(() => viewer.open(text), VIEW_AFTER_MS);
   // The address bar follows the text; replaceState, so that Back leaves the page.
   if (shareTimer !== null) clearTimeout(shareTimer);
   shareTimer = setTimeout(() => {
@@ -299,6 +307,11 @@ for (const example of CMG_EXAMPLES) {
 examplesMenu.addEventListener("change", () => {
   const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
   if (example === undefined) return;
+  // A new graph: a fresh view, which fits its first scene to the window.
+  positions = {};
+  lastScene = null;
+  frameReady = false;
+  frame.src = "view.html";
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: example.text } });
   examplesMenu.value = "";
 });

@@ -195,7 +195,7 @@ impl Document {
         };
         if matches!(
             request,
-            Request::Hover { .. } | Request::Scene { explain: true, .. }
+            Request::Hover { explain: true, .. } | Request::Scene { explain: true, .. }
         ) {
             explain(analysis, solve);
         }
@@ -209,7 +209,7 @@ impl Document {
         match request {
             Request::Summary => unreachable!("answered above"),
             Request::Format => json!({ "text": cmg_ide::format(&analysis.text, &analysis.parse) }),
-            Request::Hover { position } => {
+            Request::Hover { position, .. } => {
                 let offset = position.offset(lines);
                 match cmg_ide::hover::hover(analysis, solved, offset) {
                     Some(hover) => json!({
@@ -303,6 +303,10 @@ enum Request {
     Format,
     Hover {
         position: Position,
+        /// Whether to compute the what-if first, if it is not yet (an edge's hover shows
+        /// it); without, the hover says it is not computed.
+        #[serde(default = "yes")]
+        explain: bool,
     },
     InlayHints,
     CodeActions {

@@ -70,6 +70,12 @@ fn positions_count_utf16_code_units() {
 #[test]
 fn every_request_answers() {
     let (mut document, _) = open(CAT_WINS);
+    let quick = document
+        .request(r#"{"method":"hover","position":{"line":1,"character":2},"explain":false}"#);
+    assert!(
+        quick["markdown"].as_str().unwrap().contains("not computed"),
+        "{quick}"
+    );
     let hover = document.request(r#"{"method":"hover","position":{"line":1,"character":5}}"#);
     assert_eq!(hover["range"]["start"], json!({"line": 1, "character": 5}));
     assert!(

@@ -80,7 +80,7 @@ export interface CodeAction {
 export interface Requests {
   summary: { params: Record<string, never>; answer: Summary };
   format: { params: Record<string, never>; answer: { text: string } | null };
-  hover: { params: { position: Position }; answer: Hover | null };
+  hover: { params: { position: Position; explain?: boolean }; answer: Hover | null };
   inlayHints: { params: Record<string, never>; answer: InlayHint[] | null };
   codeActions: { params: { range: Range }; answer: CodeAction[] | null };
   /** The game view's scene (docs/view.md); `positions` seeds the layout. */
