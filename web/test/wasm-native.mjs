@@ -204,3 +204,36 @@ test("features answer on the .wasm", () => {
   assert.equal(scene.nodes.length, 5);
   assert.throws(() => cmgWasm.request("nothing", {}), /bad request/);
 });
+
+/** A connected graph of `n` nodes and about 3n edges, hole included, from a fixed seed. */
+function bigGraph(n, seed) {
+  const random = generator(seed);
+  const lines = [];
+  for (let i = 1; i < n; i++) lines.push(`${Math.floor(random() * i)} -- ${i}`);
+  for (let i = 0; i < 2 * n; i++) {
+    const a = Math.floor(random() * n);
+    const b = Math.floor(random() * n);
+    if (a !== b) lines.push(`${Math.min(a, b)} -- ${Math.max(a, b)}`);
+  }
+  return [...new Set(lines)].join("\n") + "\n";
+}
+
+test("timings: open a 1000-node graph, lay out 300 nodes (printed, not checked)", () => {
+  const median = (f) => {
+    const times = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      f();
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[2].toFixed(1);
+  };
+  const thousand = bigGraph(1000, 1);
+  const opened = median(() => cmgWasm.open(thousand));
+  console.log(`open (analysis and solve) of a 1000-node graph of ${cmgWasm.open(thousand).edges} edges: ${opened} ms, median of 5`);
+  cmgWasm.open(bigGraph(300, 2));
+  const laidOut = median(() => cmgWasm.request("scene", { explain: false }));
+  console.log(`the scene of a 300-node graph, laid out from scratch: ${laidOut} ms, median of 5`);
+  const explained = median(() => cmgWasm.request("scene", {}));
+  console.log(`... with the strategies and the what-if (computed once, then kept): ${explained} ms`);
+});
