@@ -4,12 +4,12 @@
 // and the URL fragment following the text (`#code=`, share.ts). Nothing leaves the page.
 
 import { setDiagnostics, lintGutter, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
-import { EditorState, type Text } from "@codemirror/state";
-import { EditorView, hoverTooltip, keymap } from "@codemirror/view";
+import { EditorState, StateEffect, StateField, type Text } from "@codemirror/state";
+import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type DecorationSet } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
-import type { Position, Requests, Summary } from "../src/wasm/cmg";
+import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
 import { fragmentOf, textOfFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
@@ -137,6 +137,78 @@ function positionOf(doc: Text, offset: number): Position {
   return { line: line.number - 1, character: offset - line.from };
 }
 
+/** Quick fixes are asked for the first this many diagnostics of a text. */
+const MAX_FIXED_DIAGNOSTICS = 20;
+
+/** The inlay hints of the text: the outcome on the first line, each node's at its mentions. */
+class HintWidget extends WidgetType {
+  constructor(private readonly hint: InlayHint) {
+    super();
+  }
+  eq(other: HintWidget): boolean {
+    return other.hint.label === this.hint.label && other.hint.tooltip === this.hint.tooltip;
+  }
+  toDOM(): HTMLElement {
+    const span = document.createElement("span");
+    span.className = `cmg-hint cmg-hint-${this.hint.kind}`;
+    span.textContent = `${this.hint.paddingLeft ? " " : ""}${this.hint.label}${this.hint.paddingRight ? " " : ""}`;
+    if (this.hint.tooltip !== null) span.title = this.hint.tooltip;
+    return span;
+  }
+}
+const setHints = StateEffect.define<DecorationSet>();
+const hintField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(hints, transaction) {
+    hints = hints.map(transaction.changes);
+    for (const effect of transaction.effects) if (effect.is(setHints)) hints = effect.value;
+    return hints;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+
+function applyEdits(editor: EditorView, edits: TextEdit[]): void {
+  const doc = editor.state.doc;
+  editor.dispatch({
+    changes: edits.map((edit) => ({ from: offsetOf(doc, edit.range.start), to: offsetOf(doc, edit.range.end), insert: edit.newText })),
+  });
+}
+
+/** After the summary, what needs more requests: the quick fixes and the inlay hints. */
+async function addFixesAndHints(summary: Summary, lint: LintDiagnostic[], generation: number): Promise<void> {
+  const fixed = await Promise.all(
+    lint.map(async (diagnostic, i) => {
+      const shown = summary.diagnostics[i];
+      if (i >= MAX_FIXED_DIAGNOSTICS) return diagnostic;
+      const actions = (await analyzer.request("codeActions", { range: shown.range })) ?? [];
+      const fixes = actions.filter((action) => action.kind === "quickfix" && action.fixes === shown.code);
+      return fixes.length === 0
+        ? diagnostic
+        : { ...diagnostic, actions: fixes.map((fix) => ({ name: fix.title, apply: (editor: EditorView) => applyEdits(editor, fix.edits) })) };
+    }),
+  );
+  const hints = (await analyzer.request("inlayHints", {})) ?? [];
+  // Answers about a text edited since are dropped.
+  if (generation !== analyzer.current) return;
+  const doc = view.state.doc;
+  const decorations = hints
+    .map((hint) => Decoration.widget({ widget: new HintWidget(hint), side: 1 }).range(offsetOf(doc, hint.position)))
+    .sort((a, b) => a.from - b.from);
+  view.dispatch(setDiagnostics(view.state, fixed), { effects: setHints.of(Decoration.set(decorations, true)) });
+  // The list offers the same fixes as the squiggles' tooltips.
+  fixed.forEach((diagnostic, i) => {
+    const item = diagnosticsElement.children[i];
+    for (const action of diagnostic.actions ?? []) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "fix";
+      button.textContent = `fix: ${action.name}`;
+      button.addEventListener("click", () => action.apply(view, diagnostic.from, diagnostic.to));
+      item?.append(" ", button);
+    }
+  });
+}
+
 const lintSeverity = { error: "error", warning: "warning", information: "info", hint: "hint" } as const;
 
 const outcomeElement = byId("outcome");
@@ -151,7 +223,7 @@ let positions: Record<number, [number, number]> = {};
 let frameReady = false;
 let lastScene: unknown = null;
 
-function showSummary(summary: Summary, ms: number): void {
+function showSummary(summary: Summary, ms: number, generation: number): void {
   const doc = view.state.doc;
   outcomeElement.dataset.outcome = summary.outcome ?? "none";
   outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
@@ -166,6 +238,7 @@ function showSummary(summary: Summary, ms: number): void {
     message: d.message,
   }));
   view.dispatch(setDiagnostics(view.state, lint));
+  void addFixesAndHints(summary, lint, generation);
 
   const items = summary.diagnostics.map((d, i) => {
     const item = document.createElement("li");
@@ -287,6 +360,7 @@ view = new EditorView({
     extensions: [
       basicSetup,
       lintGutter(),
+      hintField,
       hover,
       keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
       EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
