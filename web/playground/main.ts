@@ -157,6 +157,19 @@ class HintWidget extends WidgetType {
   }
 }
 const setHints = StateEffect.define<DecorationSet>();
+const setTokens = StateEffect.define<DecorationSet>();
+/** The colours of the text, from the language server's token table (semanticTokens). */
+const tokenField = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(tokens, transaction) {
+    tokens = tokens.map(transaction.changes);
+    for (const effect of transaction.effects) if (effect.is(setTokens)) tokens = effect.value;
+    return tokens;
+  },
+  provide: (field) => EditorView.decorations.from(field),
+});
+/** Texts longer than this are coloured only where they are shown. */
+const MAX_COLOURED_WHOLE = 256 * 1024;
 const hintField = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(hints, transaction) {
@@ -176,25 +189,52 @@ function applyEdits(editor: EditorView, edits: TextEdit[]): void {
 
 /** After the summary, what needs more requests: the quick fixes and the inlay hints. */
 async function addFixesAndHints(summary: Summary, lint: LintDiagnostic[], generation: number): Promise<void> {
-  const fixed = await Promise.all(
-    lint.map(async (diagnostic, i) => {
-      const shown = summary.diagnostics[i];
-      if (i >= MAX_FIXED_DIAGNOSTICS) return diagnostic;
-      const actions = (await analyzer.request("codeActions", { range: shown.range })) ?? [];
-      const fixes = actions.filter((action) => action.kind === "quickfix" && action.fixes === shown.code);
-      return fixes.length === 0
+  // One request at a time, and none once the text has changed: the next text's outcome
+  // waits for the worker to be free (Analyzer).
+  const stale = () => generation !== analyzer.current;
+  const fixed: LintDiagnostic[] = [];
+  for (const [i, diagnostic] of lint.entries()) {
+    const shown = summary.diagnostics[i];
+    if (i >= MAX_FIXED_DIAGNOSTICS) {
+      fixed.push(diagnostic);
+      continue;
+    }
+    if (stale()) return;
+    const actions = (await analyzer.request("codeActions", { range: shown.range })) ?? [];
+    const fixes = actions.filter((action) => action.kind === "quickfix" && action.fixes === shown.code);
+    fixed.push(
+      fixes.length === 0
         ? diagnostic
-        : { ...diagnostic, actions: fixes.map((fix) => ({ name: fix.title, apply: (editor: EditorView) => applyEdits(editor, fix.edits) })) };
-    }),
-  );
+        : { ...diagnostic, actions: fixes.map((fix) => ({ name: fix.title, apply: (editor: EditorView) => applyEdits(editor, fix.edits) })) },
+    );
+  }
+  if (stale()) return;
   const hints = (await analyzer.request("inlayHints", {})) ?? [];
+  if (stale()) return;
+  const askedDoc = view.state.doc;
+  const shown = view.viewport;
+  const tokens = await analyzer.request(
+    "semanticTokens",
+    askedDoc.length <= MAX_COLOURED_WHOLE ? {} : { range: { start: positionOf(askedDoc, shown.from), end: positionOf(askedDoc, shown.to) } },
+  );
   // Answers about a text edited since are dropped.
   if (generation !== analyzer.current) return;
   const doc = view.state.doc;
   const decorations = hints
     .map((hint) => Decoration.widget({ widget: new HintWidget(hint), side: 1 }).range(offsetOf(doc, hint.position)))
     .sort((a, b) => a.from - b.from);
-  view.dispatch(setDiagnostics(view.state, fixed), { effects: setHints.of(Decoration.set(decorations, true)) });
+  const marks = [];
+  if (tokens !== null) {
+    const { kinds, data } = tokens;
+    for (let i = 0; i + 3 < data.length; i += 4) {
+      const from = offsetOf(doc, { line: data[i], character: data[i + 1] });
+      const to = Math.min(from + data[i + 2], doc.length);
+      if (to > from) marks.push(Decoration.mark({ class: `cmg-token-${kinds[data[i + 3]]}` }).range(from, to));
+    }
+  }
+  view.dispatch(setDiagnostics(view.state, fixed), {
+    effects: [setHints.of(Decoration.set(decorations, true)), setTokens.of(Decoration.set(marks, true))],
+  });
   // The list offers the same fixes as the squiggles' tooltips.
   fixed.forEach((diagnostic, i) => {
     const item = diagnosticsElement.children[i];
@@ -361,6 +401,7 @@ view = new EditorView({
       basicSetup,
       lintGutter(),
       hintField,
+      tokenField,
       hover,
       keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
       EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),

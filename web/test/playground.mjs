@@ -93,6 +93,10 @@ try {
   const followed = decode(new URL(page.url()).hash);
   check(followed === `${shared}1 -- 4 -- 0\n`, "the fragment follows the typed text");
   check((await page.locator(".cmg-hint").count()) > 0, "the text has inlay hints (the outcome, the nodes')");
+  check(
+    (await page.locator(".cmg-token-keyword").first().innerText()) === "node" && (await page.locator(".cmg-token-hole").count()) > 0,
+    "the text is coloured by the language server's token kinds",
+  );
   // The self-loop's quick fix, from the list of diagnostics, clears it.
   const fix = page.locator('#diagnostics [data-code="self-loop"] button.fix').first();
   await fix.waitFor({ timeout: WAIT_MS });

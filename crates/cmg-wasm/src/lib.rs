@@ -2,7 +2,8 @@
 //!
 //! [`Document::open`] takes the text and answers its summary (outcome, moves, the
 //! optimal line, diagnostics); [`Document::request`] answers one JSON request about the
-//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `scene`, `slice`). The
+//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `semanticTokens`,
+//! `scene`, `slice`). The
 //! same functions run natively in the tests; `abi.rs` puts them behind the exports of
 //! the `.wasm`, and `docs/dev/wasm.md` is the contract of both.
 //!
@@ -28,6 +29,7 @@ use cmg_core::explain::{explain_solution, Solved, WhatIfBudget, WhatIfState};
 use cmg_core::model::Code;
 use cmg_ide::code_lens::line_ids;
 use cmg_ide::inlay_hints::{inlay_hints, InlayHintConfig, InlayHintKind};
+use cmg_ide::semantic_tokens::{semantic_tokens_in, TokenKind};
 use cmg_ide::view::{add_explanations, parse_turn, scene, slice, Positions};
 use position::{Position, Range};
 
@@ -279,6 +281,27 @@ impl Document {
                 }
                 serde_json::to_value(scene).unwrap_or(Value::Null)
             }
+            Request::SemanticTokens { range } => {
+                let range = range.map(|range| range.text_range(lines));
+                let tokens = semantic_tokens_in(analysis, range);
+                // Four numbers a token, as the protocol has them but absolute: line,
+                // character, length (UTF-16; a token never spans lines), kind (an
+                // index into `kinds`).
+                let mut data = Vec::with_capacity(tokens.len() * 4);
+                for token in tokens {
+                    let start = Position::of(lines, token.range.start);
+                    let end = Position::of(lines, token.range.end);
+                    let kind = TokenKind::ALL.iter().position(|&k| k == token.kind);
+                    data.extend([
+                        start.line,
+                        start.character,
+                        end.character.saturating_sub(start.character),
+                        kind.unwrap_or_default() as u32,
+                    ]);
+                }
+                let kinds: Vec<&str> = TokenKind::ALL.iter().map(|&k| token_name(k)).collect();
+                json!({ "kinds": kinds, "data": data })
+            }
             Request::Slice { cat, turn } => {
                 let Some(turn) = parse_turn(&turn) else {
                     return json!({ "error": "cmg-wasm: slice: turn is `mouse` or `cat`" });
@@ -326,6 +349,27 @@ enum Request {
         cat: u32,
         turn: String,
     },
+    SemanticTokens {
+        #[serde(default)]
+        range: Option<Range>,
+    },
+}
+
+/// The name of a token kind, for a page's class names: from the one table of kinds the
+/// language server's legend also follows (`cmg_ide::semantic_tokens`).
+fn token_name(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Hole => "hole",
+        TokenKind::MouseStart => "mouse-start",
+        TokenKind::CatStart => "cat-start",
+        TokenKind::Node => "node",
+        TokenKind::Keyword => "keyword",
+        TokenKind::Outcome => "outcome",
+        TokenKind::String => "string",
+        TokenKind::Comment => "comment",
+        TokenKind::Operator => "operator",
+        TokenKind::Punctuation => "punctuation",
+    }
 }
 
 fn yes() -> bool {

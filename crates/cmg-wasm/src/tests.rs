@@ -113,6 +113,16 @@ fn every_request_answers() {
     let slice = document.request(r#"{"method":"slice","cat":3,"turn":"mouse"}"#);
     assert_eq!(slice["cat"], 3);
 
+    // `node 0 "hole"`: keyword, hole, string; four numbers a token.
+    let tokens = document.request(r#"{"method":"semanticTokens"}"#);
+    assert_eq!(tokens["kinds"][0], "hole");
+    assert_eq!(
+        tokens["data"].as_array().unwrap()[..12],
+        json!([0, 0, 4, 4, 0, 5, 1, 0, 0, 7, 6, 6])
+            .as_array()
+            .unwrap()[..]
+    );
+
     let bad = document.request(r#"{"method":"nothing"}"#);
     assert!(bad["error"].as_str().unwrap().contains("bad request"));
 }

@@ -83,6 +83,8 @@ export interface Requests {
   hover: { params: { position: Position; explain?: boolean }; answer: Hover | null };
   inlayHints: { params: Record<string, never>; answer: InlayHint[] | null };
   codeActions: { params: { range: Range }; answer: CodeAction[] | null };
+  /** The tokens classified by the language server's table: four numbers a token (line, character, length, kind). */
+  semanticTokens: { params: { range?: Range }; answer: { kinds: string[]; data: number[] } | null };
   /** The game view's scene (docs/view.md); `positions` seeds the layout. */
   scene: { params: { positions?: Record<number, [number, number]>; explain?: boolean }; answer: unknown };
   /** One slice of the position table (docs/view.md). */
