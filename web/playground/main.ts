@@ -268,7 +268,7 @@ function showSummary(summary: Summary, ms: number, generation: number): void {
   outcomeElement.dataset.outcome = summary.outcome ?? "none";
   outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
   outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
-  statusElement.textContent = `${summary.nodes} nodes, ${summary.edges} edges; analysed and solved in ${ms.toFixed(1)} ms`;
+  statusElement.textContent = `${summary.nodes} nodes, ${summary.edges} edges; ${summary.outcome === null ? "analysed" : "analysed and solved"} in ${ms.toFixed(1)} ms`;
 
   const lint: LintDiagnostic[] = summary.diagnostics.map((d) => ({
     from: offsetOf(doc, d.range.start),

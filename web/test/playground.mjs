@@ -52,6 +52,20 @@ const server = createServer((request, response) => {
 await new Promise((done) => server.listen(0, "127.0.0.1", done));
 const base = `http://127.0.0.1:${server.address().port}/`;
 
+/** A connected graph of `n` nodes and about 3n edges, from a fixed seed; `1 -- 2` first. */
+function bigGraph(n, seed) {
+  let state = seed;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const lines = ["1 -- 2"];
+  for (let i = 3; i < n; i++) lines.push(`${1 + Math.floor(random() * (i - 1))} -- ${i}`);
+  for (let i = 0; i < 2 * n; i++) {
+    const a = 1 + Math.floor(random() * (n - 1));
+    const b = 1 + Math.floor(random() * (n - 1));
+    if (a < b) lines.push(`${a} -- ${b}`);
+  }
+  return `${[...new Set(lines)].join("\n")}\n0 -- ${n - 1}\n`;
+}
+
 const encode = (text) => Buffer.from(text, "utf8").toString("base64url");
 const decode = (fragment) => Buffer.from(fragment.replace(/^#code=/, ""), "base64url").toString("utf8");
 const nativeSolve = (file) => JSON.parse(execFileSync(cmg, ["solve", "--json", file], { encoding: "utf8" }));
@@ -160,6 +174,52 @@ try {
   console.log(`# keystroke to a changed outcome on ${example}, in order: ${times.map((t) => t.toFixed(0)).join(", ")} ms`);
   times.sort((a, b) => a - b);
   console.log(`# median ${times[5].toFixed(0)} ms`);
+
+  // Pasting: a LeetCode input works as it does in a file.
+  const paste = (text) =>
+    page.evaluate((text) => {
+      const content = document.querySelector("[data-editor]");
+      content.focus();
+      document.execCommand("selectAll");
+      const data = new DataTransfer();
+      data.setData("text/plain", text);
+      content.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+  await paste("[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]");
+  await page.waitForFunction(() => document.querySelector("#outcome")?.getAttribute("data-outcome") === "draw", null, { timeout: WAIT_MS });
+  check((await outcome.getAttribute("data-moves")) === "", "a pasted LeetCode input is a draw, as LeetCode's first example says");
+
+  // A 1000-node graph: keystroke to outcome, measured in the page as above.
+  await paste(bigGraph(1000, 7));
+  await page.waitForFunction(() => /1000 nodes/.test(document.querySelector("#status")?.textContent ?? ""), null, { timeout: WAIT_MS });
+  const bigTimes = [];
+  await page.keyboard.press("Control+Home");
+  for (let i = 0; i < 6; i++) {
+    await page.evaluate(() => {
+      const watch = { at: null, took: null };
+      window.cmgKeystroke = watch;
+      document.addEventListener("keydown", () => (watch.at = performance.now()), { capture: true, once: true });
+      new MutationObserver((_, observer) => {
+        if (watch.at === null) return;
+        observer.disconnect();
+        watch.took = performance.now() - watch.at;
+      }).observe(document.querySelector("#status"), { childList: true, characterData: true, subtree: true });
+    });
+    // `1 -- 2` is the first line: commenting it out and back changes the edge count.
+    await page.keyboard.press(i % 2 === 0 ? "#" : "Delete");
+    await page.waitForFunction(() => window.cmgKeystroke.took !== null, null, { timeout: WAIT_MS });
+    bigTimes.push(await page.evaluate(() => window.cmgKeystroke.took));
+    if (i % 2 === 0) await page.keyboard.press("ArrowLeft");
+  }
+  console.log(`# keystroke to the new analysis shown, 1000 nodes: ${bigTimes.map((t) => t.toFixed(0)).join(", ")} ms`);
+
+  // A paste of 2 MB: beyond the live-solve limit, said so, and the page stays usable.
+  const huge = bigGraph(40000, 8);
+  await paste(huge);
+  await page.waitForSelector('#diagnostics [data-code="too-large"]', { timeout: 4 * WAIT_MS });
+  check((await outcome.getAttribute("data-outcome")) === "none", `a paste of ${(huge.length / 1e6).toFixed(1)} MB is not solved live, and a too-large diagnostic says so`);
+  check((await page.locator("#share").innerText()).includes("too long"), "a text too long for a link says so");
+  await page.screenshot({ path: join(artifacts, "playground-large-paste.png") });
 
   check(errors.length === 0, `no errors in the page${errors.length ? `: ${errors.join("; ")}` : ""}`);
 } finally {
