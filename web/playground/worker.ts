@@ -16,9 +16,18 @@ export type FromWorker =
   | { type: "answer"; id: number; answer: unknown; error?: string };
 
 let moduleArrived: (module: WebAssembly.Module) => void = () => {};
-const cmg: Promise<Cmg> = new Promise<WebAssembly.Module>((resolve) => (moduleArrived = resolve)).then((module) =>
-  Cmg.load(module),
-);
+const compiled = new Promise<WebAssembly.Module>((resolve) => (moduleArrived = resolve));
+let cmg: Promise<Cmg> = compiled.then((module) => Cmg.load(module));
+
+/** The summary of a text whose analysis trapped (out of memory, or a bug): a new instance takes over. */
+function failed(error: unknown): ReturnType<Cmg["open"]> {
+  cmg = compiled.then((module) => Cmg.load(module));
+  const message = `the analysis stopped: ${String(error)}`;
+  return {
+    outcome: null, result: null, moves: null, summary: message, reason: message, nodes: 0, edges: 0, line: [],
+    complete: false, syntaxErrors: 0, diagnostics: [], diagnosticsOmitted: 0,
+  };
+}
 const post = (message: FromWorker) => (self as unknown as Worker).postMessage(message);
 
 // Messages wait for the module, then run in arrival order.
@@ -33,12 +42,19 @@ self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
     const core = await cmg;
     if (message.type === "open") {
       const started = performance.now();
-      const summary = core.open(message.text);
+      let summary: ReturnType<Cmg["open"]>;
+      try {
+        summary = core.open(message.text);
+      } catch (error) {
+        summary = failed(error);
+      }
       post({ type: "opened", generation: message.generation, summary, ms: performance.now() - started });
     } else {
       try {
         post({ type: "answer", id: message.id, answer: core.request(message.method, message.params as never) });
       } catch (error) {
+        // A trap leaves the instance unusable; a bad request (an Error from cmg.ts) does not.
+        if (error instanceof WebAssembly.RuntimeError) failed(error);
         post({ type: "answer", id: message.id, answer: null, error: String(error) });
       }
     }
