@@ -137,6 +137,8 @@ function positionOf(doc: Text, offset: number): Position {
   return { line: line.number - 1, character: offset - line.from };
 }
 
+/** The quick fixes, hints and colours of a text are asked this long after its outcome. */
+const FOLLOW_UP_AFTER_MS = 100;
 /** Quick fixes are asked for the first this many diagnostics of a text. */
 const MAX_FIXED_DIAGNOSTICS = 20;
 
@@ -278,7 +280,8 @@ function showSummary(summary: Summary, ms: number, generation: number): void {
     message: d.message,
   }));
   view.dispatch(setDiagnostics(view.state, lint));
-  void addFixesAndHints(summary, lint, generation);
+  // Asked once typing pauses: while they run, the next text's outcome would wait.
+  setTimeout(() => void addFixesAndHints(summary, lint, generation), FOLLOW_UP_AFTER_MS);
 
   const items = summary.diagnostics.map((d, i) => {
     const item = document.createElement("li");
@@ -326,8 +329,7 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
   if (event.source !== frame.contentWindow) return;
   const message = event.data;
   if (message.type === "ready") {
-    frameReady = true;
-    if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
+    viewLoaded();
   } else if (message.type === "slice" && message.cat !== undefined && message.turn !== undefined) {
     void viewer.request("slice", { cat: message.cat, turn: message.turn }).then((slice) =>
       frame.contentWindow?.postMessage({ type: "slice", request: message.request, slice: slice ?? null }, "*"),
@@ -339,6 +341,16 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
     select(at(message.mention.start), at(message.mention.end));
   }
 });
+
+// The view says "ready" once it listens; if that came before this script ran (the frame
+// loads beside it), its load event, or its state now, says the same.
+function viewLoaded(): void {
+  if (frameReady) return;
+  frameReady = true;
+  if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
+}
+frame.addEventListener("load", viewLoaded);
+if (frame.contentDocument?.readyState === "complete" && frame.contentDocument.querySelector("#stage") !== null) viewLoaded();
 
 const hover = hoverTooltip(async (editor, offset) => {
   // Without the what-if, which would hold the analysis worker for seconds on a large
