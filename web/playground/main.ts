@@ -348,6 +348,7 @@ function viewLoaded(): void {
   if (frameReady) return;
   frameReady = true;
   if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
+  frame.contentWindow?.postMessage({ type: "select", node: selectedNode }, "*");
 }
 frame.addEventListener("load", viewLoaded);
 if (frame.contentDocument?.readyState === "complete" && frame.contentDocument.querySelector("#stage") !== null) viewLoaded();
@@ -368,6 +369,29 @@ const hover = hoverTooltip(async (editor, offset) => {
     },
   };
 });
+
+const NODE_TOKENS = new Set(["cmg-token-hole", "cmg-token-mouse-start", "cmg-token-cat-start", "cmg-token-node"]);
+
+/** The node whose mention the cursor is on, from the coloured tokens (semanticTokens). */
+function nodeAtCursor(state: EditorState): number | null {
+  const at = state.selection.main.head;
+  let found: number | null = null;
+  state.field(tokenField).between(at, at, (from, to, mark) => {
+    if (NODE_TOKENS.has(String(mark.spec.class))) {
+      const id = Number(state.doc.sliceString(from, to));
+      if (Number.isSafeInteger(id)) found = id;
+    }
+  });
+  return found;
+}
+
+/** Text to picture: the view marks the node the cursor is on. */
+let selectedNode: number | null = null;
+function selectInView(node: number | null): void {
+  if (node === selectedNode) return;
+  selectedNode = node;
+  if (frameReady) frame.contentWindow?.postMessage({ type: "select", node }, "*");
+}
 
 let shareTimer: ReturnType<typeof setTimeout> | null = null;
 let viewTimer: ReturnType<typeof setTimeout> | null = null;
@@ -419,6 +443,9 @@ view = new EditorView({
       EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
       EditorView.updateListener.of((update) => {
         if (update.docChanged) textChanged(update.state.doc.toString());
+        if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
+          selectInView(nodeAtCursor(update.state));
+        }
       }),
     ],
   }),

@@ -129,6 +129,17 @@ try {
   });
   check(selected === "3", `a click on node 3 in the view selects its mention in the text (selected: ${JSON.stringify(selected)})`);
 
+  // Text to picture: the cursor on a mention of node 4 marks node 4 in the view.
+  await editor.click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.press("ArrowUp");
+  // The line is `1 -- 4 -- 0`: the cursor goes just before the 4.
+  await page.keyboard.press("Home");
+  for (let i = 0; i < 5; i++) await page.keyboard.press("ArrowRight");
+  await frame.locator('[data-node="4"][data-selected]').waitFor({ state: "attached", timeout: WAIT_MS });
+  check((await frame.locator("[data-selected]").count()) === 1, "the cursor on a mention of node 4 marks node 4, and only it, in the view");
+  await page.screenshot({ path: join(artifacts, "playground-selected.png") });
+
   // An example from the menu, checked against the native build.
   const example = "records/n50-226-from-leetcode.cmg";
   await page.selectOption("#examples", example);
