@@ -137,8 +137,6 @@ function positionOf(doc: Text, offset: number): Position {
   return { line: line.number - 1, character: offset - line.from };
 }
 
-/** The quick fixes, hints and colours of a text are asked this long after its outcome. */
-const FOLLOW_UP_AFTER_MS = 100;
 /** Quick fixes are asked for the first this many diagnostics of a text. */
 const MAX_FIXED_DIAGNOSTICS = 20;
 
@@ -189,11 +187,14 @@ function applyEdits(editor: EditorView, edits: TextEdit[]): void {
   });
 }
 
-/** After the summary, what needs more requests: the quick fixes and the inlay hints. */
-async function addFixesAndHints(summary: Summary, lint: LintDiagnostic[], generation: number): Promise<void> {
-  // One request at a time, and none once the text has changed: the next text's outcome
-  // waits for the worker to be free (Analyzer).
-  const stale = () => generation !== analyzer.current;
+/**
+ * What needs more requests, asked of the view's worker (so that the outcome's never
+ * waits for them): the quick fixes, the inlay hints and the colours. One at a time, and
+ * none once the text has changed.
+ */
+async function addFixesAndHints(summary: Summary, stale: () => boolean): Promise<void> {
+  if (stale()) return;
+  const lint = lintOf(summary, view.state.doc);
   const fixed: LintDiagnostic[] = [];
   for (const [i, diagnostic] of lint.entries()) {
     const shown = summary.diagnostics[i];
@@ -202,7 +203,7 @@ async function addFixesAndHints(summary: Summary, lint: LintDiagnostic[], genera
       continue;
     }
     if (stale()) return;
-    const actions = (await analyzer.request("codeActions", { range: shown.range })) ?? [];
+    const actions = (await viewer.request("codeActions", { range: shown.range })) ?? [];
     const fixes = actions.filter((action) => action.kind === "quickfix" && action.fixes === shown.code);
     fixed.push(
       fixes.length === 0
@@ -211,16 +212,16 @@ async function addFixesAndHints(summary: Summary, lint: LintDiagnostic[], genera
     );
   }
   if (stale()) return;
-  const hints = (await analyzer.request("inlayHints", {})) ?? [];
+  const hints = (await viewer.request("inlayHints", {})) ?? [];
   if (stale()) return;
   const askedDoc = view.state.doc;
   const shown = view.viewport;
-  const tokens = await analyzer.request(
+  const tokens = await viewer.request(
     "semanticTokens",
     askedDoc.length <= MAX_COLOURED_WHOLE ? {} : { range: { start: positionOf(askedDoc, shown.from), end: positionOf(askedDoc, shown.to) } },
   );
   // Answers about a text edited since are dropped.
-  if (generation !== analyzer.current) return;
+  if (stale()) return;
   const doc = view.state.doc;
   const decorations = hints
     .map((hint) => Decoration.widget({ widget: new HintWidget(hint), side: 1 }).range(offsetOf(doc, hint.position)))
@@ -265,23 +266,25 @@ let positions: Record<number, [number, number]> = {};
 let frameReady = false;
 let lastScene: unknown = null;
 
-function showSummary(summary: Summary, ms: number, generation: number): void {
-  const doc = view.state.doc;
-  outcomeElement.dataset.outcome = summary.outcome ?? "none";
-  outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
-  outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
-  statusElement.textContent = `${summary.nodes} nodes, ${summary.edges} edges; ${summary.outcome === null ? "analysed" : "analysed and solved"} in ${ms.toFixed(1)} ms`;
-
-  const lint: LintDiagnostic[] = summary.diagnostics.map((d) => ({
+function lintOf(summary: Summary, doc: Text): LintDiagnostic[] {
+  return summary.diagnostics.map((d) => ({
     from: offsetOf(doc, d.range.start),
     to: offsetOf(doc, d.range.end),
     severity: lintSeverity[d.severity],
     source: d.code,
     message: d.message,
   }));
+}
+
+function showSummary(summary: Summary, ms: number): void {
+  const doc = view.state.doc;
+  outcomeElement.dataset.outcome = summary.outcome ?? "none";
+  outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
+  outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
+  statusElement.textContent = `${summary.nodes} nodes, ${summary.edges} edges; ${summary.outcome === null ? "analysed" : "analysed and solved"} in ${ms.toFixed(1)} ms`;
+
+  const lint = lintOf(summary, doc);
   view.dispatch(setDiagnostics(view.state, lint));
-  // Asked once typing pauses: while they run, the next text's outcome would wait.
-  setTimeout(() => void addFixesAndHints(summary, lint, generation), FOLLOW_UP_AFTER_MS);
 
   const items = summary.diagnostics.map((d, i) => {
     const item = document.createElement("li");
@@ -306,16 +309,22 @@ function showSummary(summary: Summary, ms: number, generation: number): void {
   diagnosticsElement.replaceChildren(...items);
 }
 
-/** The view's worker has the text: the scene at once, then with its strategies and what-if. */
-async function refreshScene(generation: number): Promise<void> {
+/**
+ * The view's worker has the text: the scene at once, the editor's fixes, hints and
+ * colours, then the scene with its strategies and what-if (a solve per edge).
+ */
+async function followUp(summary: Summary, generation: number): Promise<void> {
+  const edit = viewerEdit;
+  const stale = () => generation !== viewer.current || edit !== editGeneration;
   for (const explain of [false, true]) {
     const scene = (await viewer.request("scene", { positions, explain })) as {
       nodes?: { id: number; x: number; y: number }[];
     } | null;
-    if (scene === null || generation !== viewer.current) return;
+    if (scene === null || stale()) return;
     positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
     lastScene = scene;
     if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");
+    if (!explain) await addFixesAndHints(summary, stale);
   }
 }
 
@@ -395,12 +404,19 @@ function selectInView(node: number | null): void {
 
 let shareTimer: ReturnType<typeof setTimeout> | null = null;
 let viewTimer: ReturnType<typeof setTimeout> | null = null;
+/** Counts the edits; `viewerEdit` is the count when the view's worker got its text. */
+let editGeneration = 0;
+let viewerEdit = -1;
 function textChanged(text: string): void {
+  const edit = ++editGeneration;
   analyzer.open(text);
   // The picture follows once typing pauses: its layout and what-if would otherwise take
   // a core from the outcome's analysis on every keystroke.
   if (viewTimer !== null) clearTimeout(viewTimer);
-  viewTimer = setTimeout(() => viewer.open(text), VIEW_AFTER_MS);
+  viewTimer = setTimeout(() => {
+    viewerEdit = edit;
+    viewer.open(text);
+  }, VIEW_AFTER_MS);
   // The address bar follows the text; replaceState, so that Back leaves the page.
   if (shareTimer !== null) clearTimeout(shareTimer);
   shareTimer = setTimeout(() => {
@@ -427,7 +443,7 @@ const wasmModule = fetch("cmg.wasm")
   .then((response) => response.arrayBuffer())
   .then((bytes) => WebAssembly.compile(bytes));
 const analyzer = new Analyzer(wasmModule, ANALYSIS_STALE_AFTER_MS, showSummary);
-const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (_summary, _ms, generation) => void refreshScene(generation));
+const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (summary, _ms, generation) => void followUp(summary, generation));
 
 view = new EditorView({
   parent: byId("editor"),

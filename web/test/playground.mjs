@@ -106,6 +106,8 @@ try {
   check((await outcome.getAttribute("data-moves")) === "3", "after typing, the outcome changes to mouse in 3");
   const followed = decode(new URL(page.url()).hash);
   check(followed === `${shared}1 -- 4 -- 0\n`, "the fragment follows the typed text");
+  // The hints, colours and fixes come from the view's worker once typing pauses.
+  await page.locator(".cmg-hint").first().waitFor({ timeout: WAIT_MS });
   check((await page.locator(".cmg-hint").count()) > 0, "the text has inlay hints (the outcome, the nodes')");
   check(
     (await page.locator(".cmg-token-keyword").first().innerText()) === "node" && (await page.locator(".cmg-token-hole").count()) > 0,
