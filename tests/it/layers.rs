@@ -51,7 +51,14 @@ fn dependencies(package: &str) -> Vec<String> {
 
 #[test]
 fn the_core_crates_depend_on_no_io_stack() {
-    for package in ["cmg-syntax", "cmg-solve", "cmg-gen", "cmg-core", "cmg-ide"] {
+    for package in [
+        "cmg-syntax",
+        "cmg-solve",
+        "cmg-gen",
+        "cmg-core",
+        "cmg-ide",
+        "cmg-wasm",
+    ] {
         let found: Vec<String> = dependencies(package)
             .into_iter()
             .filter(|name| IO_CRATES.contains(&name.as_str()))
@@ -105,5 +112,23 @@ fn the_test_client_ships_only_with_test_support() {
     assert!(
         !tree.contains("test-support"),
         "the binary builds cmg-lsp with test-support:\n{tree}"
+    );
+}
+
+/// The WebAssembly build holds the core and nothing of the server, the command line or
+/// the generator: what it may depend on is listed here, so that a new dependency is a
+/// decision (docs/dev/decisions.md) and not an accident of the `.wasm`'s size.
+#[test]
+fn the_wasm_crate_holds_the_core_and_serde_only() {
+    let allowed_cmg = ["cmg-wasm", "cmg-syntax", "cmg-solve", "cmg-core", "cmg-ide"];
+    let found = dependencies("cmg-wasm");
+    let other_cmg: Vec<&String> = found
+        .iter()
+        .filter(|name| name.starts_with("cmg") && !allowed_cmg.contains(&name.as_str()))
+        .collect();
+    assert!(other_cmg.is_empty(), "cmg-wasm depends on {other_cmg:?}");
+    assert!(
+        !found.iter().any(|name| name.starts_with("wasm-bindgen")),
+        "cmg-wasm has a hand-written interface (docs/dev/decisions.md): {found:?}"
     );
 }

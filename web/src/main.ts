@@ -11,7 +11,7 @@ import {
 } from "./explorer";
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { colourNodes, createPicture, draw, drawTokens, markLastMove, sceneColours, type Picture } from "./render";
+import { colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
 import { showStrategies } from "./strategy";
 import {
   Game,
@@ -38,7 +38,8 @@ import {
 
 /** Where scenes and slices come from and where "reveal in the text" goes. */
 interface Host {
-  start(onScene: (scene: Scene) => void): void;
+  /** `onSelect`: the editor's cursor is on a mention of this node (null: on none). */
+  start(onScene: (scene: Scene) => void, onSelect: (node: number | null) => void): void;
   /** One slice of the current file's table; null when there is none (not solved, stale). */
   slice(cat: number, turn: Player): Promise<Slice | null>;
   /** Shows the node's first mention; returns what to tell the user, if anything. */
@@ -79,11 +80,12 @@ function vscodeHost(api: VsCodeApi): Host {
   const waiting = new Map<number, (slice: Slice | null) => void>();
   let next = 0;
   return {
-    start(onScene) {
+    start(onScene, onSelect) {
       window.addEventListener(
         "message",
-        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null }>) => {
+        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null; node?: number | null }>) => {
           if (event.data?.type === "scene" && event.data.scene !== undefined) onScene(event.data.scene);
+          if (event.data?.type === "select") onSelect(event.data.node ?? null);
           if (event.data?.type === "slice" && typeof event.data.request === "number") {
             waiting.get(event.data.request)?.(event.data.slice ?? null);
             waiting.delete(event.data.request);
@@ -134,6 +136,8 @@ class View {
   private explore: { cat: number; turn: Player; level: number | null } = { cat: 2, turn: "mouse", level: null };
   /** Slices asked of the host, by key, with when, so that one is never asked twice at once. */
   private readonly asked = new Map<string, number>();
+  /** The node whose mention the editor's cursor is on, marked in the picture. */
+  private selected: number | null = null;
   /** The solver's last reply in play mode, announced once. */
   private announced = "";
 
@@ -192,7 +196,13 @@ class View {
     this.picture.nodes.addEventListener("focusout", () => this.layer.request());
     document.addEventListener("keydown", (event) => this.key(event));
     this.enableZoomAndPan();
-    host.start((scene) => this.show(scene));
+    host.start(
+      (scene) => this.show(scene),
+      (node) => {
+        this.selected = node;
+        markSelected(this.picture, node);
+      },
+    );
   }
 
   private show(scene: Scene): void {
@@ -226,6 +236,7 @@ class View {
     // size is all fitting measures, and measured now it costs no layout of the picture.
     if (!this.fitted && scene.nodes.length > 0) this.fit();
     draw(this.picture, scene, drawer === "canvas");
+    markSelected(this.picture, this.selected);
     this.layer.show(scene, drawer === "canvas");
     this.refresh();
   }

@@ -281,3 +281,9 @@ export function markLastMove(picture: Picture, move: { from: number; to: number 
   picture.last = key === null ? null : picture.edges.querySelector(`[data-edge="${key}"]`);
   picture.last?.setAttribute("data-last", "true");
 }
+
+/** Marks the node whose mention the editor's cursor is on (`data-selected`), and only it. */
+export function markSelected(picture: Picture, id: number | null): void {
+  for (const marked of picture.nodes.querySelectorAll("[data-selected]")) marked.removeAttribute("data-selected");
+  if (id !== null) picture.nodes.querySelector(`[data-node="${id}"]`)?.setAttribute("data-selected", "true");
+}

@@ -209,6 +209,19 @@ impl Analysis {
     }
 }
 
+/// The editor's defaults: the server's settings start from them, and the WebAssembly
+/// build, which has no settings, solves under them as they are.
+pub mod editor_defaults {
+    /// Graphs with more nodes are not solved while typing (`too-large`).
+    pub const MAX_NODES: usize = 5000;
+    /// The budget for the solver's estimated peak memory, in MiB.
+    pub const MAX_SOLVER_MEMORY_MIB: u64 = 768;
+    /// Longer documents are not analysed at all.
+    pub const MAX_DOCUMENT_BYTES: usize = 8 << 20;
+    /// At most this many diagnostics are shown, followed by a count of the rest.
+    pub const MAX_DIAGNOSTICS: usize = 1000;
+}
+
 /// The limits a front end solves under; `None` is no limit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolveLimits {

@@ -1,5 +1,6 @@
 //! The server's settings, from initialization options and `workspace/configuration`.
 
+use cmg_core::analysis::editor_defaults;
 use serde_json::Value;
 
 /// What the user can set; every field has a default, so partial settings work.
@@ -28,10 +29,10 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_nodes: 5000,
-            max_solver_memory_mib: 768,
-            max_document_bytes: 8 << 20,
-            max_diagnostics: 1000,
+            max_nodes: editor_defaults::MAX_NODES,
+            max_solver_memory_mib: editor_defaults::MAX_SOLVER_MEMORY_MIB,
+            max_document_bytes: editor_defaults::MAX_DOCUMENT_BYTES,
+            max_diagnostics: editor_defaults::MAX_DIAGNOSTICS,
             node_hints: true,
             memory_cap: None,
         }

@@ -70,6 +70,22 @@ impl Default for Config {
     }
 }
 
+/// Whether this platform can start threads. WebAssembly (`wasm32-unknown-unknown`) has
+/// none to start, and `std::thread::spawn` panics there: every engine and the what-if
+/// then run on the calling thread whatever their configuration says, and the spawning
+/// code is left out of the build (`.ci/wasm.sh` checks that the `.wasm` has none).
+pub const CAN_SPAWN_THREADS: bool = !cfg!(target_family = "wasm");
+
+/// The threads a solve uses when its configuration leaves it open: the cores, or one
+/// where no thread can be started.
+pub fn available_threads() -> usize {
+    if CAN_SPAWN_THREADS {
+        std::thread::available_parallelism().map_or(1, |cores| cores.get())
+    } else {
+        1
+    }
+}
+
 /// Games with fewer nodes solve on one thread: a round's rows are then too cheap to pay for
 /// starting a second thread (about 20 µs) twice per round.
 const PARALLEL_MIN_NODES: usize = 400;
@@ -208,7 +224,7 @@ fn solve_until(
         if node_count < PARALLEL_MIN_NODES {
             1
         } else {
-            std::thread::available_parallelism().map_or(1, |cores| cores.get())
+            available_threads()
         }
     });
     let finished = node_count == 0

@@ -146,7 +146,7 @@ pub fn what_if_with(
         .filter(|edge| !complete || used.contains(edge))
         .collect();
     let threads = threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .unwrap_or_else(crate::available_threads)
         .clamp(1, to_solve.len().max(1));
     let mut solved_outcomes = solve_without_each(game, start, &to_solve, threads, cancel)?;
     let outcomes = edges
@@ -196,7 +196,7 @@ fn solve_without_each(
         let fresh = solve_with(&without_edge(game, edge), one_thread, cancel)?;
         Some((fresh.outcome(start), fresh.moves_to_end(start)))
     };
-    if threads == 1 {
+    if threads == 1 || !crate::CAN_SPAWN_THREADS {
         return edges
             .iter()
             .map(|&edge| solve_one(edge).map(Some))

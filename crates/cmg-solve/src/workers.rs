@@ -14,7 +14,7 @@ pub(super) fn for_each_item<T: Send, R: Send>(
     workers: usize,
     work: &(dyn Fn(T) -> R + Sync),
 ) -> Vec<R> {
-    if workers <= 1 || items.len() <= 1 {
+    if workers <= 1 || items.len() <= 1 || !crate::CAN_SPAWN_THREADS {
         return items.into_iter().map(work).collect();
     }
     let pending = Mutex::new(items.into_iter().enumerate());

@@ -1,0 +1,424 @@
+//! The core behind a small JSON interface, for WebAssembly: one open document, analysed and solved once per text, and the editor features and the game view asked of it.
+//!
+//! [`Document::open`] takes the text and answers its summary (outcome, moves, the
+//! optimal line, diagnostics); [`Document::request`] answers one JSON request about the
+//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `semanticTokens`,
+//! `scene`, `slice`). The
+//! same functions run natively in the tests; `abi.rs` puts them behind the exports of
+//! the `.wasm`, and `docs/dev/wasm.md` is the contract of both.
+//!
+//! Positions are `{line, character}`, both from 0, the character in UTF-16 code units,
+//! as in the language server protocol and JavaScript strings; the library's byte
+//! offsets never cross the boundary. The solver runs on this one thread, under the
+//! server's default limits ([`editor_defaults`]).
+
+mod abi;
+mod position;
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use cmg_core::analysis::{
+    describe, editor_defaults, outcome_keyword, start_position, Analysis, MemorySetting,
+    SolveLimits, SolvePlan, TooLarge,
+};
+use cmg_core::explain::{explain_solution, Solved, WhatIfBudget, WhatIfState};
+use cmg_core::model::Code;
+use cmg_ide::code_lens::line_ids;
+use cmg_ide::inlay_hints::{inlay_hints, InlayHintConfig, InlayHintKind};
+use cmg_ide::semantic_tokens::{semantic_tokens_in, TokenKind};
+use cmg_ide::view::{add_explanations, parse_turn, scene, slice, Positions};
+use position::{Position, Range};
+
+/// The solver's configuration here: one thread, whatever the platform offers.
+pub const SOLVER_CONFIG: cmg_solve::Config = cmg_solve::Config {
+    engine: cmg_solve::Engine::Hybrid,
+    threads: Some(1),
+};
+
+/// The open document: its analysis and the state of its solve, or why it has none.
+pub struct Document {
+    state: State,
+}
+
+enum State {
+    /// Longer than [`editor_defaults::MAX_DOCUMENT_BYTES`]: not analysed, every feature
+    /// answers empty.
+    Refused { bytes: usize },
+    Analysed {
+        analysis: Box<Analysis>,
+        solve: Solve,
+    },
+}
+
+/// What became of the solve of an analysed text.
+enum Solve {
+    /// Solved; the what-if, which takes a solve per edge, is computed on the first
+    /// request that shows it (`hover`, `scene`), so that a keystroke's summary does
+    /// not wait for it.
+    Solved {
+        solved: Box<Solved>,
+        explained: bool,
+    },
+    TooLarge(TooLarge),
+    /// Node 1 or node 2 is missing.
+    NoGame,
+}
+
+impl Default for Document {
+    fn default() -> Document {
+        Document::open(String::new()).0
+    }
+}
+
+impl Document {
+    /// Analyses and solves `text`, and answers its summary (`docs/dev/wasm.md`).
+    pub fn open(text: String) -> (Document, Value) {
+        let bytes = text.len();
+        let document = if bytes > editor_defaults::MAX_DOCUMENT_BYTES {
+            Document {
+                state: State::Refused { bytes },
+            }
+        } else {
+            let analysis = Box::new(Analysis::new(text));
+            let solve = solve(&analysis);
+            Document {
+                state: State::Analysed { analysis, solve },
+            }
+        };
+        let summary = document.summary();
+        (document, summary)
+    }
+
+    /// The outcome of the standard start, the optimal line and the diagnostics.
+    pub fn summary(&self) -> Value {
+        let (analysis, solve) = match &self.state {
+            State::Refused { bytes } => {
+                let limit = editor_defaults::MAX_DOCUMENT_BYTES;
+                let message = format!(
+                    "this document has {bytes} bytes, above the analysis limit of {limit} bytes, so it is not analysed: run `cmg check`"
+                );
+                let start = Position::default();
+                return json!({
+                    "outcome": null, "result": null, "moves": null, "summary": message,
+                    "reason": message, "nodes": 0, "edges": 0, "line": [],
+                    "complete": false, "syntaxErrors": 0,
+                    "diagnostics": [{
+                        "code": Code::TooLarge.as_str(),
+                        "severity": Code::TooLarge.severity().as_str(),
+                        "message": message,
+                        "range": Range { start, end: start },
+                    }],
+                    "diagnosticsOmitted": 0,
+                });
+            }
+            State::Analysed { analysis, solve } => (analysis, solve),
+        };
+        let graph = &analysis.model.graph;
+        let (solution, too_large) = match solve {
+            Solve::Solved { solved, .. } => (Some(&solved.solution), None),
+            Solve::TooLarge(too_large) => (None, Some(too_large)),
+            Solve::NoGame => (None, None),
+        };
+        let capped =
+            analysis.diagnostics_capped(solution, too_large, editor_defaults::MAX_DIAGNOSTICS);
+        let lines = &analysis.line_index;
+        let diagnostics: Vec<Value> = capped
+            .shown
+            .iter()
+            .map(|d| {
+                let mut object = json!({
+                    "code": d.code.as_str(),
+                    "severity": d.severity().as_str(),
+                    "message": d.message,
+                    "range": Range::of(lines, d.range),
+                });
+                if let Some(related) = &d.related {
+                    object["related"] = json!({
+                        "message": related.message,
+                        "range": Range::of(lines, related.range),
+                    });
+                }
+                object
+            })
+            .collect();
+        let syntax_errors = analysis.parse.errors.len();
+        let mut summary = json!({
+            "outcome": null, "result": null, "moves": null, "line": [],
+            "nodes": graph.node_count(),
+            "edges": graph.edge_count(),
+            "complete": syntax_errors == 0,
+            "syntaxErrors": syntax_errors,
+            "diagnostics": diagnostics,
+            "diagnosticsOmitted": capped.hidden.map_or(0, |hidden| hidden.count),
+        });
+        match (solution, start_position(graph)) {
+            (Some(solution), Some(start)) => {
+                let outcome = solution.outcome(start);
+                let moves = solution.moves_to_end(start);
+                summary["outcome"] = outcome_keyword(outcome).into();
+                summary["result"] = outcome.code().into();
+                summary["moves"] = moves.into();
+                summary["summary"] = describe(outcome, moves).into();
+                summary["line"] = json!(line_ids(graph, &solution.line(start)));
+                summary["reason"] = Value::Null;
+            }
+            _ => {
+                let reason = match too_large {
+                    Some(too_large) => too_large.message(),
+                    None => NO_GAME.to_owned(),
+                };
+                summary["summary"] = reason.clone().into();
+                summary["reason"] = reason.into();
+            }
+        }
+        summary
+    }
+
+    /// Answers one request about the open text: `{"method": ..., ...}` in, the answer
+    /// out (`null` when there is none); an unknown method or bad parameters give
+    /// `{"error": message}`.
+    pub fn request(&mut self, request: &str) -> Value {
+        match serde_json::from_str::<Request>(request) {
+            Ok(request) => self.answer(request),
+            Err(error) => json!({ "error": format!("cmg-wasm: bad request: {error}") }),
+        }
+    }
+
+    fn answer(&mut self, request: Request) -> Value {
+        if let Request::Summary = request {
+            return self.summary();
+        }
+        let State::Analysed { analysis, solve } = &mut self.state else {
+            return Value::Null;
+        };
+        if matches!(
+            request,
+            Request::Hover { explain: true, .. } | Request::Scene { explain: true, .. }
+        ) {
+            explain(analysis, solve);
+        }
+        let (analysis, solve) = (&*analysis, &*solve);
+        let solved = match solve {
+            Solve::Solved { solved, .. } => Some(solved.as_ref()),
+            _ => None,
+        };
+        let solution = solved.map(|solved| &solved.solution);
+        let lines = &analysis.line_index;
+        match request {
+            Request::Summary => unreachable!("answered above"),
+            Request::Format => json!({ "text": cmg_ide::format(&analysis.text, &analysis.parse) }),
+            Request::Hover { position, .. } => {
+                let offset = position.offset(lines);
+                match cmg_ide::hover::hover(analysis, solved, offset) {
+                    Some(hover) => json!({
+                        "range": Range::of(lines, hover.range),
+                        "markdown": hover.markdown,
+                    }),
+                    None => Value::Null,
+                }
+            }
+            Request::InlayHints => {
+                let hints = inlay_hints(analysis, solution, &InlayHintConfig::default());
+                hints
+                    .into_iter()
+                    .map(|hint| {
+                        json!({
+                            "position": Position::of(lines, hint.offset),
+                            "label": hint.label,
+                            "kind": match hint.kind {
+                                InlayHintKind::Outcome => "outcome",
+                                InlayHintKind::NodeOutcome => "node-outcome",
+                                InlayHintKind::CriticalEdge => "critical-edge",
+                            },
+                            "tooltip": hint.tooltip,
+                            "paddingLeft": hint.pad_left,
+                            "paddingRight": hint.pad_right,
+                        })
+                    })
+                    .collect()
+            }
+            Request::CodeActions { range } => {
+                let range = range.text_range(lines);
+                cmg_ide::actions::code_actions(analysis, solution, range)
+                    .into_iter()
+                    .map(|action| {
+                        let edits: Vec<Value> = action
+                            .edits
+                            .iter()
+                            .map(|edit| {
+                                json!({
+                                    "range": Range::of(lines, edit.range),
+                                    "newText": edit.new_text,
+                                })
+                            })
+                            .collect();
+                        json!({
+                            "title": action.title,
+                            "kind": match action.kind {
+                                cmg_ide::actions::ActionKind::QuickFix => "quickfix",
+                                cmg_ide::actions::ActionKind::Refactor => "refactor",
+                            },
+                            "fixes": action.fixes.map(|d| d.code.as_str()),
+                            "preferred": action.preferred,
+                            "edits": edits,
+                        })
+                    })
+                    .collect()
+            }
+            Request::Scene { positions, explain } => {
+                // JSON object keys are strings; the node ids that are not are dropped.
+                let positions: Positions = positions
+                    .into_iter()
+                    .filter_map(|(id, at)| Some((id.parse().ok()?, at)))
+                    .collect();
+                let mut scene = scene(analysis, solution, &positions);
+                if explain {
+                    add_explanations(&mut scene, analysis, solved);
+                }
+                serde_json::to_value(scene).unwrap_or(Value::Null)
+            }
+            Request::SemanticTokens { range } => {
+                let range = range.map(|range| range.text_range(lines));
+                let tokens = semantic_tokens_in(analysis, range);
+                // Four numbers a token, as the protocol has them but absolute: line,
+                // character, length (UTF-16; a token never spans lines), kind (an
+                // index into `kinds`).
+                let mut data = Vec::with_capacity(tokens.len() * 4);
+                for token in tokens {
+                    let start = Position::of(lines, token.range.start);
+                    let end = Position::of(lines, token.range.end);
+                    let kind = TokenKind::ALL.iter().position(|&k| k == token.kind);
+                    data.extend([
+                        start.line,
+                        start.character,
+                        end.character.saturating_sub(start.character),
+                        kind.unwrap_or_default() as u32,
+                    ]);
+                }
+                let kinds: Vec<&str> = TokenKind::ALL.iter().map(|&k| token_name(k)).collect();
+                json!({ "kinds": kinds, "data": data })
+            }
+            Request::Slice { cat, turn } => {
+                let Some(turn) = parse_turn(&turn) else {
+                    return json!({ "error": "cmg-wasm: slice: turn is `mouse` or `cat`" });
+                };
+                match slice(&analysis.model.graph, solution, cat, turn) {
+                    Ok(slice) => serde_json::to_value(slice).unwrap_or(Value::Null),
+                    Err(error) => json!({ "error": format!("cmg-wasm: slice: {error}") }),
+                }
+            }
+        }
+    }
+}
+
+/// Why there is no outcome when node 1 or node 2 is missing, as `cmg solve` says it.
+const NO_GAME: &str = "the graph needs node 1 (the mouse) and node 2 (the cat)";
+
+/// One request about the open text.
+#[derive(Deserialize)]
+#[serde(tag = "method", rename_all = "camelCase")]
+enum Request {
+    Summary,
+    Format,
+    Hover {
+        position: Position,
+        /// Whether to compute the what-if first, if it is not yet (an edge's hover shows
+        /// it); without, the hover says it is not computed.
+        #[serde(default = "yes")]
+        explain: bool,
+    },
+    InlayHints,
+    CodeActions {
+        range: Range,
+    },
+    Scene {
+        /// Node id to `[x, y]`, where the last layout drew it. Read with string keys:
+        /// serde reads an internally tagged enum's fields through a buffer, which does
+        /// not turn a string key into a number.
+        #[serde(default)]
+        positions: HashMap<String, [f64; 2]>,
+        /// Whether to add the strategies and the what-if (a solve per edge).
+        #[serde(default = "yes")]
+        explain: bool,
+    },
+    Slice {
+        cat: u32,
+        turn: String,
+    },
+    SemanticTokens {
+        #[serde(default)]
+        range: Option<Range>,
+    },
+}
+
+/// The name of a token kind, for a page's class names: from the one table of kinds the
+/// language server's legend also follows (`cmg_ide::semantic_tokens`).
+fn token_name(kind: TokenKind) -> &'static str {
+    match kind {
+        TokenKind::Hole => "hole",
+        TokenKind::MouseStart => "mouse-start",
+        TokenKind::CatStart => "cat-start",
+        TokenKind::Node => "node",
+        TokenKind::Keyword => "keyword",
+        TokenKind::Outcome => "outcome",
+        TokenKind::String => "string",
+        TokenKind::Comment => "comment",
+        TokenKind::Operator => "operator",
+        TokenKind::Punctuation => "punctuation",
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The server's solve job on one thread, under the server's default limits: the
+/// solution and, within the editor's budget, the what-if.
+fn solve(analysis: &Analysis) -> Solve {
+    let limits = SolveLimits {
+        max_nodes: Some(editor_defaults::MAX_NODES),
+        max_memory: Some(editor_defaults::MAX_SOLVER_MEMORY_MIB << 20),
+        memory_setting: MemorySetting::ServerSetting,
+    };
+    match analysis.solve_plan(limits) {
+        SolvePlan::NoGame => Solve::NoGame,
+        SolvePlan::TooLarge(too_large) => Solve::TooLarge(too_large),
+        SolvePlan::Solve(game) => {
+            // Nothing cancels a solve here: the page drops a stale answer instead.
+            match cmg_solve::solve_with(&game, SOLVER_CONFIG, &AtomicBool::new(false)) {
+                Some(solution) => Solve::Solved {
+                    solved: Box::new(Solved {
+                        solution,
+                        what_if: WhatIfState::NotComputed("not computed yet".to_owned()),
+                    }),
+                    explained: false,
+                },
+                None => Solve::NoGame,
+            }
+        }
+    }
+}
+
+/// Computes the what-if of a solved game once, within the editor's budget, as the
+/// server's solve job does; on this thread (`cmg_solve::available_threads`).
+fn explain(analysis: &Analysis, solve: &mut Solve) {
+    if let Solve::Solved { solved, explained } = solve {
+        if !*explained {
+            let start = start_position(&analysis.model.graph);
+            let never = AtomicBool::new(false);
+            if let Some(what_if) =
+                explain_solution(&solved.solution, start, WhatIfBudget::Editor, &never)
+            {
+                solved.what_if = what_if;
+            }
+            *explained = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,148 @@
+//! The interface on the native build: summaries, each request, and the exports' buffers.
+
+use serde_json::{json, Value};
+
+use super::Document;
+
+const CAT_WINS: &str = "node 0 \"hole\"\n0 -- 3 -- 1\n2 -- 3\nexpect cat\n";
+
+fn open(text: &str) -> (Document, Value) {
+    Document::open(text.to_owned())
+}
+
+#[test]
+fn the_summary_has_the_outcome_moves_line_and_diagnostics() {
+    let (_, summary) = open(CAT_WINS);
+    assert_eq!(summary["outcome"], "cat");
+    assert_eq!(summary["result"], 2);
+    assert_eq!(summary["moves"], 2);
+    assert_eq!(summary["line"], json!([[1, 2], [3, 2], [3, 3]]));
+    assert_eq!(summary["diagnostics"], json!([]));
+
+    let (_, summary) = open("1 -- 2\nexpect mouse\n1 -- 1\n");
+    let codes: Vec<&str> = summary["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"self-loop"), "{codes:?}");
+    assert!(codes.contains(&"expect-mismatch"), "{codes:?}");
+}
+
+#[test]
+fn no_game_and_too_large_say_why() {
+    let (_, summary) = open("3 -- 4\n");
+    assert_eq!(summary["outcome"], Value::Null);
+    assert!(summary["reason"].as_str().unwrap().contains("node 1"));
+
+    // A path of 5001 nodes: above the editor's live-solve limit.
+    let text: String = (1..=5000).map(|i| format!("{i} -- {}\n", i + 1)).collect();
+    let (_, summary) = open(&text);
+    assert_eq!(summary["outcome"], Value::Null);
+    let codes = summary["diagnostics"].as_array().unwrap();
+    assert!(codes.iter().any(|d| d["code"] == "too-large"), "{codes:?}");
+
+    let huge = "#".repeat(cmg_core::analysis::editor_defaults::MAX_DOCUMENT_BYTES + 1);
+    let (mut document, summary) = open(&huge);
+    assert_eq!(summary["diagnostics"][0]["code"], "too-large");
+    assert_eq!(document.request(r#"{"method":"format"}"#), Value::Null);
+}
+
+#[test]
+fn positions_count_utf16_code_units() {
+    // The label's "𝄞" is two UTF-16 units and four bytes: the diagnostic after it on
+    // the same line starts at character 13, not 15 (its byte offset).
+    let (_, summary) = open("node 5 \"𝄞\"; 1 -- 1\n1 -- 2\n");
+    let self_loop = summary["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "self-loop")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        self_loop["range"]["start"],
+        json!({"line": 0, "character": 13})
+    );
+}
+
+#[test]
+fn every_request_answers() {
+    let (mut document, _) = open(CAT_WINS);
+    let quick = document
+        .request(r#"{"method":"hover","position":{"line":1,"character":2},"explain":false}"#);
+    assert!(
+        quick["markdown"].as_str().unwrap().contains("not computed"),
+        "{quick}"
+    );
+    let hover = document.request(r#"{"method":"hover","position":{"line":1,"character":5}}"#);
+    assert_eq!(hover["range"]["start"], json!({"line": 1, "character": 5}));
+    assert!(
+        hover["markdown"].as_str().unwrap().contains("mouse"),
+        "{hover}"
+    );
+
+    let hints = document.request(r#"{"method":"inlayHints"}"#);
+    assert!(hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["kind"] == "outcome"));
+
+    let (mut messy, _) = open("1--2\n2 --   3\n");
+    let formatted = messy.request(r#"{"method":"format"}"#);
+    assert_eq!(formatted["text"], "1 -- 2\n2 -- 3\n");
+
+    let (mut fixable, _) = open("1 -- 2\n1 -- 1\n");
+    let actions = fixable.request(
+        r#"{"method":"codeActions","range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}}}"#,
+    );
+    let fix = &actions[0];
+    assert_eq!(fix["fixes"], "self-loop", "{actions}");
+    assert_eq!(fix["edits"][0]["range"]["start"]["line"], 1);
+
+    let quick = document.request(r#"{"method":"scene","explain":false}"#);
+    assert_eq!(quick["outcome"], "cat");
+    assert!(quick["strategies"].as_array().unwrap().is_empty());
+    let scene =
+        document.request(r#"{"method":"scene","positions":{"3":[10.0,20.0],"x":[0.0,0.0]}}"#);
+    assert_eq!(scene["nodes"].as_array().unwrap().len(), 4);
+    assert!(!scene["strategies"].as_array().unwrap().is_empty());
+
+    let slice = document.request(r#"{"method":"slice","cat":3,"turn":"mouse"}"#);
+    assert_eq!(slice["cat"], 3);
+
+    // `node 0 "hole"`: keyword, hole, string; four numbers a token.
+    let tokens = document.request(r#"{"method":"semanticTokens"}"#);
+    assert_eq!(tokens["kinds"][0], "hole");
+    assert_eq!(
+        tokens["data"].as_array().unwrap()[..12],
+        json!([0, 0, 4, 4, 0, 5, 1, 0, 0, 7, 6, 6])
+            .as_array()
+            .unwrap()[..]
+    );
+
+    let bad = document.request(r#"{"method":"nothing"}"#);
+    assert!(bad["error"].as_str().unwrap().contains("bad request"));
+}
+
+/// What a page does: text in through `cmg_alloc`, JSON back from `cmg_output`.
+#[test]
+fn the_exports_pass_text_in_and_json_out() {
+    use super::abi::{cmg_alloc, cmg_open, cmg_output, cmg_request};
+    fn call(f: unsafe extern "C" fn(*mut u8, usize) -> usize, input: &str) -> Value {
+        let pointer = cmg_alloc(input.len());
+        // SAFETY: `pointer` has room for `input.len()` bytes, which are then handed over.
+        let len = unsafe {
+            std::ptr::copy_nonoverlapping(input.as_ptr(), pointer, input.len());
+            f(pointer, input.len())
+        };
+        // SAFETY: the output holds `len` bytes until the next call.
+        let bytes = unsafe { std::slice::from_raw_parts(cmg_output(), len) };
+        serde_json::from_slice(bytes).unwrap()
+    }
+    assert_eq!(call(cmg_open, CAT_WINS)["outcome"], "cat");
+    assert_eq!(call(cmg_request, r#"{"method":"summary"}"#)["moves"], 2);
+    assert_eq!(call(cmg_open, "")["outcome"], Value::Null);
+}
