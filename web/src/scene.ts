@@ -75,7 +75,7 @@ export interface Scene {
   bounds: [number, number, number, number];
   strategies: SceneStrategy[];
   what_if_note: string | null;
-  /** Set when the layout stopped at its work budget with edges still over nodes. */
+  /** Set when the layout stopped at its work limit with edges still over nodes. */
   layout_note?: string;
 }
 

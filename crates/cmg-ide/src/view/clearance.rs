@@ -93,18 +93,19 @@ impl<'a> Work<'a> {
         self.cancelled
     }
 
-    #[cfg(test)]
+    /// The units of work counted so far.
     pub(super) fn spent(&self) -> u64 {
         self.spent
     }
 }
 
-/// At most this many clashes are kept at once (40 bytes each): a picture with more is
-/// too crowded for relocating them one by one in the budget, and keeping them all took
-/// gigabytes (a complete bipartite graph of 600 nodes has 90 000 edges, and each of its
-/// first picture's edges passes over hundreds of nodes). Linear in the graph.
+/// At most this many clashes are kept at once (40 bytes each, about 50 MB at the view's
+/// limits): a picture with more is too crowded for relocating them one by one in the
+/// budget, and keeping them all took gigabytes (a complete bipartite graph of 600 nodes
+/// has 90 000 edges, and each of its first picture's edges passes over hundreds of
+/// nodes). Linear in the graph; a star of 2000 leaves starts with about 700 000.
 fn max_clashes(nodes: usize, edges: usize) -> usize {
-    8 * (nodes + edges) + 65_536
+    32 * (nodes + edges) + (1 << 20)
 }
 
 /// At most this many grid entries (an edge listed in a cell it passes near): a picture

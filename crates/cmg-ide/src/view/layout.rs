@@ -65,6 +65,8 @@ pub struct Layout {
     pub positions: Vec<[f64; 2]>,
     /// The post-pass was cut short (see [`Cleared::Cut`]).
     pub cut: bool,
+    /// The units of work the post-pass counted ([`clearance::WORK_BUDGET`]).
+    pub work: u64,
 }
 
 impl From<Vec<[f64; 2]>> for Layout {
@@ -72,6 +74,7 @@ impl From<Vec<[f64; 2]>> for Layout {
         Layout {
             positions,
             cut: false,
+            work: 0,
         }
     }
 }
@@ -150,8 +153,10 @@ pub fn layout_within(
         return Err(Cancelled);
     }
     let mut pixels = to_pixels(&positions);
-    let cleared = clearance::clear(graph, &mut pixels, seeded > 0, &mut Work::new(limits))?;
+    let mut work = Work::new(limits);
+    let cleared = clearance::clear(graph, &mut pixels, seeded > 0, &mut work)?;
     let mut cut = cleared == Cleared::Cut;
+    let mut spent = work.spent();
     if seeded > 0 {
         // The post-pass may have grown the picture about its own centre: put the nodes
         // that were drawn before back about where they were on average (a translation,
@@ -180,6 +185,7 @@ pub fn layout_within(
         if work.cancelled() {
             return Err(Cancelled);
         }
+        spent += work.spent();
         if clear
             && model.scaled_stress(&seed_pixels)
                 <= model.scaled_stress(&pixels) * KEEP_MARGIN + 1e-9
@@ -194,6 +200,7 @@ pub fn layout_within(
             .map(|[x, y]| [round(x), round(y)])
             .collect(),
         cut,
+        work: spent,
     })
 }
 

@@ -76,7 +76,7 @@ pub struct Scene {
     pub strategies: Vec<SceneStrategy>,
     /// Why the edges carry no what-if ("what-if: not computed above 300 nodes ...").
     pub what_if_note: Option<String>,
-    /// Set when the layout stopped at its work budget with edges still passing over
+    /// Set when the layout stopped at its work limit with edges still passing over
     /// nodes ([`LAYOUT_CUT_NOTE`]); left out of the JSON when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout_note: Option<String>,
@@ -84,7 +84,7 @@ pub struct Scene {
 
 /// What a scene whose layout was cut short says.
 pub const LAYOUT_CUT_NOTE: &str =
-    "layout: stopped at its work budget; some edges pass over nodes they do not join";
+    "layout: stopped at its work limit; some edges pass over nodes they do not join";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TooLarge {
@@ -267,7 +267,7 @@ fn build_scene(
     };
 
     let diagnostics = scene_diagnostics(analysis, &diagnostics);
-    let Layout { positions, cut } = laid_out();
+    let Layout { positions, cut, .. } = laid_out();
     if cut {
         scene.layout_note = Some(LAYOUT_CUT_NOTE.to_owned());
     }

@@ -303,13 +303,14 @@ fn a_layout_out_of_work_keeps_its_picture_and_says_so() {
         cut.cut,
         "200 000 units clear a 12 × 40 complete bipartite graph"
     );
+    assert!(cut.work > 200_000, "{} units", cut.work);
     assert_eq!(cut.positions.len(), graph.node_count());
     assert!(cut.positions.iter().flatten().all(|v| v.is_finite()));
     assert_eq!(
         layout_within(graph, &Positions::new(), limits),
         Ok(cut.clone())
     );
-    let scene = scene_laid_out(&analysis, None, cut);
+    let scene = scene_laid_out(&analysis, None, cut.clone());
     assert_eq!(scene.layout_note.as_deref(), Some(LAYOUT_CUT_NOTE));
     assert!(svg::to_svg(&scene).contains(LAYOUT_CUT_NOTE));
     let json = serde_json::to_value(&scene).expect("JSON");
@@ -317,6 +318,7 @@ fn a_layout_out_of_work_keeps_its_picture_and_says_so() {
     // With the whole budget it clears, and says nothing.
     let whole = layout_within(graph, &Positions::new(), Limits::default()).expect("a layout");
     assert!(!whole.cut);
+    assert!(whole.work > cut.work, "{} units", whole.work);
     let scene = scene_laid_out(&analysis, None, whole);
     assert_eq!(geometry_offence(&scene), None);
     assert_eq!(
