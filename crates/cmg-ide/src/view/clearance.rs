@@ -21,10 +21,11 @@ use super::svg::NODE_RADIUS;
 
 /// The work one pass may do, in units: one unit is one thing looked at (a grid cell, a
 /// node or an edge listed in one, a clash kept or measured again). Counted, not timed, so
-/// that a file gives the same picture on every machine. The largest pass over a random
-/// graph of [`super::MAX_VIEW_NODES`] nodes takes about a tenth of it; at about 1.5 ns a
-/// unit, it is about 2 s of a core (`BENCHMARKS.md`). Dense graphs (complete bipartite
-/// ones, stars, many nodes joined to the same few) spend it before every edge is clear.
+/// that a file gives the same picture on every machine. Random graphs of
+/// [`super::MAX_VIEW_NODES`] nodes and up to 16 000 edges stay within it (their pictures
+/// are those of the pass without a budget); spending it whole takes about 1.5 s of a core
+/// (`BENCHMARKS.md`). Dense graphs (complete bipartite ones, stars, many nodes joined to
+/// the same few) spend it before every edge is clear.
 pub const WORK_BUDGET: u64 = 1_500_000_000;
 
 /// What bounds one pass: its work budget ([`WORK_BUDGET`] by default) and a flag that
