@@ -525,3 +525,23 @@ fn update(name: &str, follower: &Follower) {
         true
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A change to the file while its scene is made (the cancel flag set) drops that
+    /// scene: nothing is published from a stale layout, and the next update starts.
+    #[test]
+    fn a_changed_file_drops_the_stale_scene() {
+        let path = std::env::temp_dir().join(format!("cmg-view-stale-{}.cmg", std::process::id()));
+        std::fs::write(&path, "1 -- 2\n2 -- 0\n0 -- 1\n").expect("a file");
+        let name = path.to_str().expect("a UTF-8 path");
+        let fresh = scene_of(name, &Positions::new(), &AtomicBool::new(false));
+        let stale = scene_of(name, &Positions::new(), &AtomicBool::new(true));
+        let _ = std::fs::remove_file(&path);
+        let (scene, _) = fresh.expect("read").expect("not cancelled");
+        assert_eq!(scene.nodes.len(), 3);
+        assert!(stale.expect("read").is_none(), "a stale scene");
+    }
+}
