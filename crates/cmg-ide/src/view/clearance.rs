@@ -242,9 +242,11 @@ fn clear_edges(
             found
         }
         None if work.exhausted() => return Cut,
-        // Too many to keep: spread out as above (spreading only lengthens distances,
-        // so the clashes after it are among those before), then count again.
+        // Too many to keep: set apart the nodes that share a spot, spread out as above
+        // (spreading only lengthens distances, so the clashes after it are among those
+        // before), then count again.
         None => {
+            separate_shared_spots(positions);
             if !seeded {
                 let crowding = crowding(edges, positions);
                 if crowding > allowed {
@@ -357,6 +359,34 @@ fn clear_edges(
 }
 
 use Cleared::Cut;
+
+/// Sets apart the nodes that share a spot exactly, each after the first of its spot on a
+/// sunflower around it (the golden angle, a radius growing as the root of its rank, so
+/// that they keep about [`NODE_SPACING`] apart): the leaves of a large star have the same
+/// stress terms and land on one spot, every leaf in a clash with every other and with
+/// every edge, more clashes than the pass keeps. Deterministic: spots and ranks follow
+/// the positions and indices.
+fn separate_shared_spots(positions: &mut [[f64; 2]]) {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (p, q) = (positions[a], positions[b]);
+        p[0].total_cmp(&q[0])
+            .then(p[1].total_cmp(&q[1]))
+            .then(a.cmp(&b))
+    });
+    let mut start = 0;
+    for i in 1..order.len() {
+        let spot = positions[order[start]];
+        if positions[order[i]] != spot {
+            start = i;
+            continue;
+        }
+        let rank = (i - start) as f64;
+        let [x, y] = fallback_direction(i - start);
+        let radius = NODE_SPACING * 0.6 * rank.sqrt();
+        positions[order[i]] = [spot[0] + radius * x, spot[1] + radius * y];
+    }
+}
 
 /// Passes after the rounds of relocating: the worst clashes are nudged and the picture grows
 /// by [`GROW`], until one spread clears the rest.
@@ -1570,12 +1600,22 @@ mod tests {
         let cap = max_clashes(n, edges.len());
         let mut work = Work::new(Limits::default());
         assert!(clashes_within(&edges, &positions, &mut work, cap).is_none());
+        // The pass sets the nodes apart and relocates them within its budget.
         let mut moved = positions.clone();
-        let mut work = Work::new(Limits::default());
+        let limit = 5_000_000;
+        let mut work = Work::new(Limits {
+            work: limit,
+            cancel: None,
+        });
         assert_eq!(
             clear_edges(&edges, &mut moved, true, &mut work),
             Cleared::Cut
         );
+        assert!(work.spent() > limit, "relocated until the budget ran out");
+        let mut distinct = moved.clone();
+        distinct.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+        distinct.dedup();
+        assert_eq!(distinct.len(), n, "no two nodes on one spot");
     }
 
     /// After a spread, measuring the clashes found before again finds every clash (in
