@@ -4,7 +4,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -26,8 +26,8 @@ use cmg_core::analysis::Analysis;
 use cmg_core::explain::{solve_and_explain, WhatIfBudget};
 use cmg_core::model::Graph;
 use cmg_ide::view::{
-    add_explanations, layout, parse_turn, scene, scene_laid_out, slice, svg, Positions, Scene,
-    MAX_VIEW_NODES,
+    add_explanations, draws, layout_within, parse_turn, scene, scene_laid_out, slice, svg, Limits,
+    Positions, Scene,
 };
 use cmg_solve::Solution;
 
@@ -73,7 +73,13 @@ pub struct Args {
 
 pub fn run(options: &Args) -> CliResult {
     if let Some(out) = &options.export {
-        let (scene, _) = scene_of(&options.file, &Positions::new())?;
+        let Some((scene, _)) = scene_of(&options.file, &Positions::new(), &AtomicBool::new(false))?
+        else {
+            unreachable!("nothing cancels an export");
+        };
+        if let Some(note) = &scene.layout_note {
+            eprintln!("cmg view: {note}");
+        }
         let picture = svg::to_svg(&scene);
         // `-` is standard output, as for every other file argument.
         if out == "-" {
@@ -97,38 +103,48 @@ pub fn run(options: &Args) -> CliResult {
 type Solved = Arc<(Graph, Option<Solution>)>;
 
 /// The scene of the file at `path`, laid out from `previous`, and what `/slice` answers
-/// from. The game is solved only when the view will draw it.
-fn scene_of(path: &str, previous: &Positions) -> Result<(Scene, Solved), CliError> {
+/// from; `None` when `cancel` was set meanwhile (the file changed again: its scene is
+/// stale). The game is solved only when the view will draw it.
+fn scene_of(
+    path: &str,
+    previous: &Positions,
+    cancel: &AtomicBool,
+) -> Result<Option<(Scene, Solved)>, CliError> {
     let source = read_source(path)?;
     let analysis = Analysis::new(source.text);
     // The layout needs only the graph: it runs on a second thread while this one solves
     // (at 2000 nodes the layout is most of the work, the solve and what-if the rest).
     let graph = &analysis.model.graph;
-    let (solved, positions) = std::thread::scope(|threads| {
-        let laying = (graph.node_count() <= MAX_VIEW_NODES)
-            .then(|| threads.spawn(|| layout(graph, previous)));
+    let limits = Limits {
+        cancel: Some(cancel),
+        ..Limits::default()
+    };
+    let (solved, laid_out) = std::thread::scope(|threads| {
+        let laying = draws(graph).then(|| threads.spawn(|| layout_within(graph, previous, limits)));
         let solved = analysis
             .game()
-            .filter(|game| game.node_count() <= MAX_VIEW_NODES)
-            .and_then(|game| {
-                solve_and_explain(&game, WhatIfBudget::CommandLine, &AtomicBool::new(false))
-            });
-        let positions = laying.map(|laying| {
+            .filter(|_| draws(graph))
+            .and_then(|game| solve_and_explain(&game, WhatIfBudget::CommandLine, cancel));
+        let laid_out = laying.map(|laying| {
             laying
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         });
-        (solved, positions)
+        (solved, laid_out)
     });
+    if cancel.load(Ordering::Relaxed) {
+        return Ok(None);
+    }
     let solution = solved.as_ref().map(|s| &s.solution);
-    let mut scene = match positions {
-        Some(positions) => scene_laid_out(&analysis, solution, positions),
+    let mut scene = match laid_out {
+        Some(Ok(laid_out)) => scene_laid_out(&analysis, solution, laid_out),
+        Some(Err(_cancelled)) => return Ok(None),
         None => scene(&analysis, solution, previous),
     };
     add_explanations(&mut scene, &analysis, solved.as_ref());
     // The slices need only the solution; the what-if is in the scene now.
     let solution = solved.map(|solved| solved.solution);
-    Ok((scene, Arc::new((analysis.model.graph, solution))))
+    Ok(Some((scene, Arc::new((analysis.model.graph, solution)))))
 }
 
 /// The latest scene as JSON, with a generation number that grows on every change.
@@ -178,6 +194,7 @@ fn serve(options: &Args) -> CliResult {
         Follower {
             publish,
             positions: Mutex::new(Positions::new()),
+            changed: Arc::default(),
         },
     )?;
 
@@ -408,6 +425,9 @@ async fn events(State(shared): State<Shared>) -> Response {
 struct Follower {
     publish: watch::Sender<Current>,
     positions: Mutex<Positions>,
+    /// Set when the file changes: the scene being made is stale, and its layout and
+    /// solve stop, so that the next one starts at once.
+    changed: Arc<AtomicBool>,
 }
 
 /// Watches the file's folder (editors often save by writing a new file and renaming
@@ -428,6 +448,7 @@ fn watch(
     }
     let names: Vec<_> = watched.iter().map(|(_, name)| name.clone()).collect();
     let (send, receive) = std::sync::mpsc::channel::<()>();
+    let changed = follower.changed.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         // Reading the file is an event too (an access): only changes count, or each read
         // would trigger the next.
@@ -441,6 +462,7 @@ fn watch(
                 .any(|p| names.contains(&p.file_name().map(ToOwned::to_owned)))
         });
         if ours {
+            changed.store(true, Ordering::Relaxed);
             let _ = send.send(());
         }
     })
@@ -457,6 +479,8 @@ fn watch(
         while receive.recv().is_ok() {
             std::thread::sleep(SETTLE);
             while receive.try_recv().is_ok() {}
+            // From here on, a change stops this scene: the loop makes the next one.
+            follower.changed.store(false, Ordering::Relaxed);
             update(&name, &follower);
         }
     });
@@ -479,8 +503,10 @@ fn update(name: &str, follower: &Follower) {
         Ok(positions) => positions.clone(),
         Err(_) => return,
     };
-    let (scene, solved) = match scene_of(name, &previous) {
-        Ok(found) => found,
+    let (scene, solved) = match scene_of(name, &previous, &follower.changed) {
+        Ok(Some(found)) => found,
+        // The file changed meanwhile: the watcher has the next change queued.
+        Ok(None) => return,
         Err(error) => {
             eprintln!("cmg view: {error}");
             return;
@@ -501,4 +527,24 @@ fn update(name: &str, follower: &Follower) {
         current.solved = solved;
         true
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A change to the file while its scene is made (the cancel flag set) drops that
+    /// scene: nothing is published from a stale layout, and the next update starts.
+    #[test]
+    fn a_changed_file_drops_the_stale_scene() {
+        let path = std::env::temp_dir().join(format!("cmg-view-stale-{}.cmg", std::process::id()));
+        std::fs::write(&path, "1 -- 2\n2 -- 0\n0 -- 1\n").expect("a file");
+        let name = path.to_str().expect("a UTF-8 path");
+        let fresh = scene_of(name, &Positions::new(), &AtomicBool::new(false));
+        let stale = scene_of(name, &Positions::new(), &AtomicBool::new(true));
+        let _ = std::fs::remove_file(&path);
+        let (scene, _) = fresh.expect("read").expect("not cancelled");
+        assert_eq!(scene.nodes.len(), 3);
+        assert!(stale.expect("read").is_none(), "a stale scene");
+    }
 }

@@ -211,3 +211,47 @@ async fn given_positions_keep_nodes_where_they_were() {
     let x0 = moved["scene"]["nodes"][0]["x"].as_f64().expect("x");
     assert!(x0 > 4000.0, "{x0}");
 }
+
+/// One layout per document at a time: a scene request for a newer version stops the
+/// layout of an older one, which is answered `ContentModified` (-32801), and the newer
+/// one is answered. The first graph (2000 nodes, a ring and chords) takes many seconds
+/// to lay out in a debug build unless it is stopped.
+#[tokio::test]
+async fn a_newer_versions_scene_stops_the_older_layout() {
+    let mut client = started().await;
+    let ring: String = (0..2000)
+        .map(|i| format!("{i} -- {}\n{i} -- {}\n", (i + 1) % 2000, (i * 7 + 3) % 2000))
+        .collect();
+    client.open(URI, 1, &ring).await;
+    let first = client
+        .send_request(
+            "cmg/scene",
+            json!({"textDocument": {"uri": URI}, "version": 1}),
+        )
+        .await;
+    // Not a timing: room for the first request to start laying out; had it not, it is
+    // answered ContentModified all the same, for its version is gone.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    client
+        .change(URI, 2, json!([{"text": "1 -- 2\n2 -- 0\n"}]))
+        .await;
+    let second = client
+        .send_request(
+            "cmg/scene",
+            json!({"textDocument": {"uri": URI}, "version": 2}),
+        )
+        .await;
+    let first = client.response_to(first).await;
+    // Not the scene of version 1.
+    assert_eq!(
+        first["error"]["code"], -32801,
+        "answered for version {}",
+        first["result"]["version"]
+    );
+    let second = client.response_to(second).await;
+    assert_eq!(second["result"]["version"], 2, "{}", second["error"]);
+    assert_eq!(
+        second["result"]["scene"]["nodes"].as_array().map(Vec::len),
+        Some(3)
+    );
+}

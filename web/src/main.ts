@@ -243,7 +243,16 @@ class View {
 
   private showDiagnostics(scene: Scene): void {
     const list = byId("diagnostics");
+    // The layout's note first: it says why the picture is not as clear as usual.
+    const note: HTMLLIElement[] = [];
+    if (scene.layout_note !== undefined) {
+      const item = document.createElement("li");
+      item.className = "note";
+      item.textContent = scene.layout_note;
+      note.push(item);
+    }
     list.replaceChildren(
+      ...note,
       ...scene.diagnostics.map((d) => {
         const item = document.createElement("li");
         item.className = d.severity;

@@ -66,7 +66,7 @@ export interface Scene {
   outcome: Outcome | null;
   moves: number | null;
   summary: string;
-  too_large: { nodes: number; limit: number } | null;
+  too_large: { nodes: number; limit: number; edges: number; edge_limit: number } | null;
   nodes: SceneNode[];
   edges: SceneEdge[];
   line: [number, number][];
@@ -75,6 +75,8 @@ export interface Scene {
   bounds: [number, number, number, number];
   strategies: SceneStrategy[];
   what_if_note: string | null;
+  /** Set when the layout stopped at its work limit with edges still over nodes. */
+  layout_note?: string;
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */

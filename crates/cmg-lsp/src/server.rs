@@ -23,6 +23,7 @@ use super::documents::Needs;
 use super::event_loop::{Loop, Unanswerable};
 use super::handlers::{self, Snapshot};
 use super::pull::{self, Pulled};
+use super::scene::Layouts;
 use super::scheduler::Event;
 use super::tokens::TokenCache;
 use super::workspace;
@@ -49,6 +50,8 @@ pub struct Server {
     folders: Arc<Mutex<Vec<PathBuf>>>,
     /// What `workspace/diagnostic` last read of each closed file.
     stamps: Arc<Mutex<workspace::Stamps>>,
+    /// The game view's layouts, one at a time per document.
+    layouts: Arc<Layouts>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -154,7 +157,12 @@ impl Server {
             pulled,
             folders: Arc::default(),
             stamps: Arc::default(),
+            layouts: Arc::default(),
         }
+    }
+
+    pub(super) fn layouts(&self) -> &Layouts {
+        &self.layouts
     }
 
     fn pulled(&self) -> MutexGuard<'_, Pulled> {

@@ -13,9 +13,107 @@
 //! pictures are first spread out to a bounded crowding (the lines' clear bands over the
 //! picture's area) in one step.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use cmg_core::model::Graph;
 
 use super::svg::NODE_RADIUS;
+
+/// The work one pass may do, in units: one unit is one thing looked at (a grid cell, a
+/// node or an edge listed in one, a clash kept or measured again). Counted, not timed, so
+/// that a file gives the same picture on every machine. Random graphs of
+/// [`super::MAX_VIEW_NODES`] nodes and up to 16 000 edges stay within it (their pictures
+/// are those of the pass without a budget); spending it whole takes about 1.5 s of a core
+/// (`BENCHMARKS.md`). Dense graphs (complete bipartite ones, stars, many nodes joined to
+/// the same few) spend it before every edge is clear.
+pub const WORK_BUDGET: u64 = 1_500_000_000;
+
+/// What bounds one pass: its work budget ([`WORK_BUDGET`] by default) and a flag that
+/// stops it (a newer version of the file wants its own picture).
+#[derive(Clone, Copy, Debug)]
+pub struct Limits<'a> {
+    pub work: u64,
+    pub cancel: Option<&'a AtomicBool>,
+}
+
+impl Default for Limits<'_> {
+    fn default() -> Self {
+        Limits {
+            work: WORK_BUDGET,
+            cancel: None,
+        }
+    }
+}
+
+/// The pass was stopped by its cancel flag: there is no picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+/// How a pass ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cleared {
+    /// Every edge clears every node it does not join, and every two nodes are apart.
+    All,
+    /// The work budget ran out, or the picture held more clashes than the pass keeps
+    /// (see [`max_clashes`]): the positions are the best found, with clashes left.
+    Cut,
+}
+
+/// The work counted so far against a [`Limits`].
+pub(super) struct Work<'a> {
+    spent: u64,
+    limit: u64,
+    cancel: Option<&'a AtomicBool>,
+    cancelled: bool,
+}
+
+impl<'a> Work<'a> {
+    pub(super) fn new(limits: Limits<'a>) -> Work<'a> {
+        Work {
+            spent: 0,
+            limit: limits.work,
+            cancel: limits.cancel,
+            cancelled: false,
+        }
+    }
+
+    fn spend(&mut self, units: usize) {
+        self.spent = self.spent.saturating_add(units as u64);
+    }
+
+    /// Whether the pass must stop here: its budget is spent, or it was cancelled. Only
+    /// asked where the positions make a whole picture (between two nodes' moves).
+    pub(super) fn exhausted(&mut self) -> bool {
+        if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            self.cancelled = true;
+        }
+        self.cancelled || self.spent > self.limit
+    }
+
+    pub(super) fn cancelled(&self) -> bool {
+        self.cancelled
+    }
+
+    /// The units of work counted so far.
+    pub(super) fn spent(&self) -> u64 {
+        self.spent
+    }
+}
+
+/// At most this many clashes are kept at once (40 bytes each, about 50 MB at the view's
+/// limits): a picture with more is too crowded for relocating them one by one in the
+/// budget, and keeping them all took gigabytes (a complete bipartite graph of 600 nodes
+/// has 90 000 edges, and each of its first picture's edges passes over hundreds of
+/// nodes). Linear in the graph; a star of 2000 leaves starts with about 700 000.
+fn max_clashes(nodes: usize, edges: usize) -> usize {
+    32 * (nodes + edges) + (1 << 20)
+}
+
+/// At most this many grid entries (an edge listed in a cell it passes near): a picture
+/// whose edges cross it many times over is not relocated in. Linear in the graph.
+fn max_grid_entries(nodes: usize, edges: usize) -> usize {
+    64 * (nodes + edges) + 65_536
+}
 
 /// An edge keeps at least this far (pixels) from the centre of a node it does not join:
 /// the node's radius and a gap that reads as "the line goes past".
@@ -96,37 +194,81 @@ impl Clash {
 /// `seeded`: the positions come from the previous picture, so the clashes are few and
 /// local (around an edit): the picture is not spread out first, and the first two
 /// rounds only relocate, before growing (and so moving) the whole picture.
-pub fn clear(graph: &Graph, positions: &mut [[f64; 2]], seeded: bool) {
-    clear_edges(&edge_list(graph), positions, seeded);
+///
+/// The work is bounded by `work` and the memory is linear in the graph: a pass cut
+/// short leaves the best positions found ([`Cleared::Cut`]; every move only lowers the
+/// clashes), a cancelled one leaves no picture to speak of.
+pub(super) fn clear(
+    graph: &Graph,
+    positions: &mut [[f64; 2]],
+    seeded: bool,
+    work: &mut Work,
+) -> Result<Cleared, Cancelled> {
+    let cleared = clear_edges(&edge_list(graph), positions, seeded, work);
+    if work.cancelled() {
+        return Err(Cancelled);
+    }
+    Ok(cleared)
 }
 
 /// [`clear`] for the edges `edges` (dense indices).
-fn clear_edges(edges: &[[usize; 2]], positions: &mut [[f64; 2]], seeded: bool) {
+fn clear_edges(
+    edges: &[[usize; 2]],
+    positions: &mut [[f64; 2]],
+    seeded: bool,
+    work: &mut Work,
+) -> Cleared {
     let incident = incident_edges(positions.len(), edges);
+    let cap = max_clashes(positions.len(), edges.len());
     // Move each node that is in a clash to the nearest spot where it is in fewer (none,
     // best); where that stalls, grow the picture a little and look again: in a larger
     // picture there is more room between the lines, so this finds a picture not much
     // larger than it must be. A move changes only the clashes of the node it moves, to
     // fewer, so the clashes only ever get fewer.
     let rounds = if seeded { GROW_ROUNDS + 2 } else { GROW_ROUNDS };
-    let mut found = clashes(edges, positions);
-    if !found.is_empty() && !seeded {
-        // Relocating costs about the nodes times the rounds, and a larger picture takes
-        // fewer rounds: large graphs start less crowded.
-        let allowed = (CROWDED_NODES / positions.len() as f64).clamp(MIN_CROWDING, MAX_CROWDING);
-        let crowding = crowding(edges, positions);
-        if crowding > allowed {
-            spread(positions, crowding / allowed);
-            found = remeasure(&found, positions);
+    // Relocating costs about the nodes times the rounds, and a larger picture takes
+    // fewer rounds: large graphs start less crowded.
+    let allowed = (CROWDED_NODES / positions.len() as f64).clamp(MIN_CROWDING, MAX_CROWDING);
+    let mut found = match clashes_within(edges, positions, work, cap) {
+        Some(mut found) => {
+            if !found.is_empty() && !seeded {
+                let crowding = crowding(edges, positions);
+                if crowding > allowed {
+                    spread(positions, crowding / allowed);
+                    work.spend(found.len());
+                    found = remeasure(&found, positions);
+                }
+            }
+            found
         }
-    }
+        None if work.exhausted() => return Cut,
+        // Too many to keep: set apart the nodes that share a spot, spread out as above
+        // (spreading only lengthens distances, so the clashes after it are among those
+        // before), then count again.
+        None => {
+            separate_shared_spots(positions);
+            if !seeded {
+                let crowding = crowding(edges, positions);
+                if crowding > allowed {
+                    spread(positions, crowding / allowed);
+                }
+            }
+            match clashes_within(edges, positions, work, cap) {
+                Some(found) => found,
+                None => return Cut,
+            }
+        }
+    };
     found = in_order(found);
     // The grid relocating reads; it follows the nodes it moves, so it is built again
     // only after a spread has moved them all.
     let mut grid = None;
     for round in 0..rounds {
         if found.is_empty() {
-            return;
+            return Cleared::All;
+        }
+        if work.exhausted() {
+            return Cut;
         }
         let mut involved = vec![false; positions.len()];
         for clash in &found {
@@ -142,14 +284,24 @@ fn clear_edges(edges: &[[usize; 2]], positions: &mut [[f64; 2]], seeded: bool) {
                 }
             }
         }
-        let reading = grid.get_or_insert_with(|| Grid::new(edges, positions));
+        if grid.is_none() {
+            grid = Grid::new(edges, positions, work);
+        }
+        let Some(reading) = grid.as_mut() else {
+            return Cut;
+        };
         let before = found.len();
-        let (stuck, moved) = relocate(reading, edges, &incident, positions, &involved);
+        let (stuck, moved) = relocate(reading, edges, &incident, positions, &involved, work);
+        if work.exhausted() {
+            // Cut short between two moves: the positions are a picture with fewer
+            // clashes than before the round.
+            return Cut;
+        }
         // Only the clashes of the nodes that moved (as a node, an end of an edge or one
         // of a pair) can have changed: those are measured again from the grid, which
         // has followed the moves; counting every clash again each round cost more than
         // the last rounds' relocating.
-        let left = update(found, &moved, reading, edges, &incident, positions);
+        let left = update(found, &moved, reading, edges, &incident, positions, work);
         #[cfg(test)]
         assert_eq!(
             left,
@@ -170,6 +322,7 @@ fn clear_edges(edges: &[[usize; 2]], positions: &mut [[f64; 2]], seeded: bool) {
             );
             // Spreading only lengthens distances: the clashes after it are among those
             // before, measured again.
+            work.spend(left.len());
             found = remeasure(&left, positions);
             grid = None;
         } else {
@@ -179,17 +332,21 @@ fn clear_edges(edges: &[[usize; 2]], positions: &mut [[f64; 2]], seeded: bool) {
     // What is left: nudge the worst clashes (those a spread would have to blow the
     // picture up for) a few passes, then spread out by the one factor the rest needs.
     for attempt in 0..LAST_PASSES {
-        let clashes = in_order(clashes(edges, positions));
+        let Some(clashes) = clashes_within(edges, positions, work, cap) else {
+            return Cut;
+        };
+        let clashes = in_order(clashes);
         if clashes.is_empty() {
-            return;
+            return Cleared::All;
         }
         let needed = clashes.iter().map(Clash::spread_needed).fold(1.0, f64::max);
         let positive = clashes.iter().all(|c| c.distance() > 1e-3);
         if positive && (needed <= WORST_SPREAD || attempt + 1 == LAST_PASSES) {
             // Some room for rounding to hundredths of a pixel afterwards.
             spread(positions, (needed * 1.01).min(MAX_SPREAD));
-            return;
+            return Cleared::All;
         }
+        work.spend(clashes.len());
         for clash in clashes
             .into_iter()
             .filter(|c| c.distance() <= 1e-3 || c.spread_needed() > WORST_SPREAD)
@@ -197,6 +354,37 @@ fn clear_edges(edges: &[[usize; 2]], positions: &mut [[f64; 2]], seeded: bool) {
             nudge(positions, clash);
         }
         spread(positions, GROW);
+    }
+    Cleared::All
+}
+
+use Cleared::Cut;
+
+/// Sets apart the nodes that share a spot exactly, each after the first of its spot on a
+/// sunflower around it (the golden angle, a radius growing as the root of its rank, so
+/// that they keep about [`NODE_SPACING`] apart): the leaves of a large star have the same
+/// stress terms and land on one spot, every leaf in a clash with every other and with
+/// every edge, more clashes than the pass keeps. Deterministic: spots and ranks follow
+/// the positions and indices.
+fn separate_shared_spots(positions: &mut [[f64; 2]]) {
+    let mut order: Vec<usize> = (0..positions.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (p, q) = (positions[a], positions[b]);
+        p[0].total_cmp(&q[0])
+            .then(p[1].total_cmp(&q[1]))
+            .then(a.cmp(&b))
+    });
+    let mut start = 0;
+    for i in 1..order.len() {
+        let spot = positions[order[start]];
+        if positions[order[i]] != spot {
+            start = i;
+            continue;
+        }
+        let rank = (i - start) as f64;
+        let [x, y] = fallback_direction(i - start);
+        let radius = NODE_SPACING * 0.6 * rank.sqrt();
+        positions[order[i]] = [spot[0] + radius * x, spot[1] + radius * y];
     }
 }
 
@@ -209,13 +397,13 @@ const WORST_SPREAD: f64 = 2.0;
 
 /// Whether `positions` (pixels) already clear every edge and node as [`clear`] leaves them.
 /// Positions rounded to hundredths of a pixel after the pass still count as clear.
-pub fn is_clear(graph: &Graph, positions: &[[f64; 2]]) -> bool {
-    clashes(&edge_list(graph), positions)
-        .iter()
-        .all(|clash| match *clash {
-            Clash::Edge { distance, .. } => distance >= EDGE_CLEARANCE - ROUNDING,
-            Clash::Nodes { distance, .. } => distance >= NODE_SPACING - ROUNDING,
-        })
+/// Stops at the first clash beyond the rounding; a count the work runs out in is not
+/// clear.
+pub(super) fn is_clear(graph: &Graph, positions: &[[f64; 2]], work: &mut Work) -> bool {
+    each_clash(&edge_list(graph), positions, work, |clash| match clash {
+        Clash::Edge { distance, .. } => distance >= EDGE_CLEARANCE - ROUNDING,
+        Clash::Nodes { distance, .. } => distance >= NODE_SPACING - ROUNDING,
+    })
 }
 
 /// Slack for positions rounded to hundredths of a pixel.
@@ -233,29 +421,70 @@ fn edge_list(graph: &Graph) -> Vec<[usize; 2]> {
         .collect()
 }
 
-/// Every clash, in a fixed order (edges by index, then node pairs by their first node),
-/// so the pass is deterministic. A grid of the nodes bounds the work by what is near each
-/// edge; boxes and squared distances skip what is plainly far before it is measured.
-fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
+/// Every clash, as [`each_clash`] finds them; `None` when there are more than `cap` or
+/// the work ran out.
+fn clashes_within(
+    edges: &[[usize; 2]],
+    positions: &[[f64; 2]],
+    work: &mut Work,
+    cap: usize,
+) -> Option<Vec<Clash>> {
     let mut found = Vec::new();
+    let whole = each_clash(edges, positions, work, |clash| {
+        // Bounded by `cap`, and kept from aborting where memory is short.
+        if found.len() >= cap || found.try_reserve(1).is_err() {
+            return false;
+        }
+        found.push(clash);
+        true
+    });
+    whole.then_some(found)
+}
+
+/// Every clash, however many, with no budget: what the tests compare the pass with.
+#[cfg(test)]
+fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
+    let mut work = Work::new(Limits {
+        work: u64::MAX,
+        cancel: None,
+    });
+    clashes_within(edges, positions, &mut work, usize::MAX).expect("no limit")
+}
+
+/// Gives `visit` every clash, in a fixed order (edges by index, then node pairs by their
+/// first node), so the pass is deterministic, while it says to go on; false when it said
+/// to stop or the work ran out. A grid of the nodes bounds the work by what is near each
+/// edge; boxes and squared distances skip what is plainly far before it is measured.
+fn each_clash(
+    edges: &[[usize; 2]],
+    positions: &[[f64; 2]],
+    work: &mut Work,
+    mut visit: impl FnMut(Clash) -> bool,
+) -> bool {
     if positions.is_empty() {
-        return found;
+        return true;
     }
     // Far enough that what lies beyond is clear whatever the rounding (a pixel past the
     // clearances), squared.
     const EDGE_FAR: f64 = (EDGE_CLEARANCE + 1.0) * (EDGE_CLEARANCE + 1.0);
     const NODES_FAR: f64 = (NODE_SPACING + 1.0) * (NODE_SPACING + 1.0);
     let grid = NodeGrid::new(positions);
+    work.spend(positions.len());
     for &[a, b] in edges {
         let (p, q) = (positions[a], positions[b]);
         let pad = EDGE_CLEARANCE + 1.0;
         let low = [p[0].min(q[0]) - pad, p[1].min(q[1]) - pad];
         let high = [p[0].max(q[0]) + pad, p[1].max(q[1]) + pad];
+        let mut going = true;
+        let mut looked = 1;
         grid.frame.near_segment(p, q, EDGE_CLEARANCE, |k| {
-            for &node in grid.cell(k) {
+            let cell = grid.cell(k);
+            looked += 1 + cell.len();
+            for &node in cell {
                 let node = node as usize;
                 let c = positions[node];
-                if node == a
+                if !going
+                    || node == a
                     || node == b
                     || c[0] < low[0]
                     || c[0] > high[0]
@@ -273,7 +502,7 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
                 }
                 let distance = squared.sqrt();
                 if distance < EDGE_CLEARANCE {
-                    found.push(Clash::Edge {
+                    going = visit(Clash::Edge {
                         node,
                         edge: [a, b],
                         distance,
@@ -281,10 +510,17 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
                 }
             }
         });
+        work.spend(looked);
+        if !going || work.exhausted() {
+            return false;
+        }
     }
     for (i, &p) in positions.iter().enumerate() {
+        let mut going = true;
+        let mut looked = 1;
         grid.near_point(p, |j| {
-            if j <= i {
+            looked += 1;
+            if !going || j <= i {
                 return;
             }
             let q = positions[j];
@@ -295,15 +531,19 @@ fn clashes(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
             }
             let distance = squared.sqrt();
             if distance < NODE_SPACING {
-                found.push(Clash::Nodes {
+                going = visit(Clash::Nodes {
                     a: i,
                     b: j,
                     distance,
                 });
             }
         });
+        work.spend(looked);
+        if !going || work.exhausted() {
+            return false;
+        }
     }
-    found
+    true
 }
 
 /// Those of `clashes` that are still clashes at `positions`, measured again as
@@ -367,10 +607,12 @@ fn update(
     edges: &[[usize; 2]],
     incident: &[Vec<usize>],
     positions: &[[f64; 2]],
+    work: &mut Work,
 ) -> Vec<Clash> {
     if moved.is_empty() {
         return before;
     }
+    work.spend(before.len());
     let mut is_moved = vec![false; positions.len()];
     for &v in moved {
         is_moved[v] = true;
@@ -383,11 +625,14 @@ fn update(
     });
     let mut found = Vec::new();
     let frame = &grid.frame;
+    let mut looked = 0;
     for &v in moved {
         let p = positions[v];
         // The edges near a point are in its cell's list (each edge is listed in every
         // cell within the clearance of it).
-        for &e in &grid.edges[frame.index(frame.cell_of(p))] {
+        let here = &grid.edges[frame.index(frame.cell_of(p))];
+        looked += here.len() + incident[v].len();
+        for &e in here {
             let edge = edges[e];
             if edge[0] != v && edge[1] != v {
                 found.extend(edge_clash(v, edge, positions));
@@ -400,6 +645,7 @@ fn update(
                 positions[edge[1]],
                 EDGE_CLEARANCE,
                 |k| {
+                    looked += 1 + grid.nodes[k].len();
                     for &w in &grid.nodes[k] {
                         if w != edge[0] && w != edge[1] {
                             found.extend(edge_clash(w, edge, positions));
@@ -411,6 +657,7 @@ fn update(
         // Nodes nearer than the spacing are in the 3 × 3 cells around (cells are wider
         // than the spacing; a node beyond the grid is in the border's cell, as near).
         frame.cells_around(p, |k| {
+            looked += 1 + grid.nodes[k].len();
             for &w in &grid.nodes[k] {
                 if w != v {
                     found.extend(nodes_clash(v.min(w), v.max(w), positions));
@@ -418,6 +665,7 @@ fn update(
             }
         });
     }
+    work.spend(looked + found.len());
     // A clash between two moved nodes, or of an edge with a moved node and a moved end,
     // was found from both.
     found.sort_unstable_by_key(order_key);
@@ -708,8 +956,27 @@ fn cells_near_segment(p: [f64; 2], q: [f64; 2], pad: f64, cell: f64, mut visit: 
 }
 
 impl Grid {
-    fn new(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Grid {
+    /// The grid of the picture; `None` when its edges would be listed in more than
+    /// [`max_grid_entries`] cells (they cross the picture many times over) or the work
+    /// runs out counting them.
+    fn new(edges: &[[usize; 2]], positions: &[[f64; 2]], work: &mut Work) -> Option<Grid> {
         let frame = Frame::new(positions);
+        let cap = max_grid_entries(positions.len(), edges.len());
+        let mut entries = 0usize;
+        for &[a, b] in edges {
+            frame.near_segment(positions[a], positions[b], EDGE_CLEARANCE, |_| entries += 1);
+            if entries > cap {
+                return None;
+            }
+        }
+        work.spend(entries + frame.cells() + positions.len());
+        if work.exhausted() {
+            return None;
+        }
+        Some(Grid::build(frame, edges, positions))
+    }
+
+    fn build(frame: Frame, edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Grid {
         let mut grid = Grid {
             frame,
             nodes: vec![Vec::new(); frame.cells()],
@@ -730,16 +997,21 @@ impl Grid {
             .near_segment(p, q, EDGE_CLEARANCE, |k| lists[k].push(e));
     }
 
-    fn remove_edge(&mut self, e: usize, p: [f64; 2], q: [f64; 2]) {
+    /// Takes edge `e` out of the cells near it; the units of work that took.
+    fn remove_edge(&mut self, e: usize, p: [f64; 2], q: [f64; 2]) -> usize {
         let lists = &mut self.edges;
+        let mut looked = 0;
         self.frame.near_segment(p, q, EDGE_CLEARANCE, |k| {
+            looked += 1;
             if let Some(at) = lists[k].iter().position(|&f| f == e) {
+                looked += at;
                 lists[k].swap_remove(at);
             }
         });
+        looked
     }
 
-    /// Moves node `v` and its edges to `to`.
+    /// Moves node `v` and its edges to `to`; the units of work that took.
     fn move_node(
         &mut self,
         v: usize,
@@ -747,12 +1019,14 @@ impl Grid {
         edges: &[[usize; 2]],
         incident: &[usize],
         positions: &mut [[f64; 2]],
-    ) {
+    ) -> usize {
+        let mut looked = 0;
         for &e in incident {
             let [a, b] = edges[e];
-            self.remove_edge(e, positions[a], positions[b]);
+            looked += self.remove_edge(e, positions[a], positions[b]);
         }
         let from = self.frame.index(self.frame.cell_of(positions[v]));
+        looked += self.nodes[from].len();
         self.nodes[from].retain(|&w| w != v);
         positions[v] = to;
         let k = self.frame.index(self.frame.cell_of(to));
@@ -761,6 +1035,8 @@ impl Grid {
             let [a, b] = edges[e];
             self.add_edge(e, positions[a], positions[b]);
         }
+        // About as many cells again as were left.
+        2 * looked
     }
 }
 
@@ -845,7 +1121,8 @@ impl Neighbourhood {
         self.stamp
     }
 
-    /// Gathers what node `v`, at `here`, could clash with within [`REACH`] of it.
+    /// Gathers what node `v`, at `here`, could clash with within [`REACH`] of it; the
+    /// units of work that took.
     fn gather(
         &mut self,
         grid: &Grid,
@@ -853,7 +1130,8 @@ impl Neighbourhood {
         edges: &[[usize; 2]],
         incident: &[usize],
         positions: &[[f64; 2]],
-    ) {
+    ) -> usize {
+        let mut looked = 0;
         let here = positions[v];
         self.nodes.clear();
         self.edges.clear();
@@ -877,6 +1155,7 @@ impl Neighbourhood {
         for row in first.1.clamp(0, rows - 1)..=last.1.clamp(0, rows - 1) {
             for column in first.0.clamp(0, columns - 1)..=last.0.clamp(0, columns - 1) {
                 let k = (row * columns + column) as usize;
+                looked += 1 + grid.nodes[k].len() + grid.edges[k].len();
                 for &w in &grid.nodes[k] {
                     let q = positions[w];
                     let squared = squared_distance(q, here);
@@ -919,6 +1198,7 @@ impl Neighbourhood {
             let stamp = self.next_stamp();
             let segment = Segment::new(here, end);
             grid.frame.near_segment(here, end, edge_reach, |k| {
+                looked += 1 + grid.nodes[k].len();
                 for &w in &grid.nodes[k] {
                     if w == v || w == other || self.node_seen[w] == stamp {
                         continue;
@@ -935,6 +1215,15 @@ impl Neighbourhood {
             self.near_ends.push(ends.map(|end| start + end));
         }
         self.starts.push(self.near_edge.len());
+        looked
+    }
+
+    /// At most how many things [`Neighbourhood::clashes_at`] measures for a spot on `ring`.
+    fn to_measure(&self, ring: usize) -> usize {
+        let near_edges: usize = (0..self.other_ends.len())
+            .map(|i| self.near_ends[i][ring] - self.starts[i])
+            .sum();
+        1 + self.node_ends[ring] + self.edge_ends[ring] + near_edges
     }
 
     /// How many clashes the node would be in at `at`, a spot on ring `ring` (0: where it
@@ -1020,6 +1309,7 @@ fn relocate(
     incident: &[Vec<usize>],
     positions: &mut [[f64; 2]],
     involved: &[bool],
+    work: &mut Work,
 ) -> (usize, Vec<usize>) {
     // The spots to try, nearest first, as offsets: 6 on the first ring, 12 on the next…
     let spots: Vec<(usize, [f64; 2])> = (1..=RINGS)
@@ -1035,9 +1325,19 @@ fn relocate(
     let mut near = Neighbourhood::new(positions.len(), edges.len());
     let mut stuck = 0;
     let mut moved = Vec::new();
+    // What a spot on each ring measures at most, as of the node in hand.
+    let mut to_measure = [0; RINGS + 1];
     for v in (0..positions.len()).filter(|&v| involved[v]) {
+        // Stops between two nodes' moves, where the positions make a picture.
+        if work.exhausted() {
+            break;
+        }
         let here = positions[v];
-        near.gather(grid, v, edges, &incident[v], positions);
+        work.spend(near.gather(grid, v, edges, &incident[v], positions));
+        for (ring, units) in to_measure.iter_mut().enumerate() {
+            *units = near.to_measure(ring);
+        }
+        work.spend(to_measure[0]);
         let now = near.clashes_at(here, 0, usize::MAX);
         if now == 0 {
             continue;
@@ -1048,6 +1348,7 @@ fn relocate(
         let mut best = (now, here);
         for &(ring, [x, y]) in &spots {
             let at = [here[0] + x * cos - y * sin, here[1] + x * sin + y * cos];
+            work.spend(to_measure[ring]);
             let there = near.clashes_at(at, ring, best.0);
             if there < best.0 {
                 best = (there, at);
@@ -1057,7 +1358,7 @@ fn relocate(
             }
         }
         if best.0 < now {
-            grid.move_node(v, best.1, edges, &incident[v], positions);
+            work.spend(grid.move_node(v, best.1, edges, &incident[v], positions));
             moved.push(v);
         }
         if best.0 > 0 {
@@ -1070,6 +1371,13 @@ fn relocate(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn unlimited() -> Work<'static> {
+        Work::new(Limits {
+            work: u64::MAX,
+            cancel: None,
+        })
+    }
 
     /// A crowded random picture: `n` nodes in a square about `side` pixels wide, a random
     /// tree and as many random edges again.
@@ -1127,7 +1435,7 @@ mod tests {
         for seed in 0..4 {
             let (positions, edges) = picture(120, 700.0 + 300.0 * seed as f64, seed);
             let incident = incident_edges(positions.len(), &edges);
-            let grid = Grid::new(&edges, &positions);
+            let grid = Grid::build(Frame::new(&positions), &edges, &positions);
             let mut near = Neighbourhood::new(positions.len(), edges.len());
             for v in (0..positions.len()).step_by(7) {
                 near.gather(&grid, v, &edges, &incident[v], &positions);
@@ -1240,9 +1548,74 @@ mod tests {
             let (mut positions, edges) = picture(150 + 50 * seed as usize, 400.0, seed);
             positions[3] = positions[5];
             positions[11] = [positions[11][0] + 5000.0, positions[11][1]];
-            clear_edges(&edges, &mut positions, seed % 2 == 1);
+            clear_edges(&edges, &mut positions, seed % 2 == 1, &mut unlimited());
             assert!(clashes(&edges, &positions).is_empty(), "seed {seed}");
         }
+    }
+
+    /// A pass stops soon after its budget is spent, leaving positions with fewer
+    /// clashes than it started with (never more), and counts the same units each time.
+    #[test]
+    fn a_pass_stops_at_its_work_budget_with_no_more_clashes() {
+        for seed in 0..3 {
+            let (start, edges) = picture(200, 300.0, seed);
+            let before = clashes(&edges, &start).len();
+            let limit = 150_000;
+            let mut spent = None;
+            for _ in 0..2 {
+                let mut positions = start.clone();
+                let mut work = Work::new(Limits {
+                    work: limit,
+                    cancel: None,
+                });
+                let cleared = clear_edges(&edges, &mut positions, true, &mut work);
+                assert_eq!(cleared, Cleared::Cut, "seed {seed}");
+                assert!(
+                    work.spent() < limit + limit / 2,
+                    "seed {seed}: {} units",
+                    work.spent()
+                );
+                assert!(clashes(&edges, &positions).len() <= before, "seed {seed}");
+                assert!(spent.is_none_or(|spent| spent == work.spent()));
+                spent = Some(work.spent());
+            }
+            // The whole budget clears the same picture.
+            let mut positions = start.clone();
+            let mut work = Work::new(Limits::default());
+            let cleared = clear_edges(&edges, &mut positions, true, &mut work);
+            assert_eq!(cleared, Cleared::All, "seed {seed}");
+        }
+    }
+
+    /// A picture with more clashes than the pass keeps (every node on one spot, every
+    /// edge over every node) is given up at once rather than counted whole: memory stays
+    /// linear in the graph.
+    #[test]
+    fn a_picture_too_crowded_to_keep_its_clashes_is_given_up() {
+        let n = 400;
+        let positions = vec![[0.0, 0.0]; n];
+        let edges: Vec<[usize; 2]> = (0..n)
+            .flat_map(|a| (a + 1..n).step_by(7).map(move |b| [a, b]))
+            .collect();
+        let cap = max_clashes(n, edges.len());
+        let mut work = Work::new(Limits::default());
+        assert!(clashes_within(&edges, &positions, &mut work, cap).is_none());
+        // The pass sets the nodes apart and relocates them within its budget.
+        let mut moved = positions.clone();
+        let limit = 5_000_000;
+        let mut work = Work::new(Limits {
+            work: limit,
+            cancel: None,
+        });
+        assert_eq!(
+            clear_edges(&edges, &mut moved, true, &mut work),
+            Cleared::Cut
+        );
+        assert!(work.spent() > limit, "relocated until the budget ran out");
+        let mut distinct = moved.clone();
+        distinct.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+        distinct.dedup();
+        assert_eq!(distinct.len(), n, "no two nodes on one spot");
     }
 
     /// After a spread, measuring the clashes found before again finds every clash (in

@@ -17,10 +17,11 @@
 //! they do not join.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
 
 use cmg_core::model::Graph;
 
-use super::clearance;
+use super::clearance::{self, Cancelled, Cleared, Limits, Work};
 
 /// Pixels per edge of graph distance.
 pub const UNIT: f64 = 90.0;
@@ -56,16 +57,58 @@ const KEEP_MARGIN: f64 = 1.25;
 /// Where each node id was drawn, in pixels.
 pub type Positions = HashMap<u32, [f64; 2]>;
 
+/// A picture: where each node goes, and whether the post-pass stopped at its work
+/// budget with edges still over nodes (the view says so).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// Pixels, in dense index order.
+    pub positions: Vec<[f64; 2]>,
+    /// The post-pass was cut short (see [`Cleared::Cut`]).
+    pub cut: bool,
+    /// The units of work the post-pass counted ([`clearance::WORK_BUDGET`]).
+    pub work: u64,
+}
+
+impl From<Vec<[f64; 2]>> for Layout {
+    fn from(positions: Vec<[f64; 2]>) -> Layout {
+        Layout {
+            positions,
+            cut: false,
+            work: 0,
+        }
+    }
+}
+
 /// Positions for every node of `graph`, in dense index order and pixels.
 ///
 /// Nodes found in `previous` start where they were; new nodes start beside their placed
 /// neighbours. The work is O(n · (PIVOTS + degree) · MAX_SWEEPS) time and
-/// O(n · PIVOTS + edges) memory, then the post-pass's: callers bound `n`.
+/// O(n · PIVOTS + edges) memory, then the post-pass's, which is bounded by
+/// [`clearance::WORK_BUDGET`] and linear memory: callers bound `n` and the edges.
 pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
+    match layout_within(graph, previous, Limits::default()) {
+        Ok(layout) => layout.positions,
+        Err(Cancelled) => unreachable!("nothing cancels a layout without a flag"),
+    }
+}
+
+/// [`layout`] within `limits`: the post-pass stops where its work budget runs out (then
+/// the picture is the best found, and [`Layout::cut`] says so), and the whole layout
+/// stops soon after the cancel flag is set.
+pub fn layout_within(
+    graph: &Graph,
+    previous: &Positions,
+    limits: Limits,
+) -> Result<Layout, Cancelled> {
     let n = graph.node_count();
     if n == 0 {
-        return Vec::new();
+        return Ok(Layout::from(Vec::new()));
     }
+    let stop = || {
+        limits
+            .cancel
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+    };
     let model = Model::new(graph);
     // Positions come from clients too: only sane ones seed the layout.
     let previous: Positions = previous
@@ -78,7 +121,7 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
         .count();
     let (mut positions, seeds) = if seeded == 0 {
         let mut positions = model.pivot_mds();
-        model.majorize(&mut positions, None);
+        model.majorize(&mut positions, None, &stop);
         (positions, None)
     } else {
         // The previous picture may have been spread out by the post-pass: brought to
@@ -96,7 +139,7 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
                     .then_some(positions[i])
             })
             .collect();
-        model.majorize(&mut positions, Some(&anchors));
+        model.majorize(&mut positions, Some(&anchors), &stop);
         for p in &mut positions {
             *p = [p[0] / scale, p[1] / scale];
         }
@@ -104,10 +147,16 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
     };
     if positions.iter().flatten().any(|v| !v.is_finite()) {
         positions = model.pivot_mds();
-        model.majorize(&mut positions, None);
+        model.majorize(&mut positions, None, &stop);
+    }
+    if stop() {
+        return Err(Cancelled);
     }
     let mut pixels = to_pixels(&positions);
-    clearance::clear(graph, &mut pixels, seeded > 0);
+    let mut work = Work::new(limits);
+    let cleared = clearance::clear(graph, &mut pixels, seeded > 0, &mut work)?;
+    let mut cut = cleared == Cleared::Cut;
+    let mut spent = work.spent();
     if seeded > 0 {
         // The post-pass may have grown the picture about its own centre: put the nodes
         // that were drawn before back about where they were on average (a translation,
@@ -129,17 +178,30 @@ pub fn layout(graph: &Graph, previous: &Positions) -> Vec<[f64; 2]> {
     // the graph alone moves nothing.
     if let Some(seeds) = seeds.filter(|_| seeded == n) {
         let seed_pixels = to_pixels(&seeds);
-        if clearance::is_clear(graph, &seed_pixels)
+        // A budget of its own: the seed of a picture that was cut short is not clear,
+        // and the count stops at its first clash.
+        let mut work = Work::new(limits);
+        let clear = clearance::is_clear(graph, &seed_pixels, &mut work);
+        if work.cancelled() {
+            return Err(Cancelled);
+        }
+        spent += work.spent();
+        if clear
             && model.scaled_stress(&seed_pixels)
                 <= model.scaled_stress(&pixels) * KEEP_MARGIN + 1e-9
         {
             pixels = seed_pixels;
+            cut = false;
         }
     }
-    pixels
-        .into_iter()
-        .map(|[x, y]| [round(x), round(y)])
-        .collect()
+    Ok(Layout {
+        positions: pixels
+            .into_iter()
+            .map(|[x, y]| [round(x), round(y)])
+            .collect(),
+        cut,
+        work: spent,
+    })
 }
 
 fn to_pixels(positions: &[[f64; 2]]) -> Vec<[f64; 2]> {
@@ -352,10 +414,20 @@ impl Model {
     ///
     /// Positions that are already at rest are given back untouched, so that an edit that
     /// leaves the graph as it was (a comment, a label) moves nothing at all.
-    fn majorize(&self, positions: &mut [[f64; 2]], anchors: Option<&[Option<[f64; 2]>]>) {
+    ///
+    /// `stop` is asked before each sweep: a cancelled layout stops sweeping.
+    fn majorize(
+        &self,
+        positions: &mut [[f64; 2]],
+        anchors: Option<&[Option<[f64; 2]>]>,
+        stop: &dyn Fn() -> bool,
+    ) {
         let start = positions.to_vec();
         let mut previous_stress = f64::INFINITY;
         for sweep in 0..MAX_SWEEPS {
+            if stop() {
+                return;
+            }
             let mut largest_move: f64 = 0.0;
             // The stress of each node's terms as the sweep finds them: cheap (the lengths
             // are at hand), and enough to tell a sweep that no longer gains.

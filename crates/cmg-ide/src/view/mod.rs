@@ -11,8 +11,9 @@ pub mod svg;
 
 use serde::Serialize;
 
+pub use clearance::{Cancelled, Limits, WORK_BUDGET};
 pub use explain::{add_explanations, SceneStrategy, SceneTreeLine, MAX_SCENE_TREE_LINES};
-pub use layout::{layout, Positions, UNIT};
+pub use layout::{layout, layout_within, Layout, Positions, UNIT};
 pub use slice::{parse_turn, slice, turn_keyword, Slice, SliceError};
 
 use crate::code_lens::line_ids;
@@ -31,6 +32,17 @@ pub const SCENE_VERSION: u32 = 2;
 /// O(nodes + edges): slices of the position table come on demand ([`slice`]).
 pub const MAX_VIEW_NODES: usize = 2000;
 
+/// The view draws at most this many edges: ten per node at the node limit. A picture of
+/// more is a solid tangle, its scene tens of megabytes, and its layout's post-pass
+/// (`clearance.rs`) would only spend its budget on it.
+pub const MAX_VIEW_EDGES: usize = 20_000;
+
+/// Whether the view draws `graph`: at most [`MAX_VIEW_NODES`] nodes and
+/// [`MAX_VIEW_EDGES`] edges. Above, the scene says so and has no nodes or edges.
+pub fn draws(graph: &cmg_core::model::Graph) -> bool {
+    graph.node_count() <= MAX_VIEW_NODES && graph.edge_count() <= MAX_VIEW_EDGES
+}
+
 /// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
 pub const MAX_SCENE_DIAGNOSTICS: usize = 200;
 
@@ -47,7 +59,8 @@ pub struct Scene {
     pub moves: Option<u32>,
     /// The outcome in words ("cat wins in 4"), or why there is none.
     pub summary: String,
-    /// Set when the graph is beyond [`MAX_VIEW_NODES`]: then `nodes` and `edges` are empty.
+    /// Set when the graph is beyond [`MAX_VIEW_NODES`] or [`MAX_VIEW_EDGES`]: then
+    /// `nodes` and `edges` are empty.
     pub too_large: Option<TooLarge>,
     pub nodes: Vec<SceneNode>,
     pub edges: Vec<SceneEdge>,
@@ -63,12 +76,22 @@ pub struct Scene {
     pub strategies: Vec<SceneStrategy>,
     /// Why the edges carry no what-if ("what-if: not computed above 300 nodes ...").
     pub what_if_note: Option<String>,
+    /// Set when the layout stopped at its work limit with edges still passing over
+    /// nodes ([`LAYOUT_CUT_NOTE`]); left out of the JSON when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub layout_note: Option<String>,
 }
+
+/// What a scene whose layout was cut short says.
+pub const LAYOUT_CUT_NOTE: &str =
+    "layout: stopped at its work limit; some edges pass over nodes they do not join";
 
 #[derive(Clone, Debug, Serialize)]
 pub struct TooLarge {
     pub nodes: usize,
     pub limit: usize,
+    pub edges: usize,
+    pub edge_limit: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -137,8 +160,27 @@ impl Scene {
 /// `previous` holds where nodes were drawn last time, so that they stay there.
 pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positions) -> Scene {
     build_scene(analysis, solution, || {
-        layout(&analysis.model.graph, previous)
+        layout(&analysis.model.graph, previous).into()
     })
+}
+
+/// [`scene`] with its layout within `limits` ([`layout_within`]); `Err` when the cancel
+/// flag stopped it.
+pub fn scene_within(
+    analysis: &Analysis,
+    solution: Option<&Solution>,
+    previous: &Positions,
+    limits: Limits,
+) -> Result<Scene, Cancelled> {
+    let graph = &analysis.model.graph;
+    let laid_out = if draws(graph) {
+        Some(layout_within(graph, previous, limits)?)
+    } else {
+        None
+    };
+    Ok(build_scene(analysis, solution, move || {
+        laid_out.expect("laid out for a graph the view draws")
+    }))
 }
 
 /// [`scene`] with the layout already made: `positions` is what [`layout`] gives for the
@@ -151,15 +193,16 @@ pub fn scene(analysis: &Analysis, solution: Option<&Solution>, previous: &Positi
 pub fn scene_laid_out(
     analysis: &Analysis,
     solution: Option<&Solution>,
-    positions: Vec<[f64; 2]>,
+    laid_out: impl Into<Layout>,
 ) -> Scene {
+    let laid_out = laid_out.into();
     build_scene(analysis, solution, move || {
         assert_eq!(
-            positions.len(),
+            laid_out.positions.len(),
             analysis.model.graph.node_count(),
             "one laid-out position per node"
         );
-        positions
+        laid_out
     })
 }
 
@@ -167,7 +210,7 @@ pub fn scene_laid_out(
 fn build_scene(
     analysis: &Analysis,
     solution: Option<&Solution>,
-    laid_out: impl FnOnce() -> Vec<[f64; 2]>,
+    laid_out: impl FnOnce() -> Layout,
 ) -> Scene {
     let graph = &analysis.model.graph;
     let solution = solution_for(graph, solution);
@@ -187,16 +230,26 @@ fn build_scene(
         bounds: [0.0; 4],
         strategies: Vec::new(),
         what_if_note: None,
+        layout_note: None,
     };
-    if graph.node_count() > MAX_VIEW_NODES {
+    if !draws(graph) {
         scene.too_large = Some(TooLarge {
             nodes: graph.node_count(),
             limit: MAX_VIEW_NODES,
+            edges: graph.edge_count(),
+            edge_limit: MAX_VIEW_EDGES,
         });
-        scene.summary = format!(
-            "the graph has {} nodes; the view draws at most {MAX_VIEW_NODES}",
-            graph.node_count()
-        );
+        scene.summary = if graph.node_count() > MAX_VIEW_NODES {
+            format!(
+                "the graph has {} nodes; the view draws at most {MAX_VIEW_NODES}",
+                graph.node_count()
+            )
+        } else {
+            format!(
+                "the graph has {} edges; the view draws at most {MAX_VIEW_EDGES}",
+                graph.edge_count()
+            )
+        };
         scene.diagnostics = scene_diagnostics(analysis, &diagnostics);
         return scene;
     }
@@ -214,7 +267,10 @@ fn build_scene(
     };
 
     let diagnostics = scene_diagnostics(analysis, &diagnostics);
-    let positions = laid_out();
+    let Layout { positions, cut, .. } = laid_out();
+    if cut {
+        scene.layout_note = Some(LAYOUT_CUT_NOTE.to_owned());
+    }
     for (index, &[x, y]) in positions.iter().enumerate() {
         let index = index as u32;
         let id = graph.id(index);
@@ -234,13 +290,19 @@ fn build_scene(
             flagged: diagnostics.iter().any(|d| d.nodes.contains(&id)),
         });
     }
+    // One set of the marked edges: asking each diagnostic's list for each edge cost
+    // edges times marked pairs.
+    let marked: std::collections::HashSet<[u32; 2]> = diagnostics
+        .iter()
+        .flat_map(|d| d.edges.iter().copied())
+        .collect();
     for a in 0..graph.node_count() as u32 {
         for &b in graph.neighbours(a).iter().filter(|&&b| b > a) {
             let key = [graph.id(a), graph.id(b)];
             scene.edges.push(SceneEdge {
                 a: key[0],
                 b: key[1],
-                flagged: diagnostics.iter().any(|d| d.edges.contains(&key)),
+                flagged: marked.contains(&key),
                 critical: false,
                 what_if: None,
             });

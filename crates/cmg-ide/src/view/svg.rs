@@ -37,6 +37,8 @@ pub const NODE_RADIUS: f64 = 18.0;
 /// Room around the nodes, and for the legend below them.
 const MARGIN: f64 = 40.0;
 const LEGEND_HEIGHT: f64 = 70.0;
+/// A line more for the layout's note, when there is one.
+const NOTE_HEIGHT: f64 = 24.0;
 
 /// Outcomes with their legend text, in legend order; the class is the scene's word.
 const OUTCOMES: [(Outcome, &str); 3] = [
@@ -49,7 +51,12 @@ pub fn to_svg(scene: &Scene) -> String {
     let [x0, y0, x1, y1] = scene.bounds;
     let (left, top) = (x0 - MARGIN, y0 - MARGIN);
     let width = (x1 - x0 + 2.0 * MARGIN).max(420.0);
-    let height = y1 - y0 + 2.0 * MARGIN + LEGEND_HEIGHT;
+    let note = if scene.layout_note.is_some() {
+        NOTE_HEIGHT
+    } else {
+        0.0
+    };
+    let height = y1 - y0 + 2.0 * MARGIN + LEGEND_HEIGHT + note;
     let mut svg = String::new();
     let _ = writeln!(
         svg,
@@ -62,7 +69,9 @@ pub fn to_svg(scene: &Scene) -> String {
         r#"<rect class="background" x="{left}" y="{top}" width="{width}" height="{height}"/>"#
     );
     svg.push_str("<g class=\"edges\">\n");
-    let position = |id: u32| scene.nodes.iter().find(|n| n.id == id).map(|n| (n.x, n.y));
+    let places: std::collections::HashMap<u32, (f64, f64)> =
+        scene.nodes.iter().map(|n| (n.id, (n.x, n.y))).collect();
+    let position = |id: u32| places.get(&id).copied();
     for edge in &scene.edges {
         let (Some((xa, ya)), Some((xb, yb))) = (position(edge.a), position(edge.b)) else {
             continue;
@@ -176,6 +185,14 @@ fn write_legend(svg: &mut String, x: f64, y: f64, scene: &Scene) {
             i as f64 * 150.0 + 8.0,
             shape(role),
             i as f64 * 150.0 + 24.0
+        );
+    }
+    if let Some(note) = &scene.layout_note {
+        let _ = writeln!(
+            svg,
+            r#"<text class="note" x="0" y="{}">{}</text>"#,
+            LEGEND_HEIGHT + 8.0,
+            escape(note)
         );
     }
     svg.push_str("</g>\n");

@@ -259,6 +259,92 @@ fn a_graph_beyond_the_limit_is_not_drawn() {
     assert!(scene.summary.contains("at most"), "{}", scene.summary);
 }
 
+/// `{0 … a-1} -- {a … a+b-1}`, written as one group product.
+fn complete_bipartite(a: u32, b: u32) -> String {
+    let group = |ids: std::ops::Range<u32>| {
+        let ids: Vec<String> = ids.map(|i| i.to_string()).collect();
+        format!("{{{}}}", ids.join(" "))
+    };
+    format!("{} -- {}\n", group(0..a), group(a..a + b))
+}
+
+/// A 9 KB file of a million edges (a complete bipartite graph of 2000 nodes) is within
+/// the node limit: the scene refuses it by its edges at once, with no layout.
+#[test]
+fn a_graph_beyond_the_edge_limit_is_not_drawn() {
+    let analysis = Analysis::new(complete_bipartite(1000, 1000));
+    assert_eq!(analysis.model.graph.edge_count(), 1_000_000);
+    let scene = scene(&analysis, None, &Positions::new());
+    let too_large = scene.too_large.as_ref().expect("refused");
+    assert_eq!(
+        (too_large.edges, too_large.edge_limit),
+        (1_000_000, MAX_VIEW_EDGES)
+    );
+    assert!(scene.nodes.is_empty() && scene.edges.is_empty());
+    assert_eq!(
+        scene.summary,
+        format!("the graph has 1000000 edges; the view draws at most {MAX_VIEW_EDGES}")
+    );
+}
+
+/// A dense graph whose post-pass runs out of work keeps the best picture it found, and
+/// the scene and its export say so; the same input gives the same picture (work is
+/// counted, not timed). The examples never run out (the picture tests above).
+#[test]
+fn a_layout_out_of_work_keeps_its_picture_and_says_so() {
+    let analysis = Analysis::new(complete_bipartite(12, 40));
+    let graph = &analysis.model.graph;
+    let limits = Limits {
+        work: 200_000,
+        cancel: None,
+    };
+    let cut = layout_within(graph, &Positions::new(), limits).expect("not cancelled");
+    assert!(
+        cut.cut,
+        "200 000 units clear a 12 × 40 complete bipartite graph"
+    );
+    assert!(cut.work > 200_000, "{} units", cut.work);
+    assert_eq!(cut.positions.len(), graph.node_count());
+    assert!(cut.positions.iter().flatten().all(|v| v.is_finite()));
+    assert_eq!(
+        layout_within(graph, &Positions::new(), limits),
+        Ok(cut.clone())
+    );
+    let scene = scene_laid_out(&analysis, None, cut.clone());
+    assert_eq!(scene.layout_note.as_deref(), Some(LAYOUT_CUT_NOTE));
+    assert!(svg::to_svg(&scene).contains(LAYOUT_CUT_NOTE));
+    let json = serde_json::to_value(&scene).expect("JSON");
+    assert_eq!(json["layout_note"], LAYOUT_CUT_NOTE);
+    // With the whole budget it clears, and says nothing.
+    let whole = layout_within(graph, &Positions::new(), Limits::default()).expect("a layout");
+    assert!(!whole.cut);
+    assert!(whole.work > cut.work, "{} units", whole.work);
+    let scene = scene_laid_out(&analysis, None, whole);
+    assert_eq!(geometry_offence(&scene), None);
+    assert_eq!(
+        serde_json::to_value(&scene)
+            .expect("JSON")
+            .get("layout_note"),
+        None
+    );
+}
+
+/// A set cancel flag stops a layout: there is no picture.
+#[test]
+fn a_cancelled_layout_gives_no_picture() {
+    let analysis = Analysis::new(complete_bipartite(12, 40));
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    let limits = Limits {
+        cancel: Some(&flag),
+        ..Limits::default()
+    };
+    assert_eq!(
+        layout_within(&analysis.model.graph, &Positions::new(), limits),
+        Err(Cancelled)
+    );
+    assert!(scene_within(&analysis, None, &Positions::new(), limits).is_err());
+}
+
 #[test]
 fn the_export_carries_one_element_per_node_with_its_outcome() {
     let analysis = Analysis::new("[[1,3],[0],[3],[0,2]]\nnode 3 \"a <b>\"");
@@ -359,6 +445,7 @@ fn the_contract_states_the_bounds_of_the_scene() {
             .expect("docs/view.md");
     for phrase in [
         format!("more than {MAX_VIEW_NODES} nodes"),
+        format!("more than {MAX_VIEW_EDGES} edges"),
         format!("at most {MAX_SCENE_DIAGNOSTICS};"),
     ] {
         assert!(contract.contains(&phrase), "docs/view.md lacks {phrase:?}");
