@@ -386,7 +386,13 @@ impl Runner {
                 tokio::spawn(async move { super::server::refresh_views(&client, support).await });
             }
             Action::Free(garbage) => {
-                tokio::task::spawn_blocking(move || drop(garbage));
+                tokio::task::spawn_blocking(move || {
+                    let gives_back = garbage.gives_back();
+                    drop(garbage);
+                    if gives_back {
+                        super::documents::give_back_memory();
+                    }
+                });
             }
         }
     }

@@ -192,6 +192,8 @@ fn analyse(
         rope,
         config: config.clone(),
         over_budget: None,
+        // Closed files are analysed outside the open documents' budget.
+        granted: u64::MAX,
     };
     let analysed = job.run();
     if let (Some(analysis), Some((game, _))) = (&analysed.analysis, &analysed.plan.game) {
