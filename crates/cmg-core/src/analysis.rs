@@ -23,6 +23,12 @@ impl Analysis {
     pub fn new(text: impl Into<String>) -> Analysis {
         let text = text.into();
         let parse = parse(&text);
+        Analysis::from_parse(text, parse)
+    }
+
+    /// [`Analysis::new`] from the parse of `text`, for a caller that looked at the parse
+    /// first (the server sizes the graph a file declares before building it).
+    pub fn from_parse(text: String, parse: Parse) -> Analysis {
         let model = Model::new(&text, &parse);
         Analysis {
             line_index: LineIndex::new(&text),

@@ -19,9 +19,9 @@ use ropey::Rope;
 
 use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::explain::Solved;
-use cmg_core::model::{Code, Rendered};
-use cmg_solve::Game;
-use cmg_syntax::TextRange;
+use cmg_core::model::{Code, Rendered, MAX_EDGE_PAIRS};
+use cmg_solve::{peak_memory_bytes, Game};
+use cmg_syntax::{Parse, StatementKind, TextRange};
 
 use super::config::Config;
 use super::convert::{self, Encoding};
@@ -58,6 +58,10 @@ pub struct Document {
     /// The generation of a rebuild after an eviction whose diagnostics are already on
     /// the client (same text, same settings): it is not published again.
     pub quiet: u64,
+    /// What analysing the text takes, once an analysis has sized the graph it declares
+    /// ([`analysis_need`]): for the generation it was measured for, and the latest
+    /// measure, which the next edit's analysis reserves too (a dense file stays dense).
+    pub measured: Option<(u64, u64)>,
 }
 
 /// What a request waits for before it is answered.
@@ -86,10 +90,14 @@ pub struct Analysed {
     /// Set when the analysis was refused because it would not fit in what is left of
     /// the memory budget.
     pub over_budget: Option<OverBudget>,
-    /// The heap `analysis` holds ([`Analysis::heap_bytes`]), measured once on the pool:
-    /// the budget sums it over every document on the loop, often, and measuring walks
-    /// the whole parse.
+    /// The heap this analysis holds ([`analysed_bytes`]: the analysis with its graph,
+    /// and the game planned from it), measured once on the pool: the budget sums it
+    /// over every document on the loop, often, and measuring walks the whole parse.
     pub analysis_bytes: u64,
+    /// Set instead of an analysis when the graph the text declares needs more than the
+    /// job was granted: what it needs ([`analysis_need`]). Nothing was built; the
+    /// scheduler makes room and starts the analysis again, or refuses it.
+    pub needs: Option<u64>,
 }
 
 impl Analysed {
@@ -115,18 +123,112 @@ pub struct OverBudget {
     pub budget: u64,
 }
 
+// What the memory budget counts, in one place: every estimate and measure of what a
+// document holds or a piece of work takes is made here, from the data structures'
+// capacities and element sizes, and the scheduler only adds them up.
+
 /// The most heap an analysis takes while it is built, per byte of text (the copy of the
 /// text included): measured with a counting allocator, from 8 (comments) to 112 (a list
 /// of 100 000 repeats) at the peak, 34 to 61 for edge lists; 128 bounds them all.
 const ANALYSIS_PEAK_BYTES_PER_TEXT_BYTE: u64 = 128;
 
+/// The most heap an analysis takes while it is built, per edge pair a group product
+/// declares (`{3 … 699} -- {700 … 4989}` declares 3 million in 24 KB, which the bytes
+/// of text do not bound): the pairs listed from both ends with their repeats (8 bytes)
+/// while the sorted adjacency lists are made (8 more), then the lists and the game
+/// planned from them (8 and 8, the first list freed by then). Measured with a counting
+/// allocator at 16.2 to 17.9 bytes per pair, from 200 000 to 3 million pairs.
+const ANALYSIS_PEAK_BYTES_PER_PAIR: u64 = 20;
+
 /// The memory an analysis of `text_bytes` bytes may take while it runs, estimated before
-/// anything is allocated; 0 above the size limit, where nothing is analysed.
+/// anything is allocated; 0 above the size limit, where nothing is analysed. The graph
+/// a group product declares is not in it: [`analysis_need`] adds it once the text is
+/// parsed.
 pub fn analysis_estimate(text_bytes: usize, config: &Config) -> u64 {
     if text_bytes > config.max_document_bytes {
         return 0;
     }
     (text_bytes as u64).saturating_mul(ANALYSIS_PEAK_BYTES_PER_TEXT_BYTE)
+}
+
+/// The memory the analysis of a parsed text takes while it runs: [`analysis_estimate`]
+/// and the edge pairs its group products declare (up to the model's limit, where the
+/// graph stops growing).
+pub fn analysis_need(text_bytes: usize, parse: &Parse, config: &Config) -> u64 {
+    analysis_estimate(text_bytes, config)
+        .saturating_add(product_pairs(parse).saturating_mul(ANALYSIS_PEAK_BYTES_PER_PAIR))
+}
+
+/// The edge pairs the group products of a parse declare (`{a b} -- {c d}`: four), up to
+/// [`MAX_EDGE_PAIRS`]; a link of two single ids is not counted, its text bounds it.
+fn product_pairs(parse: &Parse) -> u64 {
+    let mut pairs = 0u64;
+    for statement in &parse.file.statements {
+        if let StatementKind::Edges(groups) = &statement.kind {
+            for link in groups.windows(2) {
+                let (left, right) = (link[0].members.len() as u64, link[1].members.len() as u64);
+                if left > 1 || right > 1 {
+                    pairs = pairs.saturating_add(left * right);
+                }
+            }
+        }
+        if pairs >= MAX_EDGE_PAIRS {
+            return MAX_EDGE_PAIRS;
+        }
+    }
+    pairs
+}
+
+/// What a finished analysis holds: the analysis (its text, parse, model with the graph,
+/// and line index, by [`Analysis::heap_bytes`]) and the game planned from it.
+fn analysed_bytes(analysis: Option<&Analysis>, plan: &Plan) -> u64 {
+    let analysis = analysis.map_or(0, Analysis::heap_bytes);
+    let game = plan.game.as_ref().map_or(0, |(game, _)| game.heap_bytes());
+    (analysis + game) as u64
+}
+
+/// What the solve of `game` takes at its peak, and what its solution holds after (an
+/// upper bound): the solver's tables and work lists ([`peak_memory_bytes`]) and the
+/// solution's own copy of the game.
+pub fn solve_bytes(game: &Game) -> u64 {
+    peak_memory_bytes(game.node_count()).saturating_add(game.heap_bytes() as u64)
+}
+
+/// What a retained solution holds: see [`solve_bytes`].
+pub fn solution_bytes(solved: &Solved) -> u64 {
+    solve_bytes(solved.solution.game())
+}
+
+/// Gives the heap freed by closed and evicted documents back to the system. glibc keeps
+/// what is freed in its arenas, and reuses it, but returns only the top of the main
+/// arena by itself: after 48 dense documents were closed, the server held 1.6 GB for
+/// nothing. `malloc_trim` releases every free page of every arena (docs/dev/decisions.md
+/// has the measures); it walks the free lists, a few milliseconds, so it runs on the
+/// blocking pool, and a trim asked for while one runs makes that one trim once more.
+pub fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ASKED: AtomicU64 = AtomicU64::new(0);
+        static TRIMMING: AtomicBool = AtomicBool::new(false);
+        ASKED.fetch_add(1, Ordering::AcqRel);
+        if TRIMMING.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        loop {
+            let asked = ASKED.load(Ordering::Acquire);
+            // SAFETY: `malloc_trim` only returns free pages of the allocator's arenas to
+            // the system; it takes the arenas' locks, like any allocation.
+            unsafe {
+                libc::malloc_trim(0);
+            }
+            TRIMMING.store(false, Ordering::Release);
+            // A free that ended meanwhile asked too: trim again unless another thread
+            // already took it.
+            if ASKED.load(Ordering::Acquire) == asked || TRIMMING.swap(true, Ordering::AcqRel) {
+                return;
+            }
+        }
+    }
 }
 
 /// The solve an analysis asks for, decided on the pool with the analysis.
@@ -166,23 +268,36 @@ pub struct AnalysisJob {
     pub config: Config,
     /// Refused for want of memory: the job only says so.
     pub over_budget: Option<OverBudget>,
+    /// The memory reserved for it: a text that declares a graph needing more
+    /// ([`analysis_need`]) is not analysed, and the result says what it needs.
+    pub granted: u64,
 }
 
 impl AnalysisJob {
     /// Parses and checks the snapshot and plans its solve; this is the heavy part, run
     /// on the blocking pool.
     pub fn run(self) -> Analysed {
+        let mut needs = None;
         let analysis = (self.rope.len_bytes() <= self.config.max_document_bytes
             && self.over_budget.is_none())
-        // `String::from` copies the rope chunk by chunk into a string of the right size;
-        // `to_string` goes through the formatter and grows its string as it goes, which
-        // took 3.5 ms on a 1 MB file, on every keystroke.
-        .then(|| Arc::new(Analysis::new(String::from(&self.rope))));
+        .then(|| {
+            // `String::from` copies the rope chunk by chunk into a string of the right
+            // size; `to_string` goes through the formatter and grows its string as it
+            // goes, which took 3.5 ms on a 1 MB file, on every keystroke.
+            let text = String::from(&self.rope);
+            let parse = cmg_syntax::parse(&text);
+            let need = analysis_need(text.len(), &parse, &self.config);
+            if need > self.granted {
+                needs = Some(need);
+                return None;
+            }
+            Some(Arc::new(Analysis::from_parse(text, parse)))
+        })
+        .flatten();
         let plan = plan(analysis.as_deref(), &self.config);
-        let analysis_bytes = analysis
-            .as_ref()
-            .map_or(0, |analysis| analysis.heap_bytes() as u64);
+        let analysis_bytes = analysed_bytes(analysis.as_deref(), &plan);
         Analysed {
+            needs,
             generation: self.generation,
             version: self.version,
             rope: self.rope,
@@ -240,6 +355,7 @@ impl Document {
                 },
                 over_budget: None,
                 analysis_bytes: 0,
+                needs: None,
             }),
             rope,
             solve: SolveState::NoGame,
@@ -249,6 +365,7 @@ impl Document {
             released: 0,
             evicted: false,
             quiet: 0,
+            measured: None,
         }
     }
 
@@ -305,6 +422,7 @@ impl Document {
             },
             over_budget: None,
             analysis_bytes: 0,
+            needs: None,
         };
         Leftover {
             _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
@@ -318,10 +436,31 @@ impl Document {
         self.let_analysis_go()
     }
 
-    /// The heap the latest analysis holds, if it is retained (its own estimate); the
-    /// text on the rope is not counted.
+    /// The heap the latest analysis holds, if it is retained: the analysis and its
+    /// game ([`Analysed::analysis_bytes`]).
     pub fn analysis_bytes(&self) -> u64 {
         self.analysed.analysis_bytes
+    }
+
+    /// What the analysis of the current text is to reserve: what an analysis of it
+    /// measured, else the text's estimate, or the latest measure if more (an edit of a
+    /// dense file leaves it dense); and whether that is a measure of this very text.
+    pub fn analysis_reservation(&self, config: &Config) -> (u64, bool) {
+        let estimate = analysis_estimate(self.rope.len_bytes(), config);
+        match self.measured {
+            Some((generation, need)) if generation == self.generation => (need, true),
+            _ if estimate == 0 => (0, true),
+            Some((_, need)) => (estimate.max(need), false),
+            None => (estimate, false),
+        }
+    }
+
+    /// Notes what the analysis of `generation` found it needs, and returns the job to
+    /// start again for it (the analysis stays under way).
+    pub fn measured(&mut self, generation: u64, need: u64, config: &Config) -> AnalysisJob {
+        debug_assert!(self.analysing && generation == self.generation);
+        self.measured = Some((generation, need));
+        self.job(config)
     }
 
     fn schedule(&mut self, config: &Config) -> Option<AnalysisJob> {
@@ -341,6 +480,8 @@ impl Document {
             rope: self.rope.clone(),
             config: config.clone(),
             over_budget: None,
+            // The scheduler grants what it reserved.
+            granted: self.analysis_reservation(config).0,
         }
     }
 

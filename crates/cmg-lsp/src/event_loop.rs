@@ -304,12 +304,18 @@ impl Runner {
                 let name = uri.as_str().to_owned();
                 self.on_pool(
                     move || {
-                        cmg_core::explain::solve_and_explain_with(
+                        let solved = cmg_core::explain::solve_and_explain_with(
                             &game,
                             config,
                             cmg_core::explain::WhatIfBudget::Editor,
                             &cancel,
-                        )
+                        );
+                        if solved.is_none() {
+                            // Stopped (its document closed, evicted or edited): its
+                            // tables, freed by now, go back to the system too.
+                            super::documents::give_back_memory();
+                        }
+                        solved
                     },
                     move |panic| {
                         format!(
@@ -386,7 +392,13 @@ impl Runner {
                 tokio::spawn(async move { super::server::refresh_views(&client, support).await });
             }
             Action::Free(garbage) => {
-                tokio::task::spawn_blocking(move || drop(garbage));
+                tokio::task::spawn_blocking(move || {
+                    let gives_back = garbage.gives_back();
+                    drop(garbage);
+                    if gives_back {
+                        super::documents::give_back_memory();
+                    }
+                });
             }
         }
     }

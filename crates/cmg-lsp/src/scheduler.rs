@@ -15,10 +15,15 @@
 //!   publication of the same document.
 //! - A solution is kept only for the game it solved; solves share one queue, newest
 //!   first, one at a time.
-//! - One memory budget for the process: the retained analyses (each counted at
-//!   [`cmg_core::analysis::Analysis::heap_bytes`]) and solutions (at their solve's
-//!   peak), the analyses under way (at [`documents::analysis_estimate`]) and the running
-//!   solve (at its peak) stay within it. Before an analysis or a solve starts, what it
+//! - One memory budget for the process: the retained analyses (each counted with its
+//!   graph and its game, at [`Analysed::analysis_bytes`]) and solutions (at their
+//!   solve's peak, with their game: [`documents::solution_bytes`]), the analyses under
+//!   way (at what the text and the graph it declares take: [`documents::analysis_need`])
+//!   and the running solve (at its peak) stay within it; `documents` makes every
+//!   estimate. An analysis is granted the text's estimate, or what an analysis of the
+//!   document measured; one whose text declares a larger graph stops after the parse
+//!   and says what it needs, and is started again for that. Before an analysis or a
+//!   solve starts, what it
 //!   needs is made room for by evicting what the least recently used documents retain
 //!   (never what the most recently edited or requested one's analysis); an evicted
 //!   document keeps its text, version and published diagnostics, and is analysed again
@@ -30,9 +35,6 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
 
-use cmg_core::analysis::{MemorySetting, TooLarge};
-use cmg_solve::peak_memory_bytes;
-
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{
@@ -40,6 +42,7 @@ use super::documents::{
     SolveState,
 };
 use super::handlers::Snapshot;
+use cmg_core::analysis::{MemorySetting, TooLarge};
 
 /// Which request an answer is for; handed out by the server's loop.
 pub type Ticket = u64;
@@ -196,8 +199,21 @@ impl BuildJob {
 #[allow(dead_code)]
 pub enum Garbage {
     Leftover(Leftover),
+    /// What an eviction let go.
+    Evicted(Leftover),
+    /// A closed document, or one opened again.
     Document(Box<Document>),
     Analysed(Box<Analysed>),
+}
+
+impl Garbage {
+    /// Whether freeing it gives memory back to the system too
+    /// ([`documents::give_back_memory`]): what closes and evictions free, which the
+    /// process may not need again; not the analysis each edit replaces, whose room the
+    /// next edit's analysis takes.
+    pub fn gives_back(&self) -> bool {
+        matches!(self, Garbage::Evicted(_) | Garbage::Document(_))
+    }
 }
 
 /// A request waiting for its generation.
@@ -611,6 +627,15 @@ impl Scheduler {
             }
             return;
         };
+        let needs = analysed.as_ref().and_then(|analysed| analysed.needs);
+        if let Some(need) = needs.filter(|_| tracked.document.generation == generation) {
+            // The text declares a larger graph than the analysis was granted room for:
+            // nothing was built. It starts again once there is room for what it needs,
+            // or is refused for it.
+            let job = tracked.document.measured(generation, need, &self.config);
+            self.start_analysis(uri, job, actions);
+            return;
+        }
         match tracked
             .document
             .finish_analysis(generation, analysed, &self.config)
@@ -748,9 +773,12 @@ impl Scheduler {
 
     /// Starts the newest queued solve if none runs, making room in the budget first. A
     /// solve that does not fit waits for the analyses under way, and is refused
-    /// (`too-large`) when none is.
+    /// (`too-large`) when none is. Analyses that wait for room go first: a solve that
+    /// started in their place would keep them waiting for its end (a dense game takes
+    /// seconds), and the next solve for its own, so that with many documents open one
+    /// was never analysed.
     fn pump(&mut self, actions: &mut Vec<Action>) {
-        if self.running.is_some() {
+        if self.running.is_some() || !self.waiting.is_empty() {
             return;
         }
         while let Some((uri, job)) = self.queue.pop() {
@@ -761,7 +789,7 @@ impl Scheduler {
             if cancelled || !wanted {
                 continue;
             }
-            let peak = peak_memory_bytes(job.game.node_count());
+            let peak = documents::solve_bytes(&job.game);
             if !self.make_room(&uri, peak, actions) {
                 if !self.reserved.is_empty() {
                     self.queue.push((uri, job));
@@ -798,7 +826,11 @@ impl Scheduler {
     /// waits for the work under way to end, or, when nothing is under way, is refused
     /// (the job then only says so).
     fn start_analysis(&mut self, uri: Uri, mut job: AnalysisJob, actions: &mut Vec<Action>) {
-        let estimate = documents::analysis_estimate(job.rope.len_bytes(), &job.config);
+        let text = documents::analysis_estimate(job.rope.len_bytes(), &job.config);
+        let (estimate, measured) = self.documents.get(&uri).map_or((text, false), |tracked| {
+            tracked.document.analysis_reservation(&self.config)
+        });
+        let mut granted = estimate;
         if estimate > 0 && !self.make_room(&uri, estimate, actions) {
             if !self.reserved.is_empty() || self.running.is_some() {
                 if !self.waiting.contains(&uri) {
@@ -806,14 +838,24 @@ impl Scheduler {
                 }
                 return;
             }
-            job.over_budget = Some(OverBudget {
-                estimate,
-                left: self.left(),
-                budget: self.config.solver_memory_budget(),
-            });
-        } else if estimate > 0 && job.over_budget.is_none() {
-            self.reserved.insert(job.generation, estimate);
+            if !measured && text < estimate && self.make_room(&uri, text, actions) {
+                // What an older text of the document measured does not fit: this text
+                // is measured again, and may need less.
+                granted = text;
+            } else {
+                job.over_budget = Some(OverBudget {
+                    estimate,
+                    left: self.left(),
+                    budget: self.config.solver_memory_budget(),
+                });
+                actions.push(Action::Analyse { uri, job });
+                return;
+            }
         }
+        if granted > 0 {
+            self.reserved.insert(job.generation, granted);
+        }
+        job.granted = granted;
         actions.push(Action::Analyse { uri, job });
     }
 
@@ -899,7 +941,7 @@ impl Scheduler {
                 actions.push(Action::Free(Garbage::Leftover(leftover)));
             } else if analysis {
                 let leftover = tracked.document.evict_analysis();
-                actions.push(Action::Free(Garbage::Leftover(leftover)));
+                actions.push(Action::Free(Garbage::Evicted(leftover)));
                 self.queue.retain(|(queued, _)| *queued != uri);
                 self.evictions += 1;
             } else {
@@ -971,9 +1013,7 @@ impl Tracked {
         self.document
             .last_solved
             .as_ref()
-            .map_or(0, |(_, solution)| {
-                peak_memory_bytes(solution.solution.game().node_count())
-            })
+            .map_or(0, |(_, solution)| documents::solution_bytes(solution))
     }
 
     /// What the document holds against the budget: its analysis and its solution.
@@ -1029,12 +1069,15 @@ mod tests {
 
     use super::*;
     use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
+    use cmg_solve::peak_memory_bytes;
     use proptest::prelude::*;
 
     /// Texts whose games and outcomes differ in the ways that matter: the same game
     /// under another `expect` or comment (the solution is reused), another game with
     /// the same node count and another outcome, no game, a syntax error.
-    const TEXTS: [&str; 7] = [
+    /// The last declares its graph as a group product, which the text does not bound:
+    /// its analysis is sized after the parse and started again for what it needs.
+    const TEXTS: [&str; 8] = [
         "0 -- 1 -- 2\nexpect mouse\n",
         "0 -- 1 -- 2\nexpect cat\n",
         "# c\n0 -- 1 -- 2\nexpect cat\n",
@@ -1042,6 +1085,7 @@ mod tests {
         "0 -- 3 -- 1 -- 2\nexpect mouse\n",
         "0 -- 1\n",
         "0 -- 1 -- 2 --\nexpect draw\n",
+        "0 -- 1 -- 2\n{1 2 3 4} -- {5 6 7 8 9}\nexpect mouse\n",
     ];
     const URIS: [&str; 3] = ["file:///a.cmg", "file:///b.cmg", "file:///c.cmg"];
 
@@ -1593,6 +1637,71 @@ mod tests {
         harness.apply(&mut scheduler, Op::Change(d, 0));
         harness.drain(&mut scheduler);
         assert_eq!(harness.publications, 4);
+    }
+
+    /// A group product declares a graph its text does not bound: the analysis granted
+    /// the text's estimate stops after the parse and says what it needs, and is started
+    /// again for that when it fits, or refused with the figure when it cannot. What the
+    /// analysis then holds counts its game.
+    #[test]
+    fn a_dense_graph_is_sized_before_it_is_built_and_counted_with_its_game() {
+        let mut text = String::from("0 -- 1 -- 2\n{");
+        text.extend((3..100).map(|id| format!("{id} ")));
+        text.push_str("} -- {");
+        text.extend((100..300).map(|id| format!("{id} ")));
+        text.push_str("}\n");
+        let config = Config::default();
+        let parse = cmg_syntax::parse(&text);
+        let need = documents::analysis_need(text.len(), &parse, &config);
+        let estimate = documents::analysis_estimate(text.len(), &config);
+        assert!(need > 3 * estimate, "{need} {estimate}");
+        let open = |cap: u64| {
+            let config = Config {
+                memory_cap: Some(cap),
+                ..Config::default()
+            };
+            let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+            let mut harness = Harness::default();
+            harness.client.insert(
+                uri(0),
+                ClientDoc {
+                    text: text.clone(),
+                    version: 1,
+                    opening: 0,
+                },
+            );
+            let opened = Event::Opened {
+                uri: uri(0),
+                text: text.clone(),
+                version: 1,
+            };
+            harness.feed(&mut scheduler, opened);
+            assert_eq!(harness.work.analyses[0].1.granted, estimate);
+            harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+            (scheduler, harness)
+        };
+        // Room for it: started again with what it needs.
+        let (mut scheduler, mut harness) = open(2 * need);
+        assert_eq!(harness.work.analyses.len(), 1, "not started again");
+        assert_eq!(harness.work.analyses[0].1.granted, need);
+        assert_eq!(scheduler.reserved.values().sum::<u64>(), need);
+        harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        let analysed = &scheduler.documents[&uri(0)].document.analysed;
+        let analysis = analysed.analysis.as_ref().expect("analysed");
+        let game = &analysed.plan.game.as_ref().expect("a game").0;
+        assert_eq!(
+            analysed.analysis_bytes,
+            (analysis.heap_bytes() + game.heap_bytes()) as u64
+        );
+        // The game is about as large as the graph: it was not counted before.
+        assert!(2 * game.heap_bytes() > analysis.heap_bytes());
+        harness.drain(&mut scheduler);
+        // No room: refused, with what it needs.
+        let (mut scheduler, mut harness) = open(need - 1);
+        harness.drain(&mut scheduler);
+        assert_eq!(harness.refused.len(), 1);
+        let analysed = &scheduler.documents[&uri(0)].document.analysed;
+        assert_eq!(analysed.over_budget.map(|over| over.estimate), Some(need));
     }
 
     /// A document whose analysis cannot fit however much is evicted gets the

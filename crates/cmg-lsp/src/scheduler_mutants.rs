@@ -4,6 +4,7 @@
 //! it hands out when the test says so.
 
 use cmg_core::analysis::Analysis;
+use cmg_solve::peak_memory_bytes;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
 
 use super::*;

@@ -264,6 +264,8 @@ fn analyse(
         rope,
         config: config.clone(),
         over_budget: None,
+        // Closed files are analysed outside the open documents' budget.
+        granted: u64::MAX,
     };
     let analysed = job.run();
     let Some((game, _)) = &analysed.plan.game else {

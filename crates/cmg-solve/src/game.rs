@@ -44,6 +44,12 @@ impl Game {
         }
     }
 
+    /// The heap bytes this game holds on to: its two arrays, by capacity. What a server
+    /// keeping games of many documents counts against its memory budget.
+    pub fn heap_bytes(&self) -> usize {
+        (self.offsets.capacity() + self.targets.capacity()) * std::mem::size_of::<u32>()
+    }
+
     /// The number of nodes, `n`; nodes are the indices `0..n`.
     pub fn node_count(&self) -> usize {
         self.offsets.len() - 1
