@@ -166,22 +166,8 @@ try {
   for (let i = 0; i < mouseLine; i++) await page.keyboard.press("ArrowDown");
   await page.keyboard.press("Home");
   for (let i = 0; i < 10; i++) {
-    // Measured in the page: from the key's event to the outcome's change. The watch is
-    // set up before the key is pressed.
-    await page.evaluate(() => {
-      const shown = document.querySelector("#outcome");
-      const watch = { at: null, took: null };
-      window.cmgKeystroke = watch;
-      document.addEventListener("keydown", () => (watch.at = performance.now()), { capture: true, once: true });
-      new MutationObserver((_, observer) => {
-        if (watch.at === null) return;
-        observer.disconnect();
-        watch.took = performance.now() - watch.at;
-      }).observe(shown, { attributes: true, attributeFilter: ["data-moves", "data-outcome"] });
-    });
-    await page.keyboard.press(i % 2 === 0 ? "#" : "Delete");
-    await page.waitForFunction(() => window.cmgKeystroke.took !== null, null, { timeout: WAIT_MS });
-    times.push(await page.evaluate(() => window.cmgKeystroke.took));
+    // Measured in the page: from the key's event to the outcome's change.
+    times.push(await timeKeystroke(page, i % 2 === 0 ? "#" : "Delete", "#outcome", { attributes: true, attributeFilter: ["data-moves", "data-outcome"] }));
     if (i % 2 === 0) await page.keyboard.press("ArrowLeft");
   }
   console.log(`# keystroke to a changed outcome on ${example}, in order: ${times.map((t) => t.toFixed(0)).join(", ")} ms`);
@@ -208,20 +194,8 @@ try {
   const bigTimes = [];
   await page.keyboard.press("Control+Home");
   for (let i = 0; i < 6; i++) {
-    await page.evaluate(() => {
-      const watch = { at: null, took: null };
-      window.cmgKeystroke = watch;
-      document.addEventListener("keydown", () => (watch.at = performance.now()), { capture: true, once: true });
-      new MutationObserver((_, observer) => {
-        if (watch.at === null) return;
-        observer.disconnect();
-        watch.took = performance.now() - watch.at;
-      }).observe(document.querySelector("#status"), { childList: true, characterData: true, subtree: true });
-    });
     // `1 -- 2` is the first line: commenting it out and back changes the edge count.
-    await page.keyboard.press(i % 2 === 0 ? "#" : "Delete");
-    await page.waitForFunction(() => window.cmgKeystroke.took !== null, null, { timeout: WAIT_MS });
-    bigTimes.push(await page.evaluate(() => window.cmgKeystroke.took));
+    bigTimes.push(await timeKeystroke(page, i % 2 === 0 ? "#" : "Delete", "#status", { childList: true, characterData: true, subtree: true }));
     if (i % 2 === 0) await page.keyboard.press("ArrowLeft");
   }
   console.log(`# keystroke to the new analysis shown, 1000 nodes: ${bigTimes.map((t) => t.toFixed(0)).join(", ")} ms`);
@@ -241,3 +215,27 @@ try {
 }
 console.log(failures === 0 ? "# playground: all passed" : `# playground: ${failures} failed`);
 process.exit(failures === 0 ? 0 : 1);
+
+/**
+ * Presses `key` and returns the milliseconds, measured in the page, from the key's event
+ * to the first change of the element `selector` that `observed` (MutationObserver
+ * options) sees. The watch is set up before the key is pressed.
+ */
+async function timeKeystroke(page, key, selector, observed) {
+  await page.evaluate(
+    ([selector, observed]) => {
+      const watch = { at: null, took: null };
+      window.cmgKeystroke = watch;
+      document.addEventListener("keydown", () => (watch.at = performance.now()), { capture: true, once: true });
+      new MutationObserver((_, observer) => {
+        if (watch.at === null) return;
+        observer.disconnect();
+        watch.took = performance.now() - watch.at;
+      }).observe(document.querySelector(selector), observed);
+    },
+    [selector, observed],
+  );
+  await page.keyboard.press(key);
+  await page.waitForFunction(() => window.cmgKeystroke.took !== null, null, { timeout: WAIT_MS });
+  return page.evaluate(() => window.cmgKeystroke.took);
+}
