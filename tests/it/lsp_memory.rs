@@ -40,12 +40,17 @@ async fn initialized(client: &mut ProcessClient, settings: &Value) {
 
 /// The peak resident size of a process, in KiB (`VmHWM`).
 fn peak_resident_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmHWM")
+}
+
+/// A size field of `/proc/PID/status`, in KiB.
+fn status_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc");
     status
         .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-        .expect("VmHWM")
+        .unwrap_or_else(|| panic!("{field} in /proc/{pid}/status"))
 }
 
 /// Opens `count` documents and waits for the first publication of each, checked
@@ -232,12 +237,7 @@ fn dense_document(copy: usize, left: u32, right: u32) -> String {
 
 /// The resident size of a process, in KiB (`VmRSS`).
 fn resident_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-        .expect("VmRSS")
+    status_kib(pid, "VmRSS")
 }
 
 /// Opens `copies` dense documents under a budget of `budget_mib`, waits for each one's

@@ -4,7 +4,7 @@
 // and the URL fragment following the text (`#code=`, share.ts). Nothing leaves the page.
 
 import { setDiagnostics, lintGutter, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
-import { EditorState, StateEffect, StateField, type Text } from "@codemirror/state";
+import { EditorState, StateEffect, type StateEffectType, StateField, type Text } from "@codemirror/state";
 import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type DecorationSet } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
@@ -158,27 +158,26 @@ class HintWidget extends WidgetType {
 }
 const setHints = StateEffect.define<DecorationSet>();
 const setTokens = StateEffect.define<DecorationSet>();
+/**
+ * Decorations that follow the text's edits until `replace` brings a new set: the
+ * worker's answers come after the text they were asked for.
+ */
+function decorationField(replace: StateEffectType<DecorationSet>): StateField<DecorationSet> {
+  return StateField.define<DecorationSet>({
+    create: () => Decoration.none,
+    update(decorations, transaction) {
+      decorations = decorations.map(transaction.changes);
+      for (const effect of transaction.effects) if (effect.is(replace)) decorations = effect.value;
+      return decorations;
+    },
+    provide: (field) => EditorView.decorations.from(field),
+  });
+}
 /** The colours of the text, from the language server's token table (semanticTokens). */
-const tokenField = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(tokens, transaction) {
-    tokens = tokens.map(transaction.changes);
-    for (const effect of transaction.effects) if (effect.is(setTokens)) tokens = effect.value;
-    return tokens;
-  },
-  provide: (field) => EditorView.decorations.from(field),
-});
+const tokenField = decorationField(setTokens);
 /** Texts longer than this are coloured only where they are shown. */
 const MAX_COLOURED_WHOLE = 256 * 1024;
-const hintField = StateField.define<DecorationSet>({
-  create: () => Decoration.none,
-  update(hints, transaction) {
-    hints = hints.map(transaction.changes);
-    for (const effect of transaction.effects) if (effect.is(setHints)) hints = effect.value;
-    return hints;
-  },
-  provide: (field) => EditorView.decorations.from(field),
-});
+const hintField = decorationField(setHints);
 
 function applyEdits(editor: EditorView, edits: TextEdit[]): void {
   const doc = editor.state.doc;
