@@ -791,7 +791,7 @@ impl Scheduler {
             }
             let peak = documents::solve_bytes(&job.game);
             if !self.make_room(&uri, peak, actions) {
-                if !self.reserved.is_empty() {
+                if !self.reserved.is_empty() || self.publishing(&uri) {
                     self.queue.push((uri, job));
                     return;
                 }
@@ -832,7 +832,7 @@ impl Scheduler {
         });
         let mut granted = estimate;
         if estimate > 0 && !self.make_room(&uri, estimate, actions) {
-            if !self.reserved.is_empty() || self.running.is_some() {
+            if !self.reserved.is_empty() || self.running.is_some() || self.publishing(&uri) {
                 if !self.waiting.contains(&uri) {
                     self.waiting.push(uri);
                 }
@@ -857,6 +857,16 @@ impl Scheduler {
         }
         job.granted = granted;
         actions.push(Action::Analyse { uri, job });
+    }
+
+    /// Whether a document other than `uri` holds an analysis only until its publication
+    /// is handed over. That ends on its own, without a solve, and leaves the analysis
+    /// evictable: what needs the room waits for it rather than being refused while
+    /// the budget is only held for a moment (many documents opened at once).
+    fn publishing(&self, uri: &Uri) -> bool {
+        self.documents
+            .iter()
+            .any(|(other, tracked)| other != uri && tracked.publishing())
     }
 
     /// Gives the analyses that wait for room another try, the most recently used first.
@@ -1019,6 +1029,19 @@ impl Tracked {
     /// What the document holds against the budget: its analysis and its solution.
     fn retained_bytes(&self) -> u64 {
         self.document.analysis_bytes() + self.solution_bytes()
+    }
+
+    /// Whether the analysis is held for a publication under way: a build handed out and
+    /// not sent, a publication not handed over, or the short wait for a quick solve
+    /// (its timer ends it).
+    fn publishing(&self) -> bool {
+        let document = &self.document;
+        let publication = &self.publication;
+        document.is_current()
+            && document.analysis_bytes() > 0
+            && (publication.builds > publication.sent
+                || document.released < document.generation
+                || publication.waiting.is_some())
     }
 
     /// Whether the analysis may be evicted as far as this document goes: it is of the
@@ -1637,6 +1660,37 @@ mod tests {
         harness.apply(&mut scheduler, Op::Change(d, 0));
         harness.drain(&mut scheduler);
         assert_eq!(harness.publications, 4);
+    }
+
+    /// Documents opened at once: while the others' publications are under way their
+    /// analyses cannot be evicted, and the next analysis that needs their room waits
+    /// for a publication to be handed over instead of being refused.
+    #[test]
+    fn an_analysis_waits_for_the_publications_under_way_instead_of_being_refused() {
+        let retained = Analysis::new(TEXTS[5]).heap_bytes() as u64;
+        let estimate = documents::analysis_estimate(TEXTS[5].len(), &Config::default());
+        // Two analyses retained and a third under way do not fit.
+        let config = Config {
+            memory_cap: Some(2 * retained + estimate - 1),
+            ..Config::default()
+        };
+        let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+        let mut harness = Harness::default();
+        for d in 0..2 {
+            harness.apply(&mut scheduler, open(d, 5));
+            harness.apply(&mut scheduler, Op::FinishAnalysis(0));
+        }
+        assert_eq!(harness.work.builds.len(), 2);
+        harness.apply(&mut scheduler, open(2, 5));
+        assert!(harness.refused.is_empty(), "refused while others publish");
+        assert!(harness.work.analyses.is_empty(), "started above the budget");
+        // One publication handed over: its analysis makes room.
+        harness.apply(&mut scheduler, Op::FinishBuild(0));
+        assert_eq!(harness.work.analyses.len(), 1, "still waiting");
+        harness.drain(&mut scheduler);
+        assert!(harness.refused.is_empty());
+        assert_eq!(harness.publications, 3);
+        assert!(harness.asked.is_empty());
     }
 
     /// A group product declares a graph its text does not bound: the analysis granted
