@@ -186,7 +186,7 @@ fn write_what_if(out: &mut String, graph: &Graph, solution: &Solution, start: Po
     };
     let _ = writeln!(
         out,
-        "\nwithout each edge (* critical: removing it changes who wins, or a win into a draw):"
+        "\nwithout each edge (* critical: removing it changes the result):"
     );
     let now = solution.outcome(start);
     let now_moves = solution.moves_to_end(start);

@@ -75,7 +75,14 @@ async fn per_node_hints_follow_the_setting() {
     let hints = client
         .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}))
         .await;
-    assert_eq!(hints.as_array().unwrap().len(), 1, "{hints}");
+    // The outcome's hint, and no node's (the critical edges keep theirs).
+    let kept: Vec<&Value> = hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|hint| hint["label"] != "critical")
+        .collect();
+    assert_eq!(kept.len(), 1, "{hints}");
 }
 
 #[tokio::test]

@@ -32,7 +32,7 @@ export interface SceneEdge {
   a: number;
   b: number;
   flagged: boolean;
-  /** Removing the edge changes who wins, or turns a win into a draw. */
+  /** Removing the edge changes the result, in any direction. */
   critical: boolean;
   /** "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)", or null when not computed. */
   what_if: string | null;

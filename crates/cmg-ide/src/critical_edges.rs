@@ -1,4 +1,4 @@
-//! The mark on critical edges: an inlay hint "critical" right after the `--` of each edge statement that declares an edge whose removal changes who wins, or turns a win into a draw.
+//! The mark on critical edges: an inlay hint "critical" right after the `--` of each edge statement that declares an edge whose removal changes the result (`cmg_solve::is_critical`).
 //!
 //! A hint rather than a semantic-token modifier: VS Code's themes colour only the standard
 //! modifiers, so a custom one would be invisible unless the user configured a colour for

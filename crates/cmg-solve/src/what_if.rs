@@ -17,7 +17,7 @@ pub struct EdgeOutcome {
     pub outcome: Outcome,
     /// Moves to the end under optimal play; `None` for a draw.
     pub moves: Option<u32>,
-    /// Whether removing the edge changes who wins or turns a win into a draw.
+    /// Whether removing the edge changes the result ([`is_critical`]).
     pub critical: bool,
 }
 
@@ -30,10 +30,11 @@ pub struct WhatIf {
     pub solved: usize,
 }
 
-/// Whether removing an edge that turns `now` into `then` is critical: the winner changes, or a
-/// win becomes a draw. A draw that becomes a win is not (nobody who won loses it).
+/// Whether removing an edge that turns `now` into `then` is critical: the result changes, in
+/// any direction (a win changes hands, a win becomes a draw, or a draw becomes a win). The one
+/// rule for the CLI, the JSON, the view, the hints and the hovers.
 pub fn is_critical(now: Outcome, then: Outcome) -> bool {
-    now != Outcome::Draw && then != now
+    then != now
 }
 
 /// Whether the player to move at `pos` has exactly one legal move (the cat never enters the hole).

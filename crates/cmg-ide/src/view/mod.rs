@@ -117,7 +117,7 @@ pub struct SceneEdge {
     pub a: u32,
     pub b: u32,
     pub flagged: bool,
-    /// Removing the edge changes who wins, or turns a win into a draw.
+    /// Removing the edge changes the result, in any direction (`cmg_solve::is_critical`).
     pub critical: bool,
     /// "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)"; `None` when not computed.
     pub what_if: Option<String>,
