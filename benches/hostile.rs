@@ -129,7 +129,7 @@ fn bench_issue_19(c: &mut Criterion) {
     let server = SolveLimits {
         max_nodes: Some(5000),
         max_memory: Some(2048 << 20),
-        memory_setting: MemorySetting::CheckDefaults,
+        memory_setting: MemorySetting::ServerSetting,
     };
     group.bench_function("check_expect_plan_23169_chain", |b| {
         b.iter(|| chain.solve_plan(server))

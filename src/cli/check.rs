@@ -6,26 +6,51 @@ use super::input::{expand_paths, read_source};
 use super::render::{self, SourceView};
 use super::{CliResult, Outcome};
 use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan};
+use cmg_core::model::TooLarge;
 use cmg_core::model::{Diagnostic, Severity};
 use cmg_solve::solve;
 
-/// Checks every file it can read; an unreadable one is reported and the others still
-/// run, and only then does the exit code say 2.
-pub fn run(
-    paths: &[String],
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Files or directories (walked for `*.cmg`, honouring `.gitignore`); `-` reads standard input.
+    #[arg(required = true, value_name = "PATH")]
+    files: Vec<String>,
+    /// Print one JSON array of every diagnostic of every file instead.
+    #[arg(long)]
     json: bool,
+    /// Print the diagnostics only: no summary lines.
+    #[arg(long, short)]
     quiet: bool,
-    max_diagnostics: usize,
+    /// Refuse, before allocating, to solve a game estimated to need more memory than
+    /// SIZE to check its `expect` (such as `512M` or `8G`; the default is half of the
+    /// machine's memory, as for `cmg solve`). An `expect` left unchecked fails the run.
+    #[arg(long, value_name = "SIZE", value_parser = super::parse_size)]
+    max_memory: Option<u64>,
+    /// Accepted for scripts written when `check` solved under the editor's limits; the
+    /// command line now always solves under the memory budget alone.
+    #[arg(long, hide = true)]
     no_limits: bool,
-) -> CliResult {
+    #[command(flatten)]
+    report: super::ReportOptions,
+}
+
+/// Checks every file it can read; an unreadable one is reported and the others still
+/// run, and only then does the exit code say 2. A file whose `expect` could not be
+/// checked fails the run, as an error does.
+pub fn run(args: &Args) -> CliResult {
+    let max_memory = args
+        .max_memory
+        .unwrap_or_else(super::solve::default_max_memory);
+    let (json, quiet, max_diagnostics) = (args.json, args.quiet, args.report.max_diagnostics);
     let mut outcome = Outcome::default();
     // The JSON array is written as it goes, one diagnostic at a time, so that memory
     // stays that of one file's diagnostics however many there are.
     let mut json = json.then(|| render::JsonArray::new(super::output::stdout()));
     let mut out = render::stdout();
     let mut checked = 0usize;
+    let mut unchecked_files = 0usize;
     let mut severities: Vec<Severity> = Vec::new();
-    let paths = expand_paths(paths);
+    let paths = expand_paths(&args.files);
     // One file needs no line of its own besides the closing one.
     let per_file_summary = !quiet && paths.len() > 1;
     for path in paths {
@@ -39,8 +64,16 @@ pub fn run(
         };
         checked += 1;
         let analysis = Analysis::new(source.text.as_str());
-        let diagnostics = all_diagnostics(&analysis, no_limits);
-        outcome.failed |= cmg_core::model::has_errors(&diagnostics);
+        let (diagnostics, unchecked) = all_diagnostics(&analysis, max_memory);
+        outcome.failed |= cmg_core::model::has_errors(&diagnostics) || unchecked.is_some();
+        if let Some(too_large) = unchecked {
+            unchecked_files += 1;
+            eprintln!(
+                "cmg: {}: its `expect` is not checked: {}",
+                render::visible(&source.name),
+                too_large.message()
+            );
+        }
         let view = SourceView::new(&source, &analysis);
         if let Some(array) = &mut json {
             for diagnostic in &diagnostics {
@@ -63,41 +96,43 @@ pub fn run(
         array.finish();
     } else if !quiet && checked > 0 {
         let problems = render::counts(severities);
+        let unchecked = if unchecked_files > 0 {
+            format!(
+                ", {} with an `expect` not checked",
+                render::plural(unchecked_files, "file")
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "{} checked, {problems}",
+            "{} checked, {problems}{unchecked}",
             render::plural(checked, "file")
         );
     }
     Ok(outcome.exit_code())
 }
 
-/// Every diagnostic of the file. The game is solved only when an `expect` needs checking,
-/// under the server's default live-solve limit and memory budget (a file that the editor
-/// would not solve while typing does not take minutes and gigabytes here either) unless
-/// `no_limits`, and then under the memory budget of `cmg solve`. If it is not solved,
-/// `too-large` says why and how to lift the limit.
-fn all_diagnostics(analysis: &Analysis, no_limits: bool) -> Vec<Diagnostic> {
+/// Every diagnostic of the file, and why its `expect` is not checked if it is not. The
+/// game is solved only when an `expect` needs checking, under `cmg solve`'s memory
+/// budget (on the command line the limit is what the solve costs, not the editor's
+/// live-solve node count); what does not fit gets `too-large`, which says how to lift
+/// the budget.
+fn all_diagnostics(analysis: &Analysis, max_memory: u64) -> (Vec<Diagnostic>, Option<TooLarge>) {
     if analysis.model.expects.is_empty() {
-        return analysis.diagnostics(None);
+        return (analysis.diagnostics(None), None);
     }
-    let server = cmg_lsp::Config::default();
-    let limits = if no_limits {
-        SolveLimits {
-            max_nodes: None,
-            max_memory: Some(super::solve::default_max_memory()),
-            memory_setting: MemorySetting::CliFlag,
-        }
-    } else {
-        SolveLimits {
-            max_nodes: Some(server.max_nodes),
-            max_memory: Some(server.max_solver_memory_mib << 20),
-            memory_setting: MemorySetting::CheckDefaults,
-        }
+    let limits = SolveLimits {
+        max_nodes: None,
+        max_memory: Some(max_memory),
+        memory_setting: MemorySetting::CheckBudget,
     };
     match analysis.solve_plan(limits) {
-        SolvePlan::Solve(game) => analysis.diagnostics(Some(&solve(&game))),
-        SolvePlan::TooLarge(too_large) => analysis.diagnostics_with(None, Some(&too_large)),
-        SolvePlan::NoGame => analysis.diagnostics(None),
+        SolvePlan::Solve(game) => (analysis.diagnostics(Some(&solve(&game))), None),
+        SolvePlan::TooLarge(too_large) => (
+            analysis.diagnostics_with(None, Some(&too_large)),
+            Some(too_large),
+        ),
+        SolvePlan::NoGame => (analysis.diagnostics(None), None),
     }
 }

@@ -71,11 +71,11 @@ enum ColorWhen {
 // comment would become the `about` of every command that flattens these options, in
 // place of its own, as the commands' arguments are built late: `defer` below.)
 #[derive(Debug, clap::Args)]
-struct ReportOptions {
+pub(crate) struct ReportOptions {
     /// Show at most N diagnostics per file, then count the rest (0 shows all).
     /// JSON output is always complete.
     #[arg(long, value_name = "N", default_value_t = render::DEFAULT_MAX_DIAGNOSTICS)]
-    max_diagnostics: usize,
+    pub(crate) max_diagnostics: usize,
 }
 
 // `defer`: a subcommand's arguments are built only when it is the one run (or its help,
@@ -84,25 +84,9 @@ struct ReportOptions {
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
 enum Command {
-    /// Report every problem in the files, compiler style; exit 1 if any is an error.
-    Check {
-        /// Files or directories (walked for `*.cmg`, honouring `.gitignore`); `-` reads standard input.
-        #[arg(required = true, value_name = "PATH")]
-        files: Vec<String>,
-        /// Print one JSON array of every diagnostic of every file instead.
-        #[arg(long)]
-        json: bool,
-        /// Print the diagnostics only: no summary lines.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Check an `expect` on any graph: lift the limits the editor solves under (the
-        /// defaults of `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`), which apply
-        /// by default; `cmg solve`'s memory budget still holds.
-        #[arg(long)]
-        no_limits: bool,
-        #[command(flatten)]
-        report: ReportOptions,
-    },
+    /// Report every problem in the files, compiler style; exit 1 if any is an error, or
+    /// if an `expect` could not be checked.
+    Check(check::Args),
     /// Solve the game: outcome, moves to the end and the optimal line.
     Solve {
         /// The file to solve; `-` reads standard input.
@@ -209,13 +193,7 @@ pub fn run() -> ExitCode {
     };
     render::set_color(cli.color);
     let result = match cli.command {
-        Command::Check {
-            files,
-            json,
-            quiet,
-            no_limits,
-            report,
-        } => check::run(&files, json, quiet, report.max_diagnostics, no_limits),
+        Command::Check(args) => check::run(&args),
         Command::Solve {
             file,
             json,
@@ -313,7 +291,7 @@ fn command_hint(typed: &str) -> Option<&'static str> {
 }
 
 /// `512M`, `8G`, `1.5GB`, `1000000`: a number of bytes with an optional binary unit.
-fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let text = text.trim();
     let digits_end = text
         .find(|c: char| !(c.is_ascii_digit() || c == '.'))

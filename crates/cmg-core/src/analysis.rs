@@ -264,7 +264,7 @@ impl TooLarge {
             } => format!(
                 "the graph has {nodes} nodes, above the live-solve limit of {limit}, so the outcome is not computed here: {}",
                 match setting {
-                    MemorySetting::CheckDefaults => "`cmg check --no-limits` solves it anyway",
+                    MemorySetting::CheckBudget => "raise the budget with `cmg check --max-memory SIZE` to check it",
                     _ => "raise the setting `cmg.solver.maxNodes`, or run `cmg solve`",
                 }
             ),
@@ -285,7 +285,7 @@ impl TooLarge {
                 match setting {
                     MemorySetting::CliFlag => "raise the budget with `cmg solve --max-memory SIZE` to solve it",
                     MemorySetting::ServerSetting => "raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`",
-                    MemorySetting::CheckDefaults => "`cmg check --no-limits` solves it anyway",
+                    MemorySetting::CheckBudget => "raise the budget with `cmg check --max-memory SIZE` to check it",
                 }
             ),
             TooLarge::EdgeLimit => format!(

@@ -291,9 +291,8 @@ pub enum MemorySetting {
     CliFlag,
     /// The server's settings `cmg.solver.maxNodes` and `cmg.solver.maxMemoryMiB`.
     ServerSetting,
-    /// `cmg check` checking an `expect`: the server's default limits, lifted by
-    /// `cmg check --no-limits`.
-    CheckDefaults,
+    /// `cmg check` checking an `expect`: `cmg check --max-memory SIZE`.
+    CheckBudget,
 }
 
 /// Why a game is not solved.
