@@ -80,6 +80,16 @@ pub fn run(options: &Args) -> CliResult {
         if let Some(note) = &scene.layout_note {
             eprintln!("cmg view: {note}");
         }
+        // Never a picture of the legend alone with status 0: refused, nothing written
+        // (an older export at that path stays as it was).
+        if scene.too_large.is_some() {
+            eprintln!(
+                "cmg: {} is not exported: {}, so nothing was written (`cmg solve` and `cmg dot` take any size)",
+                super::render::visible(&options.file),
+                scene.summary
+            );
+            return Ok(ExitCode::FAILURE);
+        }
         let picture = svg::to_svg(&scene);
         // `-` is standard output, as for every other file argument.
         if out == "-" {

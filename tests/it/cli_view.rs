@@ -12,6 +12,32 @@ use assert_cmd::cargo::CommandCargoExt;
 use crate::common::examples;
 use examples::example;
 
+/// A graph beyond what the view draws is refused, never exported as a picture of the
+/// legend alone with status 0; an older export at that path is left as it was.
+#[test]
+fn export_refuses_a_graph_too_large_to_draw_and_writes_nothing() {
+    let dir = std::env::temp_dir().join(format!("cmg-view-refuse-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (input, out) = (dir.join("path.cmg"), dir.join("game.svg"));
+    let path: String = (0..2500).map(|i| format!("{i} -- {}\n", i + 1)).collect();
+    std::fs::write(&input, path).unwrap();
+    std::fs::write(&out, "the older picture").unwrap();
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["view", "--export"])
+        .args([&out, &input])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("is not exported: the graph has 2501 nodes; the view draws at most 2000"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "the older picture");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn export_writes_one_element_per_node() {
     let dir = std::env::temp_dir().join(format!("cmg-view-export-{}", std::process::id()));
