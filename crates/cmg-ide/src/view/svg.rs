@@ -47,10 +47,24 @@ const OUTCOMES: [(Outcome, &str); 3] = [
     (Outcome::Draw, "draw"),
 ];
 
+/// Where the legend starts, right of the picture's left edge, and the room kept right
+/// of its longest line.
+const LEGEND_INSET: f64 = 10.0;
+
+/// The width of `text` at the stylesheet's 13 px, a little generous so that no font
+/// cuts it: 8 px a character, 13 px for a wide one (CJK, emoji).
+fn text_width(text: &str) -> f64 {
+    text.chars()
+        .map(|c| if c.len_utf8() >= 3 { 13.0 } else { 8.0 })
+        .sum()
+}
+
 pub fn to_svg(scene: &Scene) -> String {
     let [x0, y0, x1, y1] = scene.bounds;
     let (left, top) = (x0 - MARGIN, y0 - MARGIN);
-    let width = (x1 - x0 + 2.0 * MARGIN).max(420.0);
+    let legend = Legend::of(scene);
+    // As wide as the nodes or the legend, whichever is wider: no caption is cut.
+    let width = (x1 - x0 + 2.0 * MARGIN).max(2.0 * LEGEND_INSET + legend.width());
     let note = if scene.layout_note.is_some() {
         NOTE_HEIGHT
     } else {
@@ -90,7 +104,7 @@ pub fn to_svg(scene: &Scene) -> String {
         write_node(&mut svg, node);
     }
     svg.push_str("</g>\n");
-    write_legend(&mut svg, left + 10.0, y1 + MARGIN + 10.0, scene);
+    legend.write(&mut svg, left + LEGEND_INSET, y1 + MARGIN + 10.0);
     svg.push_str("</svg>\n");
     svg
 }
@@ -158,44 +172,111 @@ pub fn shape(role: &str) -> String {
     }
 }
 
-fn write_legend(svg: &mut String, x: f64, y: f64, scene: &Scene) {
-    let _ = writeln!(
-        svg,
-        r#"<g class="legend" transform="translate({x} {y})"><text class="summary" x="0" y="0">{}</text>"#,
-        escape(&format!("outcome: {}", scene.summary))
-    );
-    for (i, &(outcome, text)) in OUTCOMES.iter().enumerate() {
-        let outcome = outcome_keyword(outcome);
+/// The legend below the picture: the outcome in words, a row of outcome swatches (and
+/// the critical edges' mark when some are drawn), a row of roles, and the layout's
+/// note; each swatch is an element with `data-legend`.
+struct Legend {
+    summary: String,
+    /// Each row's entries: the swatch's SVG (`{Y}` for the row's height) and its text.
+    rows: [Vec<(String, String)>; 2],
+    note: Option<String>,
+}
+
+/// The room of one swatch and the gap after its text, in a row.
+const SWATCH_ROOM: f64 = 20.0;
+const ENTRY_GAP: f64 = 24.0;
+
+impl Legend {
+    fn of(scene: &Scene) -> Legend {
+        let mut outcomes: Vec<(String, String)> = OUTCOMES
+            .iter()
+            .map(|&(outcome, text)| {
+                let outcome = outcome_keyword(outcome);
+                (
+                    format!(
+                        r#"<g class="swatch" data-legend="{outcome}" data-outcome="{outcome}" transform="translate(8 {{Y}}) scale(0.5)"><circle class="shape" r="{NODE_RADIUS}"/></g>"#
+                    ),
+                    text.to_owned(),
+                )
+            })
+            .collect();
+        if scene.edges.iter().any(|edge| edge.critical) {
+            outcomes.push((
+                r#"<g class="swatch" data-legend="critical" transform="translate(8 {Y})"><line class="critical-mark" x1="-8" y1="0" x2="8" y2="0"/></g>"#.to_owned(),
+                "critical edge".to_owned(),
+            ));
+        }
+        // The roles in the model's order, named as the scene names them.
+        let roles = NodeRole::ALL
+            .into_iter()
+            .map(|node_role| {
+                let role = role(node_role.id());
+                (
+                    format!(
+                        r#"<g class="swatch" data-legend="{role}" data-role="{role}" transform="translate(8 {{Y}}) scale(0.5)">{}</g>"#,
+                        shape(role)
+                    ),
+                    format!("{} ({})", node_role.name(), node_role.id()),
+                )
+            })
+            .collect();
+        Legend {
+            summary: format!("outcome: {}", scene.summary),
+            rows: [outcomes, roles],
+            note: scene.layout_note.clone(),
+        }
+    }
+
+    /// Each entry of a row with the x where it starts.
+    fn placed(row: &[(String, String)]) -> impl Iterator<Item = (f64, &String, &String)> {
+        row.iter().scan(0.0, |x, (swatch, text)| {
+            let at = *x;
+            *x += SWATCH_ROOM + text_width(text) + ENTRY_GAP;
+            Some((at, swatch, text))
+        })
+    }
+
+    /// The width of the widest line.
+    fn width(&self) -> f64 {
+        let rows = self.rows.iter().map(|row| {
+            Legend::placed(row)
+                .last()
+                .map_or(0.0, |(x, _, text)| x + SWATCH_ROOM + text_width(text))
+        });
+        let captions = [Some(&self.summary), self.note.as_ref()]
+            .into_iter()
+            .flatten()
+            .map(|text| text_width(text));
+        rows.chain(captions).fold(0.0, f64::max)
+    }
+
+    fn write(&self, svg: &mut String, x: f64, y: f64) {
         let _ = writeln!(
             svg,
-            r#"<g class="swatch" data-legend="{outcome}" data-outcome="{outcome}" transform="translate({} 24) scale(0.5)"><circle class="shape" r="{NODE_RADIUS}"/></g><text x="{}" y="28">{text}</text>"#,
-            i as f64 * 110.0 + 8.0,
-            i as f64 * 110.0 + 20.0
+            r#"<g class="legend" transform="translate({x} {y})"><text class="summary" x="0" y="0">{}</text>"#,
+            escape(&self.summary)
         );
+        for (row, swatch_y) in self.rows.iter().zip([24.0, 50.0]) {
+            for (at, swatch, text) in Legend::placed(row) {
+                let _ = writeln!(
+                    svg,
+                    r#"<g transform="translate({at} 0)">{}<text x="{SWATCH_ROOM}" y="{}">{}</text></g>"#,
+                    swatch.replace("{Y}", &swatch_y.to_string()),
+                    swatch_y + 4.0,
+                    escape(text)
+                );
+            }
+        }
+        if let Some(note) = &self.note {
+            let _ = writeln!(
+                svg,
+                r#"<text class="note" x="0" y="{}">{}</text>"#,
+                LEGEND_HEIGHT + 8.0,
+                escape(note)
+            );
+        }
+        svg.push_str("</g>\n");
     }
-    // The roles in the model's order, named as the scene names them.
-    for (i, node_role) in NodeRole::ALL.into_iter().enumerate() {
-        let (role, text) = (
-            role(node_role.id()),
-            format!("{} ({})", node_role.name(), node_role.id()),
-        );
-        let _ = writeln!(
-            svg,
-            r#"<g class="swatch" data-legend="{role}" data-role="{role}" transform="translate({} 50) scale(0.5)">{}</g><text x="{}" y="54">{text}</text>"#,
-            i as f64 * 150.0 + 8.0,
-            shape(role),
-            i as f64 * 150.0 + 24.0
-        );
-    }
-    if let Some(note) = &scene.layout_note {
-        let _ = writeln!(
-            svg,
-            r#"<text class="note" x="0" y="{}">{}</text>"#,
-            LEGEND_HEIGHT + 8.0,
-            escape(note)
-        );
-    }
-    svg.push_str("</g>\n");
 }
 
 /// Text for SVG content and attribute values.

@@ -453,6 +453,11 @@ fn the_contract_states_the_bounds_of_the_scene() {
 }
 
 /// The scene of `analysis` solved and explained as `cmg view` and the server do.
+/// The scene of an unsolved analysis, laid out from nothing.
+fn scene_of(analysis: &Analysis) -> Scene {
+    scene(analysis, None, &Positions::new())
+}
+
 fn explained_scene(analysis: &Analysis, budget: cmg_core::explain::WhatIfBudget) -> Scene {
     let solved = analysis.game().and_then(|game| {
         cmg_core::explain::solve_and_explain(
@@ -515,6 +520,34 @@ fn explanations_mark_critical_edges_and_carry_the_tree() {
         svg.contains(r#"data-edge="1-3" data-critical="true""#),
         "{svg}"
     );
+    // The legend names the critical edges' mark, once, when some are drawn.
+    assert_eq!(svg.matches(r#"data-legend="critical""#).count(), 1, "{svg}");
+    let unsolved = svg::to_svg(&scene_of(&analysis));
+    assert!(
+        !unsolved.contains(r#"data-legend="critical""#),
+        "{unsolved}"
+    );
+}
+
+/// The exported picture is as wide as its widest caption: a long outcome line or note
+/// is not cut at a fixed width.
+#[test]
+fn the_export_is_as_wide_as_its_legend() {
+    let analysis = Analysis::new("0 -- 1 -- 2\n");
+    let mut scene = scene_of(&analysis);
+    let width = |scene: &Scene| -> f64 {
+        let svg = svg::to_svg(scene);
+        let at = svg.find(r#" width=""#).expect("a width") + 8;
+        svg[at..at + svg[at..].find('"').unwrap()].parse().unwrap()
+    };
+    let narrow = width(&scene);
+    scene.summary = "a very long caption ".repeat(20);
+    assert!(width(&scene) >= 20.0 * 20.0 * 7.0, "{}", width(&scene));
+    scene.summary = "short".to_owned();
+    scene.layout_note = Some("一".repeat(80));
+    assert!(width(&scene) >= 80.0 * 13.0, "{}", width(&scene));
+    // The roles' row of the legend alone is wider than the three nodes.
+    assert!(narrow > 400.0, "{narrow}");
 }
 
 /// Over the what-if's edge limit the scene says why, and marks no edge.
