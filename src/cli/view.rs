@@ -180,6 +180,25 @@ struct Shared {
     current: watch::Receiver<Current>,
     followers: Arc<Semaphore>,
     port: u16,
+    /// The page, titled with the file's name.
+    index: Arc<str>,
+}
+
+/// The page with the file's name in its title ("game.cmg — cmg game view"), so that a
+/// browser tab says which file it shows.
+fn titled_index(file: &str) -> String {
+    let name = Path::new(file)
+        .file_name()
+        .map_or_else(|| file.into(), |name| name.to_string_lossy());
+    let escaped = name
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    INDEX_HTML.replacen(
+        "<title>cmg game view</title>",
+        &format!("<title>{escaped} — cmg game view</title>"),
+        1,
+    )
 }
 
 /// Serves the page at once and lays out the first scene meanwhile (on the watcher's
@@ -223,6 +242,7 @@ fn serve(options: &Args) -> CliResult {
         current,
         followers: Arc::new(Semaphore::new(MAX_FOLLOWERS)),
         port,
+        index: titled_index(&options.file).into(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -239,14 +259,8 @@ fn serve(options: &Args) -> CliResult {
 /// methods and foreign `Host`s before any route runs.
 fn router(shared: Shared) -> Router {
     Router::new()
-        .route(
-            "/",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/index.html",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
+        .route("/", get(index))
+        .route("/index.html", get(index))
         .route(
             "/view.js",
             get(|| async { asset(VIEW_JS, "text/javascript; charset=utf-8") }),
@@ -331,6 +345,14 @@ async fn guard(State(shared): State<Shared>, request: Request, next: Next) -> Re
         HeaderValue::from_static("nosniff"),
     );
     response
+}
+
+async fn index(State(shared): State<Shared>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        shared.index.to_string(),
+    )
+        .into_response()
 }
 
 fn asset(body: &'static str, content_type: &'static str) -> Response {
@@ -519,6 +541,7 @@ fn update(name: &str, follower: &Follower) {
         Ok(None) => return,
         Err(error) => {
             eprintln!("cmg view: {error}");
+            keep_with_note(name, &error.to_string(), follower);
             return;
         }
     };
@@ -535,6 +558,30 @@ fn update(name: &str, follower: &Follower) {
         current.generation += 1;
         current.json = json.into();
         current.solved = solved;
+        true
+    });
+}
+
+/// The file cannot be read (gone, or not a file the view reads): the page keeps the
+/// last scene and says so, in `source_note`, until a read succeeds again.
+fn keep_with_note(name: &str, error: &str, follower: &Follower) {
+    let gone = std::fs::metadata(name).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+    let note = if gone {
+        format!("{name} is gone (deleted or moved): this is the last version read; the view takes the file up again when it is back")
+    } else {
+        format!("{error}: this is the last version read")
+    };
+    follower.publish.send_if_modified(|current| {
+        let Ok(mut scene) = serde_json::from_str::<serde_json::Value>(&current.json) else {
+            // Nothing shown yet.
+            return false;
+        };
+        if scene["source_note"] == note.as_str() {
+            return false;
+        }
+        scene["source_note"] = note.into();
+        current.generation += 1;
+        current.json = scene.to_string().into();
         true
     });
 }

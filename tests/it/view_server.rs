@@ -332,6 +332,39 @@ fn a_fifo_or_a_huge_file_in_its_place_is_refused_and_following_goes_on() {
     wait_for(&mut events, "after the huge one");
 }
 
+/// A deleted file: the page keeps its last picture and says the file is gone; when the
+/// file is back, its scene shows without the note. The tab's title names the file.
+#[test]
+fn a_deleted_file_is_said_to_be_gone_and_taken_up_again_when_back() {
+    let dir = TempDir::new("gone");
+    let file = dir.0.join("game <1>.cmg");
+    std::fs::write(&file, GAME).unwrap();
+    let served = serve(&file);
+    let ours = format!("127.0.0.1:{}", served.port);
+    let page = get_with_host(served.port, "GET", "/", &ours);
+    assert!(
+        page.contains("<title>game &lt;1&gt;.cmg — cmg game view</title>"),
+        "{page}"
+    );
+    let (mut events, first) = follow(served.port);
+    assert!(!first.contains("source_note"), "{first}");
+    std::fs::remove_file(&file).unwrap();
+    wait_for(
+        &mut events,
+        "is gone (deleted or moved): this is the last version read",
+    );
+    std::fs::write(&file, "0 -- 1 -- 2\nnode 1 \"back again\"\n").unwrap();
+    let start = Instant::now();
+    loop {
+        let data = next_scene(&mut events);
+        if data.contains("back again") {
+            assert!(!data.contains("source_note"), "{data}");
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "never back");
+    }
+}
+
 #[test]
 fn a_link_to_a_device_is_refused_at_start() {
     let dir = TempDir::new("device");

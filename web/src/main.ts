@@ -243,12 +243,18 @@ class View {
 
   private showDiagnostics(scene: Scene): void {
     const list = byId("diagnostics");
-    // The layout's note first: it says why the picture is not as clear as usual.
+    // The notes first: that the file is gone (the picture is of its last version),
+    // then why the picture is not as clear as usual.
     const note: HTMLLIElement[] = [];
-    if (scene.layout_note !== undefined) {
+    for (const [kind, text] of [
+      ["source", scene.source_note],
+      ["layout", scene.layout_note],
+    ] as const) {
+      if (text === undefined) continue;
       const item = document.createElement("li");
       item.className = "note";
-      item.textContent = scene.layout_note;
+      item.dataset.note = kind;
+      item.textContent = text;
       note.push(item);
     }
     list.replaceChildren(

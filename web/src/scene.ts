@@ -77,6 +77,8 @@ export interface Scene {
   what_if_note: string | null;
   /** Set when the layout stopped at its work limit with edges still over nodes. */
   layout_note?: string;
+  /** Set by `cmg view` when the file cannot be read (deleted, moved): the scene is the last one read. */
+  source_note?: string;
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */

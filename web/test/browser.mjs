@@ -8,9 +8,9 @@
 // Usage: node test/browser.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, appendFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
 import { startView } from "./view-server.mjs";
@@ -282,6 +282,21 @@ try {
   console.log(`# node 8 went from ${before} to ${after}`);
   await page.waitForTimeout(400);
   await page.screenshot({ path: join(artifacts, "view-edited.png") });
+  check((await page.title()).startsWith(`${basename(file)} — `), `the tab's title names the file: "${await page.title()}"`);
+
+  // The file is deleted: the picture stays, and the page says the file is gone; back,
+  // it shows again without the note.
+  const kept = readFileSync(file, "utf8");
+  rmSync(file);
+  await page.waitForSelector('#diagnostics [data-note="source"]', { timeout: EDIT_WAIT_MS });
+  check(
+    (await text(page, '#diagnostics [data-note="source"]')).includes("is gone (deleted or moved)") &&
+      (await page.$$("[data-node]")).length > 0,
+    "a deleted file keeps its picture and the page says it is gone",
+  );
+  writeFileSync(file, kept);
+  await page.waitForSelector('#diagnostics [data-note="source"]', { state: "detached", timeout: EDIT_WAIT_MS });
+  check(true, "the file back, the note goes");
   check(errors.length === 0, `no errors on the page ${errors.join("; ")}`);
 
   // The VS Code host: scenes arrive as messages, clicks ask the extension to reveal the
