@@ -90,11 +90,23 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
     dot.push_str(
         "  // Fill: who wins if the mouse starts on the node (cat on node 2, mouse to move).\n",
     );
-    dot.push_str("  // Green: mouse, red: cat, grey: draw. The hole is a double circle.\n");
+    dot.push_str(
+        "  // Green: mouse, red: cat, grey: draw. The hole is a double circle, the mouse's\n",
+    );
+    dot.push_str(
+        "  // start a box and the cat's a diamond, each named inside, as in `cmg view`.\n",
+    );
     dot.push_str("  node [style=filled, fillcolor=white];\n");
     for index in 0..graph.node_count() as u32 {
         let id = graph.id(index);
+        let role = NodeRole::of(id);
         let mut label = id.to_string();
+        // The role's word inside the node, where no layout can float it away.
+        match role {
+            Some(NodeRole::MouseStart) => label.push_str("\\nmouse"),
+            Some(NodeRole::CatStart) => label.push_str("\\ncat"),
+            _ => {}
+        }
         if let Some(text) = graph.label(index) {
             label.push_str("\\n");
             label.push_str(&text.replace('\\', "\\\\").replace('"', "\\\""));
@@ -106,10 +118,10 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
             let colour = cmg_ide::view::svg::outcome_colour(outcome);
             attributes.push(format!("fillcolor=\"{colour}\""));
         }
-        match NodeRole::of(id) {
+        match role {
             Some(NodeRole::Hole) => attributes.push("shape=doublecircle".to_owned()),
-            Some(NodeRole::MouseStart) => attributes.push("xlabel=\"mouse\"".to_owned()),
-            Some(NodeRole::CatStart) => attributes.push("xlabel=\"cat\"".to_owned()),
+            Some(NodeRole::MouseStart) => attributes.push("shape=box".to_owned()),
+            Some(NodeRole::CatStart) => attributes.push("shape=diamond".to_owned()),
             None => {}
         }
         let _ = writeln!(dot, "  {id} [{}];", attributes.join(", "));

@@ -21,7 +21,12 @@ pub fn run(code: Option<&str>, list: bool) -> CliResult {
         super::output::print(&text);
         return Ok(ExitCode::SUCCESS);
     }
-    let code = code.unwrap_or_default();
+    let Some(code) = code else {
+        return Err(CliError(
+            "`cmg explain` needs a code, such as `cmg explain self-loop`; `cmg explain --list` names them all"
+                .to_owned(),
+        ));
+    };
     // `SELF-LOOP`, `self_loop` and `selfloop` all mean `self-loop`.
     let meant = Code::ALL
         .iter()

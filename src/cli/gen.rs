@@ -146,12 +146,12 @@ pub fn run(args: &Args) -> CliResult {
         let elapsed = started.elapsed();
         if let Some(bar) = &progress {
             bar.set_message(format!(
-                "{:.0} s, step {} of {}, {} nodes, best {} moves, {:.0} solves/s",
+                "{:.0} s, step {} of {}, {} nodes, best {}, {:.0} solves/s",
                 elapsed.as_secs_f64(),
                 step.steps_run,
                 step.steps_planned,
                 step.nodes,
-                step.best_moves,
+                super::render::plural(step.best_moves as usize, "move"),
                 step.solves as f64 / elapsed.as_secs_f64().max(1e-3)
             ));
         }
@@ -200,8 +200,8 @@ pub fn run(args: &Args) -> CliResult {
     let short = request.longer_than.is_some_and(|limit| moves <= limit);
     if short {
         eprintln!(
-            "cmg: no game longer than {} moves found; the longest has {moves}",
-            request.longer_than.unwrap_or_default()
+            "cmg: no game longer than {} found; the longest has {moves}",
+            super::render::plural(request.longer_than.unwrap_or_default() as usize, "move")
         );
     }
     Ok(super::exit_code(short))
@@ -241,11 +241,13 @@ fn cmg_text(
     format!(
         "# made by: {command}\n\
          # ({:.1} s, {} solves)\n\
-         # the {} wins in {moves} moves (plies) from the start: mouse on 1 to move, cat on 2\n\
+         # the {} wins in {} ({}) from the start: mouse on 1 to move, cat on 2\n\
          {}expect {}\n",
         elapsed,
         found.solves,
         winner_keyword(winner),
+        super::render::plural(moves as usize, "move"),
+        if moves == 1 { "one ply" } else { "plies" },
         edges,
         winner_keyword(winner)
     )

@@ -136,7 +136,6 @@ enum Command {
     /// Print the documentation of a diagnostic code, such as `self-loop`.
     Explain {
         /// The code; `cmg explain --list` names them all.
-        #[arg(required_unless_present = "list")]
         code: Option<String>,
         /// List every code with its severity.
         #[arg(long)]

@@ -929,6 +929,18 @@ fn dot_colours_nodes_and_keeps_labels() {
     );
     assert_eq!(out.code, 0, "{out:?}");
     assert!(out.stdout.contains(r#"say \"hi\""#), "{out:?}");
+    // The starts are named inside their shapes, as in the view, never in a label
+    // that a layout floats away; the file's label follows the role.
+    let mouse = r#"1 [label="1\nmouse\nsay \"hi\"""#;
+    assert!(
+        out.stdout.contains(mouse) && out.stdout.contains("shape=box"),
+        "{out:?}"
+    );
+    assert!(
+        out.stdout.contains(r#"2 [label="2\ncat""#) && out.stdout.contains("shape=diamond"),
+        "{out:?}"
+    );
+    assert!(!out.stdout.contains("xlabel"), "{out:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -1545,6 +1557,13 @@ fn explain_prints_the_section_of_the_documentation() {
             );
         }
     }
+    // No code at all: how to find one.
+    let out = run(&["explain"]);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("`cmg explain --list` names them all"),
+        "{out:?}"
+    );
     let out = run(&["explain", "no-such-code"]);
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.contains("--list"), "{out:?}");

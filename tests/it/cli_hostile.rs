@@ -221,6 +221,12 @@ fn common_slips_get_a_suggestion() {
         ("0 -- 1 -- 2\nnode 1 'a'\n", "double quotes"),
         ("0 -- 1 -- 2\n// a comment\n", "Comments start with `#`"),
         ("graph = [[1,2],[0]]\n", "cmg import"),
+        (
+            "0 -- -1\n1 -- 2\n",
+            "node ids are whole numbers from 0, never negative",
+        ),
+        // A minus where `--` goes is an arrow's slip, whatever follows.
+        ("0 -1\n1 -- 2\n", "did you mean `--`?"),
     ] {
         let (_, stdout, _) = run(&["check", "--json", "-"], text.as_bytes());
         let stdout = String::from_utf8(stdout).unwrap();
@@ -287,6 +293,14 @@ fn a_memory_budget_under_a_mebibyte_is_named_in_bytes() {
     let (_, _, stderr) = run(&["solve", "--max-memory", "1", "-"], b"0 -- 1 -- 2\n");
     let stderr = String::from_utf8(stderr).unwrap();
     assert!(stderr.contains("memory budget of 1 byte,"), "{stderr}");
+    // A small graph's estimate is in KiB, not "about 1 MiB"; a budget rounds down.
+    let six = b"0 -- 1 -- 2\n2 -- 3 -- 4 -- 5\n";
+    let (_, _, stderr) = run(&["solve", "--max-memory", "1100", "-"], six);
+    let stderr = String::from_utf8(stderr).unwrap();
+    assert!(
+        stderr.contains("would take about 2 KiB, above the memory budget of 1 KiB,"),
+        "{stderr}"
+    );
 }
 
 #[test]

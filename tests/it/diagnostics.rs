@@ -132,6 +132,13 @@ fn cat_stuck() {
             cat-stuck error 2:1-2:2 "2": node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0
         "#]],
     );
+    // No neighbour at all: the hole is not mentioned.
+    check(
+        "0 -- 1 -- 3\nnode 2\n",
+        expect![[r#"
+            cat-stuck error 2:6-2:7 "2": node 2 has no neighbours, so the cat can never leave its start: join node 2 to a node other than 0
+        "#]],
+    );
 }
 
 #[test]

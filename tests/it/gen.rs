@@ -242,6 +242,17 @@ fn a_seed_gives_one_graph_and_check_accepts_it() {
     );
 }
 
+/// A one-move game is "1 move (one ply)", not "1 moves".
+#[test]
+fn a_one_move_game_is_said_in_the_singular() {
+    let (code, stdout, stderr) = gen(&["--nodes", "3", "--steps", "1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("# the mouse wins in 1 move (one ply) from the start"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn longer_than_stops_early() {
     let (code, out, stderr) = gen(&["--nodes", "12", "--seconds", "60", "--longer-than", "10"]);

@@ -249,10 +249,31 @@ pub enum SolvePlan {
     Solve(Game),
 }
 
+/// A memory size in words: whole MiB from 1 MiB up, else whole KiB, else bytes, so that
+/// a small graph's estimate is not "about 1 MiB" nor a small budget "0 MiB". An
+/// estimate rounds up, a budget down.
+fn memory_size(bytes: u64, round_up: bool) -> String {
+    const KIB: u64 = 1 << 10;
+    const MIB: u64 = 1 << 20;
+    let whole = |unit: u64| {
+        if round_up {
+            bytes.div_ceil(unit)
+        } else {
+            bytes / unit
+        }
+    };
+    if bytes >= MIB {
+        format!("{} MiB", whole(MIB))
+    } else if bytes >= KIB {
+        format!("{} KiB", whole(KIB))
+    } else {
+        format!("{bytes} byte{}", if bytes == 1 { "" } else { "s" })
+    }
+}
+
 impl TooLarge {
     /// Why the outcome is not computed, and what (if anything) the user can do.
     pub fn message(self) -> String {
-        const MIB: u64 = 1 << 20;
         match self {
             TooLarge::SolverLimit { nodes } => format!(
                 "the graph has {nodes} nodes, more than the {MAX_NODES} the solver can hold, so its outcome cannot be computed"
@@ -274,14 +295,9 @@ impl TooLarge {
                 budget,
                 setting,
             } => format!(
-                "solving this graph of {nodes} nodes would take about {} MiB, above the memory budget of {}, so the outcome is not computed: {}",
-                estimate.div_ceil(MIB),
-                // A budget under a MiB (`--max-memory 1`) is not "0 MiB".
-                if budget < MIB {
-                    format!("{budget} byte{}", if budget == 1 { "" } else { "s" })
-                } else {
-                    format!("{} MiB", budget / MIB)
-                },
+                "solving this graph of {nodes} nodes would take about {}, above the memory budget of {}, so the outcome is not computed: {}",
+                memory_size(estimate, true),
+                memory_size(budget, false),
                 match setting {
                     MemorySetting::CliFlag => "raise the budget with `cmg solve --max-memory SIZE` to solve it",
                     MemorySetting::ServerSetting => "raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`",

@@ -74,7 +74,10 @@ pub enum DiagnosticKind {
     MissingCat,
     MissingHole,
     MouseStuck,
-    CatStuck,
+    /// `joined`: node 2 has a neighbour (the hole alone); else none at all.
+    CatStuck {
+        joined: bool,
+    },
     HoleUnreachable,
     UnreachableNode {
         id: u32,
@@ -226,7 +229,8 @@ impl Diagnostic {
             DiagnosticKind::MissingCat => "node 2, where the cat starts, is not in the graph, so there is no game: add an edge to node 2".to_owned(),
             DiagnosticKind::MissingHole => "node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0".to_owned(),
             DiagnosticKind::MouseStuck => "node 1 has no neighbours, so the mouse cannot make its first move and the game is a draw: join node 1 to another node".to_owned(),
-            DiagnosticKind::CatStuck => "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0".to_owned(),
+            DiagnosticKind::CatStuck { joined: true } => "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0".to_owned(),
+            DiagnosticKind::CatStuck { joined: false } => "node 2 has no neighbours, so the cat can never leave its start: join node 2 to a node other than 0".to_owned(),
             DiagnosticKind::HoleUnreachable => {
                 "no path leads from node 1 to the hole, so the mouse can never win".to_owned()
             }
@@ -273,7 +277,7 @@ impl DiagnosticKind {
             DiagnosticKind::MissingCat => Code::MissingCat,
             DiagnosticKind::MissingHole => Code::MissingHole,
             DiagnosticKind::MouseStuck => Code::MouseStuck,
-            DiagnosticKind::CatStuck => Code::CatStuck,
+            DiagnosticKind::CatStuck { .. } => Code::CatStuck,
             DiagnosticKind::HoleUnreachable => Code::HoleUnreachable,
             DiagnosticKind::UnreachableNode { .. } => Code::UnreachableNode,
             DiagnosticKind::ExpectMismatch { .. } => Code::ExpectMismatch,

@@ -636,7 +636,13 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
                 [one] => one.clone(),
                 [init @ .., last] => format!("{} or {last}", init.join(", ")),
             };
-            let hint = found_kind.and_then(|kind| suggestion(kind, found_text));
+            // A minus sign right before a digit where a node id may come: a negative id.
+            let negative = names.iter().any(|name| name == "a node id")
+                && text[range.to_usize().end..]
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_digit());
+            let hint = found_kind.and_then(|kind| suggestion(kind, found_text, negative));
             match hint {
                 Some(hint) => format!("expected {expected}, found {found}; {hint}"),
                 None => format!("expected {expected}, found {found}"),
@@ -647,10 +653,15 @@ fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> Sy
 }
 
 /// "Did you mean" for the slips newcomers make: other arrows for `--`, a keyword
-/// misspelt or capitalised, single quotes, `//` comments, the puzzle's `graph = ...`.
-fn suggestion(kind: SyntaxKind, found: &str) -> Option<String> {
+/// misspelt or capitalised, single quotes, `//` comments, the puzzle's `graph = ...`,
+/// a negative node id (`negative`: a minus sign before a digit, where an id may come).
+fn suggestion(kind: SyntaxKind, found: &str, negative: bool) -> Option<String> {
     const KEYWORDS: [&str; 5] = ["node", "expect", "mouse", "cat", "draw"];
     let hint = match kind {
+        // `-1`: a minus sign on a number, not an arrow.
+        SyntaxKind::Error if negative && matches!(found, "-" | "−") => {
+            "node ids are whole numbers from 0, never negative: the hole is `0`, the mouse starts on `1`, the cat on `2`".to_owned()
+        }
         SyntaxKind::Error => match found {
             "->" | "-" | "—" | "–" | "=>" | "<->" | "<-" | "=" | "==" | "−" => {
                 "did you mean `--`? An edge is written `0 -- 1`".to_owned()

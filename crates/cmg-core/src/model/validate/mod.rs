@@ -463,12 +463,15 @@ fn mouse_stuck(model: &Model) -> Option<Diagnostic> {
 fn cat_stuck(model: &Model) -> Option<Diagnostic> {
     let cat = model.graph.cat_start()?;
     let hole = model.graph.hole();
-    let can_move = model
-        .graph
-        .neighbours(cat)
-        .iter()
-        .any(|&next| Some(next) != hole);
-    (!can_move).then(|| Diagnostic::new(first_mention_range(model, 2), DiagnosticKind::CatStuck))
+    let neighbours = model.graph.neighbours(cat);
+    let can_move = neighbours.iter().any(|&next| Some(next) != hole);
+    let joined = !neighbours.is_empty();
+    (!can_move).then(|| {
+        Diagnostic::new(
+            first_mention_range(model, 2),
+            DiagnosticKind::CatStuck { joined },
+        )
+    })
 }
 
 fn hole_unreachable(model: &Model, reach: &Reach) -> Option<Diagnostic> {
