@@ -160,6 +160,15 @@ fn duplicate_edge() {
               related 1:6-1:12 "1 -- 2": first declared here
         "#]],
     );
+    // A chain that repeats: one diagnostic whose underline runs from the first repeat
+    // to the last, not the last alone.
+    check(
+        "0 -- 1 -- 2 -- 1 -- 2 -- 1\n",
+        expect![[r#"
+            duplicate-edge warning 1:11-1:27 "2 -- 1 -- 2 -- 1": this statement declares 3 edges again, the first being 2 -- 1; each edge counts once, so the repeats can go
+              related 1:6-1:12 "1 -- 2": first declared here
+        "#]],
+    );
 }
 
 /// A group product that repeats pairs within itself gets one diagnostic per code for the

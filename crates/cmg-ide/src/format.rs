@@ -457,6 +457,16 @@ mod tests {
                 [[1, 2], [0]]
             "##]],
         );
+        // A range on the first statement reaches the literal through the line they
+        // share: the region's end widens to the literal's last line, or the edit would
+        // print the literal and leave its tail behind, twice.
+        check_range(
+            "0--$01; [\n[1,2], [0]\n]\n",
+            expect![[r##"
+                0 -- 1
+                [[1, 2], [0]]
+            "##]],
+        );
     }
 
     #[test]
