@@ -12,7 +12,7 @@ import {
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
 import { colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
-import { showStrategies } from "./strategy";
+import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
   SCENE_VERSION,
@@ -222,7 +222,7 @@ class View {
     this.showDiagnostics(scene);
     this.picked = null;
     showStrategies(byId("strategy"), scene.strategies ?? [], (position, caption) => this.pick(position, caption));
-    document.body.dataset.strategy = (scene.strategies ?? []).length > 0 ? "shown" : "";
+    document.body.dataset.strategy = shownStrategies(scene.strategies ?? []).length > 0 ? "shown" : "";
     const slider = byId<HTMLInputElement>("slider");
     slider.max = String(Math.max(0, scene.line.length - 1));
     this.step = Math.min(this.step, Math.max(0, scene.line.length - 1));

@@ -11,12 +11,13 @@ const SVG = "http://www.w3.org/2000/svg";
 export const NODE_RADIUS = 18;
 
 /**
- * The M and C tokens sit inside their node, at its upper left and upper right: their
- * centre is this far across and up from the node's, and they reach less than a radius
- * and a half out, while the layout keeps node centres more than two and a half radii
- * apart (crates/cmg-ide/src/view/clearance.rs), so a token never touches another node.
+ * The M and C tokens sit on their node's upper left and upper right corners, clear of
+ * the node's number: their centre is this far across and up from the node's (inside
+ * the shape's box), they reach less than 28 px out, and the layout keeps node centres
+ * at least 48 px apart (crates/cmg-ide/src/view/clearance.rs), so a token never
+ * touches another node.
  */
-export const TOKEN_OFFSET = NODE_RADIUS / 2;
+export const TOKEN_OFFSET = 14;
 export const TOKEN_RADIUS = 8;
 
 function element<K extends keyof SVGElementTagNameMap>(

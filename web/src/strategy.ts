@@ -42,6 +42,14 @@ export function hasChildren(lines: SceneTreeLine[], index: number): boolean {
 }
 
 /**
+ * The strategies the panel shows: those with a move in them. A player with no move at
+ * all (the mouse on a node with no neighbour) gets no heading over an empty tree.
+ */
+export function shownStrategies(strategies: SceneStrategy[]): SceneStrategy[] {
+  return strategies.filter((strategy) => strategy.lines.length > 0);
+}
+
+/**
  * Fills `panel` with one foldable tree per strategy. A line with moves beneath it is a
  * `<details>` (open down to OPEN_DEPTH); every move is a button that calls `pick` with
  * the position after it and its caption.
@@ -52,7 +60,7 @@ export function showStrategies(
   pick: (position: Position, caption: string) => void,
 ): void {
   panel.replaceChildren();
-  for (const strategy of strategies) {
+  for (const strategy of shownStrategies(strategies)) {
     const heading = document.createElement("h2");
     heading.textContent = strategy.title;
     panel.append(heading);

@@ -115,6 +115,23 @@ async function tokensOnTheirNodes(page) {
   });
 }
 
+/** Whether no drawn token covers any part of its node's number. */
+async function tokensClearOfNumbers(page) {
+  return page.evaluate(() => {
+    const tokens = [...document.querySelectorAll("[data-token]")];
+    return tokens.length > 0 && tokens.every((token) => {
+      const t = token.querySelector("circle").getBoundingClientRect();
+      const id = document.querySelector(`[data-node="${token.getAttribute("data-at")}"] .id`).getBoundingClientRect();
+      const r = t.width / 2;
+      // The nearest point of the number's box to the token's centre, outside its circle.
+      const [cx, cy] = [t.x + r, t.y + r];
+      const nx = Math.max(id.left, Math.min(cx, id.right));
+      const ny = Math.max(id.top, Math.min(cy, id.bottom));
+      return Math.hypot(nx - cx, ny - cy) >= r;
+    });
+  });
+}
+
 /** The slice `cmg view` serves for the cat on `cat` with `turn` to move. */
 async function servedSlice(url, cat, turn) {
   return (await fetch(new URL(`slice?cat=${cat}&turn=${turn}`, url))).json();
@@ -178,6 +195,7 @@ try {
   await caption("cat to move, mouse wins in 20", "caption after one move");
   await page.waitForTimeout(400); // the tokens glide for 250 ms
   check(await tokensOnTheirNodes(page), "the M and C tokens sit on their nodes");
+  check(await tokensClearOfNumbers(page), "the M and C tokens leave their nodes' numbers readable");
   // The colours follow the line: the cat on its node, the cat to move.
   const stepSlice = await servedSlice(url, scene.line[1][1], "cat");
   await page.waitForFunction((key) => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === key, `${stepSlice.cat}/cat`);

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import { Game, describe } from "../src/scene";
-import { hasChildren, lineCaption, linePosition } from "../src/strategy";
+import { hasChildren, lineCaption, linePosition, shownStrategies } from "../src/strategy";
 import type { Scene, Slice } from "../src/scene";
 
 function read<T>(file: string): T {
@@ -59,4 +59,14 @@ test("critical edges are marked with their what-if", () => {
   const critical = scene.edges.filter((e) => e.critical).map((e) => `${e.a}-${e.b}`);
   assert.deepEqual(critical, ["1-3", "2-3"]);
   assert.equal(scene.edges[0].what_if, "without 0 -- 3: cat wins in 2 (as now)");
+});
+
+test("a player with no move gets no strategy in the panel", () => {
+  const stuck = { player: "mouse" as const, title: "the mouse's strategy", lines: [], truncated: false };
+  const [cats] = fixture("cat-wins").strategies;
+  assert.deepEqual(
+    shownStrategies([stuck, cats]).map((s) => s.player),
+    [cats.player],
+  );
+  assert.deepEqual(shownStrategies([stuck]), []);
 });
