@@ -368,6 +368,17 @@ fn a_mutated_move_fails_the_checker() {
 }
 
 /// Every what-if equals a fresh solve without the edge, and the walks spare some solves.
+/// An edge's what-if is what a fresh solve of the game without it gives.
+fn assert_fresh(game: &Game, edge: &cmg_solve::EdgeOutcome, context: &str) {
+    let fresh = solve(&without_edge(game, edge.edge));
+    assert_eq!(
+        (edge.outcome, edge.moves),
+        (fresh.outcome(start()), fresh.moves_to_end(start())),
+        "{context} edge {:?}",
+        edge.edge
+    );
+}
+
 /// The what-if's reuse of work holds on one-sided games too, where a player's only move
 /// may go along an edge that the other direction does not mirror: every edge's outcome
 /// is a fresh solve's.
@@ -385,13 +396,7 @@ fn what_if_matches_fresh_solves_on_one_sided_games() {
         let solution = solve(&game);
         let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
         for edge in &what_if.edges {
-            let fresh = solve(&without_edge(&game, edge.edge));
-            assert_eq!(
-                (edge.outcome, edge.moves),
-                (fresh.outcome(start()), fresh.moves_to_end(start())),
-                "seed {seed}, edge {:?}",
-                edge.edge
-            );
+            assert_fresh(&game, edge, &format!("seed {seed}"));
         }
         spared += what_if.edges.len() - what_if.solved;
     }
@@ -408,13 +413,7 @@ fn what_if_matches_fresh_solves() {
         let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
         assert_eq!(what_if.edges.len(), game.edge_count());
         for edge in &what_if.edges {
-            let fresh = solve(&without_edge(&game, edge.edge));
-            assert_eq!(
-                (edge.outcome, edge.moves),
-                (fresh.outcome(start()), fresh.moves_to_end(start())),
-                "{:?}",
-                edge.edge
-            );
+            assert_fresh(&game, edge, "");
             // Critical: the result changes, in any direction.
             assert_eq!(edge.critical, edge.outcome != now);
             critical += usize::from(edge.critical);
