@@ -636,6 +636,47 @@ fn no_edge_of_any_example_passes_over_a_node_it_does_not_join() {
     }
 }
 
+/// An edit that joins two drawn nodes far apart: the new edge crosses the kept picture,
+/// and the seeded layout must clear it from every node it passes, as a fresh one does.
+#[test]
+fn an_edge_across_a_kept_picture_clears_the_nodes_it_passes() {
+    let mut checked = 0;
+    for (name, text) in examples() {
+        let analysis = Analysis::new(text);
+        let first = scene(&analysis, None, &Positions::new());
+        let graph = &analysis.model.graph;
+        // The two drawn nodes farthest apart that no edge joins.
+        let far = first
+            .nodes
+            .iter()
+            .flat_map(|a| first.nodes.iter().map(move |b| (a, b)))
+            .filter(|(a, b)| a.id < b.id)
+            .filter(|(a, b)| {
+                let (ia, ib) = (graph.index_of(a.id), graph.index_of(b.id));
+                ia.zip(ib)
+                    .is_some_and(|(ia, ib)| !graph.neighbours(ia).contains(&ib))
+            })
+            .max_by(|(a, b), (c, d)| {
+                let length = |p: &SceneNode, q: &SceneNode| (p.x - q.x).hypot(p.y - q.y);
+                length(a, b).total_cmp(&length(c, d))
+            });
+        let Some((a, b)) = far else {
+            continue;
+        };
+        let edited = Analysis::new(format!("{}\n{} -- {}\n", analysis.text, a.id, b.id));
+        let again = scene(&edited, None, &first.positions());
+        assert_eq!(
+            geometry_offence(&again),
+            None,
+            "{name}, {} -- {} added",
+            a.id,
+            b.id
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "{checked} examples had two nodes to join");
+}
+
 /// A picture laid out again from itself (a client sending back the positions it was
 /// given, or an edit that leaves the graph alone) comes back unchanged, for every example.
 #[test]
