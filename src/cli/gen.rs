@@ -142,6 +142,8 @@ pub fn run(args: &Args) -> CliResult {
         bar.enable_steady_tick(Duration::from_millis(200));
         bar
     });
+    // Ctrl-C or SIGTERM stops the search at its next step and prints the best so far.
+    let interrupts = super::interrupt::Interrupts::install();
     let found = search(&request, |step| {
         let elapsed = started.elapsed();
         if let Some(bar) = &progress {
@@ -155,13 +157,32 @@ pub fn run(args: &Args) -> CliResult {
                 step.solves as f64 / elapsed.as_secs_f64().max(1e-3)
             ));
         }
-        elapsed < deadline && args.steps.is_none_or(|last| step.steps_run < last)
+        elapsed < deadline
+            && args.steps.is_none_or(|last| step.steps_run < last)
+            && interrupts.received().is_none()
     });
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
     let elapsed = started.elapsed().as_secs_f64();
+    let interrupted = interrupts.received();
+    if let Some(signal) = interrupted {
+        eprintln!(
+            "cmg: {} after {elapsed:.1} s, at step {} of {}: {}",
+            signal.name(),
+            found.steps_run,
+            found.steps_planned,
+            if found.result.is_some() {
+                "the best graph found so far follows"
+            } else {
+                "no decided game found yet"
+            }
+        );
+    }
     let Some((winner, moves)) = found.result else {
+        if let Some(signal) = interrupted {
+            return Ok(ExitCode::from(signal.exit_code()));
+        }
         eprintln!(
             "cmg: no decided game{} found on {nodes} nodes in {} steps",
             match request.winner {
@@ -178,7 +199,8 @@ pub fn run(args: &Args) -> CliResult {
             .steps
             .unwrap_or(found.steps_planned)
             .min(found.steps_planned)
-        && request.longer_than.is_none_or(|t| moves <= t);
+        && request.longer_than.is_none_or(|t| moves <= t)
+        && interrupted.is_none();
     if cut_by_time {
         eprintln!(
             "cmg: note: the {} s ran out after {} of {} planned steps, so this graph depends on the machine's speed; `--steps {}` reproduces it",
@@ -194,8 +216,21 @@ pub fn run(args: &Args) -> CliResult {
             ));
         }
         FormatArg::Cmg => {
-            super::output::print(&cmg_text(args, &request, &found, winner, moves, elapsed))
+            let mut text = String::new();
+            if let Some(signal) = interrupted {
+                text.push_str(&format!(
+                    "# interrupted ({}) after {elapsed:.1} s, at step {} of {}: the best graph found so far\n",
+                    signal.name(),
+                    found.steps_run,
+                    found.steps_planned
+                ));
+            }
+            text.push_str(&cmg_text(args, &request, &found, winner, moves, elapsed));
+            super::output::print(&text)
         }
+    }
+    if let Some(signal) = interrupted {
+        return Ok(ExitCode::from(signal.exit_code()));
     }
     let short = request.longer_than.is_some_and(|limit| moves <= limit);
     if short {

@@ -18,6 +18,7 @@ mod explain;
 mod fmt;
 mod gen;
 mod input;
+mod interrupt;
 mod output;
 mod render;
 mod solve;

@@ -3,6 +3,7 @@
 //! node count, and the committed record graphs have the lengths `docs/records.md` gives.
 
 use std::path::Path;
+use std::time::Duration;
 
 use assert_cmd::Command;
 use cmg_gen::{planned_steps, search, Constraints, Evaluator, Graph, Request, Winner};
@@ -251,6 +252,58 @@ fn a_one_move_game_is_said_in_the_singular() {
         stdout.contains("# the mouse wins in 1 move (one ply) from the start"),
         "{stdout}"
     );
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM stops a long search at its next step: the best graph so
+/// far is printed, marked as interrupted, and checks clean; the exit code is the
+/// shell's for the signal (130, 143). From a record, there is a best graph from the
+/// first step on.
+#[test]
+fn a_signal_stops_the_search_and_prints_the_best_so_far() {
+    use std::os::unix::process::ExitStatusExt;
+    let record = crate::common::examples::example("records/n13-56.cmg");
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        // A signal that comes before the handlers are installed ends the process as
+        // it would any program: then try again, waiting longer (a loaded machine).
+        let mut wait = Duration::from_millis(500);
+        let output = loop {
+            let child = std::process::Command::new(env!("CARGO_BIN_EXE_cmg"))
+                .args(["gen", "--from", &record, "--seconds", "600"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(wait);
+            let sent = std::process::Command::new("kill")
+                .arg(format!("-{signal}"))
+                .arg(child.id().to_string())
+                .status()
+                .unwrap();
+            assert!(sent.success());
+            let output = child.wait_with_output().unwrap();
+            if output.status.signal().is_some() && wait < Duration::from_secs(8) {
+                wait *= 2;
+                continue;
+            }
+            break output;
+        };
+        let (stdout, stderr) = (
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        );
+        assert_eq!(output.status.code(), Some(code), "SIG{signal}: {stderr}");
+        assert!(
+            stdout.starts_with(&format!("# interrupted (SIG{signal}) after ")),
+            "{stdout}"
+        );
+        assert!(claimed_moves(&stdout) >= 56, "{stdout}");
+        let check = cmg()
+            .args(["check", "-"])
+            .write_stdin(stdout.clone())
+            .output()
+            .unwrap();
+        assert!(check.status.success(), "{stdout}");
+    }
 }
 
 #[test]

@@ -693,6 +693,18 @@ async function gameViewScenario(browser) {
     const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
     const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
     check("game view: clicking a node selects its first mention", revealed, await selection());
+
+    // Text to picture: the cursor on a node's id marks that node in the view. It is on
+    // node 5's mention now; two steps right it is on the `7` of `[5, 7, 9]`.
+    const marked = () => frame.$$eval("[data-node][data-selected]", (all) => all.map((g) => g.getAttribute("data-node")));
+    const onFive = await until(async () => JSON.stringify(await marked()) === '["5"]');
+    check("game view: the node whose id the cursor is on is marked", onFive, JSON.stringify(await marked()));
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const onSeven = await until(async () => JSON.stringify(await marked()) === '["7"]');
+    check("game view: moving the cursor to another id marks that node instead", onSeven, JSON.stringify(await marked()));
+    await session.screenshot("game-view-cursor");
   } finally {
     await session.close();
   }

@@ -11,6 +11,8 @@ import { toUtf16, webviewHtml, type LineColumn } from "./gameViewContent";
 
 /** Edits closer together than this are drawn once. */
 const DEBOUNCE_MS = 150;
+/** Cursor moves closer together than this mark one node in the view. */
+const CURSOR_DEBOUNCE_MS = 80;
 /** While the server still solves the version, ask again this often, this many times. */
 const PENDING_RETRY_MS = 150;
 const PENDING_RETRIES = 100;
@@ -27,6 +29,10 @@ interface SliceResponse {
   version: number;
   pending: boolean;
   slice: unknown;
+}
+
+interface Highlight {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
 }
 
 interface SceneResponse {
@@ -122,13 +128,58 @@ function openGameView(
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(() => void update(PENDING_RETRIES), DEBOUNCE_MS);
   };
+  // Text to picture: the node whose id the cursor is on is marked in the view. The
+  // server's highlights of the mention under the cursor name it (none in a comment, a
+  // label or between the ids of an adjacency list), so the rule is the server's.
+  let selected: number | null = null;
+  let cursorTimer: ReturnType<typeof setTimeout> | undefined;
+  const select = async (position: vscode.Position): Promise<void> => {
+    const running = client();
+    if (running === undefined || disposed) return;
+    const version = document.version;
+    let highlights: Highlight[] | null = null;
+    try {
+      highlights = await running.sendRequest<Highlight[] | null>("textDocument/documentHighlight", {
+        textDocument: { uri: document.uri.toString() },
+        position: { line: position.line, character: position.character },
+      });
+    } catch {
+      highlights = null;
+    }
+    // An answer about text the editor no longer has marks nothing.
+    if (disposed || version !== document.version) return;
+    const first = highlights?.[0]?.range;
+    const id =
+      first === undefined
+        ? NaN
+        : Number(
+            document.getText(
+              new vscode.Range(first.start.line, first.start.character, first.end.line, first.end.character),
+            ),
+          );
+    const node = Number.isSafeInteger(id) ? id : null;
+    if (node === selected) return;
+    selected = node;
+    void webview.postMessage({ type: "select", node });
+  };
+  const followCursor = (position: vscode.Position): void => {
+    if (cursorTimer !== undefined) clearTimeout(cursorTimer);
+    cursorTimer = setTimeout(() => void select(position), CURSOR_DEBOUNCE_MS);
+  };
 
   const subscriptions = [
     vscode.workspace.onDidChangeTextDocument((event) => {
       if (event.document === document) schedule();
     }),
+    vscode.window.onDidChangeTextEditorSelection((event) => {
+      if (event.textEditor.document === document) followCursor(event.textEditor.selection.active);
+    }),
     webview.onDidReceiveMessage((message: PageMessage) => {
-      if (message.type === "ready") schedule();
+      if (message.type === "ready") {
+        schedule();
+        // A page loaded again marks the node the cursor is on.
+        if (selected !== null) void webview.postMessage({ type: "select", node: selected });
+      }
       if (message.type === "reveal" && message.mention !== undefined) void reveal(document, message.mention);
       if (message.type === "slice" && typeof message.request === "number") void slice(message);
     }),
@@ -136,6 +187,7 @@ function openGameView(
   panel.onDidDispose(() => {
     disposed = true;
     if (timer !== undefined) clearTimeout(timer);
+    if (cursorTimer !== undefined) clearTimeout(cursorTimer);
     for (const subscription of subscriptions) subscription.dispose();
   });
   context.subscriptions.push(panel);
