@@ -109,3 +109,146 @@ async fn a_client_without_resolve_gets_checked_edits_at_once() {
         assert!(fix.get("data").is_none(), "{fix}");
     }
 }
+
+const SHORT_URI: &str = "file:///actions/short.cmg";
+/// Seven nodes whose game is short: the mouse steps next to the hole at once.
+const SHORT: &str = "0 -- 3 -- 1\n3 -- 4 -- 2\n4 -- 5 -- 6 -- 2\n1 -- 5\n";
+
+/// A client that shows server-started progress, with `SHORT` open and published; the
+/// command of its "Find a longer game" action.
+async fn longer_game_command() -> (InMemoryClient, Value) {
+    let mut client = in_memory();
+    client
+        .initialize(json!({"window": {"workDoneProgress": true}}), json!(null))
+        .await;
+    client.open(SHORT_URI, 1, SHORT).await;
+    client
+        .diagnostics_where(SHORT_URI, |p| p["version"] == 1)
+        .await;
+    let actions = client
+        .call("textDocument/codeAction", json!({"textDocument": {"uri": SHORT_URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}))
+        .await;
+    let action = actions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["title"] == "Find a longer game from this graph")
+        .unwrap_or_else(|| panic!("no longer-game action in {actions}"))
+        .clone();
+    assert_eq!(action["command"]["command"], "cmg.findLongerGame");
+    (client, action["command"].clone())
+}
+
+/// The moves of the game a `.cmg` text declares, by the solver.
+fn moves_of(text: &str) -> u32 {
+    let analysis = cmg_core::analysis::Analysis::new(text);
+    let game = analysis.game().expect("a game");
+    let solution = cmg_solve::solve(&game);
+    let start = cmg_core::analysis::start_position(&analysis.model.graph).unwrap();
+    solution.moves_to_end(start).expect("a decided game")
+}
+
+/// The action runs the generator from the document's graph with progress, and offers
+/// the longer game it finds as one edit of the whole document, for the version it
+/// searched from; the new text checks clean and its game is longer.
+#[tokio::test]
+async fn find_a_longer_game_offers_one_edit_of_the_whole_document() {
+    let (mut client, command) = longer_game_command().await;
+    let before = moves_of(SHORT);
+    let answer = client
+        .call(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+        .await;
+    assert_eq!(answer["before"], before, "{answer}");
+    let moves = answer["moves"].as_u64().expect("a longer game") as u32;
+    assert!(moves > before, "{answer}");
+    let edit = client
+        .server_requests
+        .iter()
+        .find(|r| r["method"] == "workspace/applyEdit")
+        .expect("the edit was offered")["params"]["edit"]["documentChanges"][0]
+        .clone();
+    assert_eq!(edit["textDocument"]["version"], 1, "{edit}");
+    assert_eq!(
+        edit["edits"][0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
+    assert_eq!(
+        edit["edits"][0]["range"]["end"],
+        json!({"line": 4, "character": 0})
+    );
+    let text = edit["edits"][0]["newText"].as_str().unwrap();
+    assert_eq!(moves_of(text), moves, "{text}");
+    let diagnostics = cmg_core::analysis::Analysis::new(text);
+    let game = diagnostics.game().unwrap();
+    let solution = cmg_solve::solve(&game);
+    assert!(
+        !cmg_core::model::has_errors(&diagnostics.diagnostics(Some(&solution))),
+        "{text}"
+    );
+    // Progress: created, begun with a cancel button, ended.
+    client
+        .notification_where("$/progress", |p| p["value"]["kind"] == "end")
+        .await;
+    assert!(client
+        .server_requests
+        .iter()
+        .any(|r| r["method"] == "window/workDoneProgress/create"));
+    let kinds: Vec<String> = client
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "$/progress")
+        .map(|n| {
+            n["params"]["value"]["kind"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        kinds.first().map(String::as_str),
+        Some("begin"),
+        "{kinds:?}"
+    );
+    assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
+}
+
+/// The progress's cancel stops the search: no edit is offered, the answer is null.
+/// The cancel is sent before the client answers the progress's creation, which the
+/// search waits for, so it cannot finish first.
+#[tokio::test]
+async fn a_cancelled_search_offers_nothing() {
+    let (mut client, command) = longer_game_command().await;
+    let id = client
+        .send_request(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+        .await;
+    let create = loop {
+        let message = client
+            .receive()
+            .await
+            .expect("the server closed the stream");
+        if message["method"] == "window/workDoneProgress/create" {
+            break message;
+        }
+    };
+    client
+        .notify(
+            "window/workDoneProgress/cancel",
+            json!({"token": create["params"]["token"]}),
+        )
+        .await;
+    client
+        .send(json!({"jsonrpc": "2.0", "id": create["id"], "result": null}))
+        .await;
+    let answer = client.response_to(id).await;
+    assert_eq!(answer["result"], Value::Null, "{answer}");
+    assert!(!client
+        .server_requests
+        .iter()
+        .any(|r| r["method"] == "workspace/applyEdit"));
+}

@@ -80,7 +80,10 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             file_operations: None,
         }),
         execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![SHOW_LINE_COMMAND.to_owned()],
+            commands: vec![
+                SHOW_LINE_COMMAND.to_owned(),
+                super::longer_game::FIND_LONGER_COMMAND.to_owned(),
+            ],
             ..ExecuteCommandOptions::default()
         }),
         ..ServerCapabilities::default()

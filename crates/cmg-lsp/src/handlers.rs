@@ -319,12 +319,20 @@ pub fn code_actions(snapshot: &Snapshot, range: Range, lazy: bool) -> Vec<CodeAc
                 action.data = serde_json::to_value(data).ok();
                 CodeActionOrCommand::CodeAction(action)
             })
+            .chain(longer_game_action(snapshot))
             .collect();
     }
     actions::code_actions(analysis, solution, range)
         .into_iter()
         .map(|action| CodeActionOrCommand::CodeAction(resolved(snapshot, action)))
+        .chain(longer_game_action(snapshot))
         .collect()
+}
+
+/// "Find a longer game from this graph", last, wherever the cursor is.
+fn longer_game_action(snapshot: &Snapshot) -> Option<CodeActionOrCommand> {
+    crate::longer_game::action(&snapshot.analysis, &snapshot.uri, snapshot.version)
+        .map(CodeActionOrCommand::CodeAction)
 }
 
 /// The action `id` of the snapshot with its checked edit, or an error saying that it no

@@ -10,6 +10,7 @@ pub mod files;
 mod framing;
 mod handlers;
 mod lifecycle;
+mod longer_game;
 mod pull;
 mod scene;
 mod scheduler;
@@ -59,6 +60,7 @@ fn service(
     tower_lsp_server::LspService::build(move |client| Server::with_exit(client, exit.clone()))
         .custom_method(scene::SCENE_METHOD, Server::scene)
         .custom_method(scene::SLICE_METHOD, Server::slice)
+        .custom_method("window/workDoneProgress/cancel", Server::cancel_progress)
         .finish()
 }
 

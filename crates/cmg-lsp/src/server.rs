@@ -22,6 +22,7 @@ use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::{Loop, Unanswerable};
 use super::handlers::{self, Snapshot};
+use super::longer_game;
 use super::pull::{self, Pulled};
 use super::scene::Layouts;
 use super::scheduler::Event;
@@ -52,6 +53,8 @@ pub struct Server {
     stamps: Arc<Mutex<workspace::Stamps>>,
     /// The game view's layouts, one at a time per document.
     layouts: Arc<Layouts>,
+    /// The searches for a longer game under way, for their cancel.
+    searches: Arc<longer_game::Searches>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -70,6 +73,8 @@ pub struct ClientSupport {
     /// Whether code actions may be listed without their edit, which the client asks
     /// for with `codeAction/resolve` (it keeps `data` and resolves `edit`).
     code_action_resolve: bool,
+    /// Whether the client shows progress the server starts (`window.workDoneProgress`).
+    work_done_progress: bool,
     /// Whether the client pulls diagnostics (`textDocument.diagnostic`): it is then
     /// sent no publications.
     pub pull_diagnostics: bool,
@@ -158,11 +163,152 @@ impl Server {
             folders: Arc::default(),
             stamps: Arc::default(),
             layouts: Arc::default(),
+            searches: Arc::default(),
         }
     }
 
     pub(super) fn layouts(&self) -> &Layouts {
         &self.layouts
+    }
+
+    /// `cmg.findLongerGame`: searches from the document's graph for a few seconds on
+    /// the blocking pool, showing progress with a cancel button where the client can,
+    /// then offers the longer game as one edit of the whole document, for the version
+    /// it searched from (a client refuses it if the text changed meanwhile). Answers
+    /// `{"moves", "before"}` (`moves` null when none was longer), or null if cancelled.
+    async fn find_longer_game(&self, arguments: Vec<Value>) -> Result<Option<Value>> {
+        let target: longer_game::Target = arguments
+            .into_iter()
+            .next()
+            .and_then(|argument| serde_json::from_value(argument).ok())
+            .ok_or_else(|| Error::invalid_params("cmg.findLongerGame needs {uri, version}"))?;
+        let Some(snapshot) = self.current(&target.uri, Needs::Analysis).await? else {
+            return Ok(None);
+        };
+        if snapshot.version != target.version {
+            let mut error = Error::content_modified();
+            error.message = "cmg: the document changed since the action was listed".into();
+            return Err(error);
+        }
+        let (token, cancel) = self.searches.start();
+        let progress = if self.support().work_done_progress
+            && self
+                .client
+                .create_work_done_progress(token.clone())
+                .await
+                .is_ok()
+        {
+            Some(
+                self.client
+                    .progress(token.clone(), "cmg: finding a longer game")
+                    .with_cancel_button()
+                    .with_message("from this graph")
+                    .begin()
+                    .await,
+            )
+        } else {
+            None
+        };
+        let (best, mut bests) = tokio::sync::mpsc::unbounded_channel();
+        let analysis = snapshot.analysis.clone();
+        let searching = tokio::task::spawn_blocking(move || {
+            guarded("find a longer game", || {
+                longer_game::find(&analysis, &cancel, |moves| {
+                    let _ = best.send(moves);
+                })
+            })
+        });
+        let mut shown = None;
+        while let Some(moves) = bests.recv().await {
+            if shown != Some(moves) {
+                shown = Some(moves);
+                if let Some(progress) = &progress {
+                    progress
+                        .report_with_message(format!("best so far: {moves} moves"), None)
+                        .await;
+                }
+            }
+        }
+        let found = searching.await.map_err(|_| Error::internal_error())?;
+        self.searches.end(&token);
+        let found = match found {
+            Ok(found) => found,
+            Err(error) => {
+                if let Some(progress) = progress {
+                    progress.finish().await;
+                }
+                return Err(error);
+            }
+        };
+        let (message, answer) = match found {
+            longer_game::Found::Longer {
+                text,
+                moves,
+                before,
+            } => {
+                let edit = TextDocumentEdit {
+                    text_document: OptionalVersionedTextDocumentIdentifier {
+                        uri: target.uri.clone(),
+                        version: Some(target.version),
+                    },
+                    edits: vec![OneOf::Left(TextEdit {
+                        range: super::convert::range(
+                            &snapshot.rope,
+                            snapshot.encoding,
+                            cmg_syntax::TextRange::new(0, snapshot.rope.len_bytes() as u32),
+                        ),
+                        new_text: text,
+                    })],
+                };
+                let applied = self
+                    .client
+                    .apply_edit(WorkspaceEdit {
+                        document_changes: Some(DocumentChanges::Edits(vec![edit])),
+                        ..WorkspaceEdit::default()
+                    })
+                    .await
+                    .is_ok_and(|response| response.applied);
+                let message = if applied {
+                    format!("found a game of {moves} moves")
+                } else {
+                    format!("found a game of {moves} moves; the document changed meanwhile, so it is not applied")
+                };
+                (
+                    message,
+                    Some(serde_json::json!({"moves": moves, "before": before})),
+                )
+            }
+            longer_game::Found::NoLonger { before } => (
+                format!(
+                    "no longer game found in {} s",
+                    longer_game::SEARCH_TIME.as_secs()
+                ),
+                Some(serde_json::json!({"moves": null, "before": before})),
+            ),
+            longer_game::Found::Cancelled => ("cancelled".to_owned(), None),
+            longer_game::Found::NotAGraph => {
+                if let Some(progress) = progress {
+                    progress.finish().await;
+                }
+                return Err(Error::invalid_params(
+                    "cmg: this graph cannot be searched from: nodes 0 to n-1 (3 to 64), no error, each with a neighbour and node 2 one besides the hole",
+                ));
+            }
+        };
+        match progress {
+            Some(progress) => progress.finish_with_message(message).await,
+            None => {
+                self.client
+                    .show_message(MessageType::INFO, format!("cmg: {message}"))
+                    .await
+            }
+        }
+        Ok(answer)
+    }
+
+    /// `window/workDoneProgress/cancel`: the user stopped a search.
+    pub(super) async fn cancel_progress(&self, params: WorkDoneProgressCancelParams) {
+        self.searches.cancel(&params);
     }
 
     fn pulled(&self) -> MutexGuard<'_, Pulled> {
@@ -386,6 +532,12 @@ impl LanguageServer for Server {
                         .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
             }),
             configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
+            work_done_progress: params
+                .capabilities
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
             inlay_hint_refresh: workspace
                 .and_then(|w| w.inlay_hint.as_ref())
                 .and_then(|c| c.refresh_support)
@@ -811,6 +963,9 @@ impl LanguageServer for Server {
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        if params.command == longer_game::FIND_LONGER_COMMAND {
+            return self.find_longer_game(params.arguments).await;
+        }
         if params.command != SHOW_LINE_COMMAND {
             return Err(Error::invalid_params(format!(
                 "unknown command {}",

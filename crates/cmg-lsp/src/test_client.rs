@@ -102,6 +102,8 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
             (Some(id), Some(method)) => {
                 let result = match method.as_str() {
                     Some("workspace/configuration") => json!([self.settings.clone()]),
+                    // An editor applies the edits it is sent.
+                    Some("workspace/applyEdit") => json!({"applied": true}),
                     _ => Value::Null,
                 };
                 let id = id.clone();
@@ -195,11 +197,20 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
     /// Waits for a `publishDiagnostics` for `uri` that satisfies `accept`, and returns
     /// its params. Earlier ones stay in `notifications`.
     pub async fn diagnostics_where(&mut self, uri: &str, accept: impl Fn(&Value) -> bool) -> Value {
-        let matches = |n: &Value| {
-            n["method"] == "textDocument/publishDiagnostics"
-                && n["params"]["uri"] == uri
-                && accept(&n["params"])
-        };
+        self.notification_where("textDocument/publishDiagnostics", |params| {
+            params["uri"] == uri && accept(params)
+        })
+        .await
+    }
+
+    /// Waits for a notification `method` whose params satisfy `accept` (one already
+    /// received counts), and returns its params.
+    pub async fn notification_where(
+        &mut self,
+        method: &str,
+        accept: impl Fn(&Value) -> bool,
+    ) -> Value {
+        let matches = |n: &Value| n["method"] == method && accept(&n["params"]);
         if let Some(found) = self.notifications.iter().find(|n| matches(n)) {
             return found["params"].clone();
         }

@@ -342,7 +342,8 @@ async function roleColors(session) {
   const hole = await session.token("leetcode-draw.cmg", "node 0", "0");
   const mouse = await session.token("leetcode-draw.cmg", "node 1", "1");
   const cat = await session.token("leetcode-draw.cmg", "node 2", "2");
-  const plain = await session.token("leetcode-draw.cmg", "3 -- {4 5}", "3");
+  // "3 --": the line shows a "critical" hint after its `--` (without 3 -- 4 the cat wins).
+  const plain = await session.token("leetcode-draw.cmg", "3 --", "3");
   const colors = [hole, mouse, cat, plain].map((token) => token?.color);
   return new Set(colors).size === 4 && !colors.includes(undefined) ? colors : undefined;
 }
