@@ -19,7 +19,7 @@ const PUZZLE_MAX_NODES: usize = 50;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The node count of the graph to find (3 to 64); with `--from`, the file's count.
-    #[arg(long, value_name = "N", required_unless_present = "from")]
+    #[arg(long, value_name = "N", required_unless_present_any = ["from", "merge"])]
     nodes: Option<usize>,
     /// Only games won by this player count.
     #[arg(long, value_enum, default_value_t = OutcomeArg::Any)]
@@ -49,6 +49,20 @@ pub struct Args {
     /// `leetcode`: every node has a neighbour and node 2 one besides the hole; `none`: any graph.
     #[arg(long, value_enum, default_value_t = ConstraintsArg::Leetcode)]
     constraints: ConstraintsArg,
+    /// Look at every graph on N nodes (3 to 12), one per isomorphism class, instead of
+    /// searching: the longest game there is, proved by exhaustion.
+    #[arg(long, conflicts_with_all = ["from", "longer_than", "steps", "seconds", "seed", "merge"])]
+    exhaustive: bool,
+    /// With `--exhaustive`: run the K-th of M disjoint parts, and print its record for `--merge`.
+    #[arg(long, value_name = "K/M", requires = "exhaustive")]
+    part: Option<String>,
+    /// With `--exhaustive`: keep the tasks done in FILE as the search runs (every 10 s and
+    /// at the end, also on Ctrl-C), and resume from it when it exists.
+    #[arg(long, value_name = "FILE", requires = "exhaustive")]
+    checkpoint: Option<String>,
+    /// Combine the records of every part of one exhaustive search, and print its result.
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["nodes", "from", "longer_than", "steps", "seconds", "seed", "outcome", "constraints"])]
+    merge: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -71,6 +85,9 @@ enum ConstraintsArg {
 }
 
 pub fn run(args: &Args) -> CliResult {
+    if !args.merge.is_empty() {
+        return super::exhaustive::merge(&args.merge, args.format == FormatArg::Json);
+    }
     let constraints = match args.constraints {
         ConstraintsArg::Leetcode => Constraints::LeetCode,
         ConstraintsArg::None => Constraints::None,
@@ -115,6 +132,28 @@ pub fn run(args: &Args) -> CliResult {
             "--threads must be 1 to 64, not {threads}"
         )));
     }
+    let winner = match args.outcome {
+        OutcomeArg::Mouse => Some(Winner::Mouse),
+        OutcomeArg::Cat => Some(Winner::Cat),
+        OutcomeArg::Any => None,
+    };
+    if args.exhaustive {
+        if nodes > cmg_gen::MAX_EXHAUSTIVE_NODES {
+            return Err(CliError(format!(
+                "cmg gen --exhaustive looks at graphs of 3 to {} nodes, not {nodes}: above that, search (without --exhaustive)",
+                cmg_gen::MAX_EXHAUSTIVE_NODES
+            )));
+        }
+        return super::exhaustive::run(&super::exhaustive::Request {
+            nodes,
+            winner,
+            constraints,
+            threads,
+            part: args.part.clone(),
+            checkpoint: args.checkpoint.clone(),
+            json: args.format == FormatArg::Json,
+        });
+    }
     if nodes > PUZZLE_MAX_NODES && constraints == Constraints::LeetCode {
         eprintln!(
             "cmg: note: {nodes} nodes is above LeetCode 913's cap of {PUZZLE_MAX_NODES}; the other constraints hold"
@@ -122,11 +161,7 @@ pub fn run(args: &Args) -> CliResult {
     }
     let request = Request {
         nodes,
-        winner: match args.outcome {
-            OutcomeArg::Mouse => Some(Winner::Mouse),
-            OutcomeArg::Cat => Some(Winner::Cat),
-            OutcomeArg::Any => None,
-        },
+        winner,
         steps: cmg_gen::planned_steps(args.seconds),
         seed: args.seed,
         threads,

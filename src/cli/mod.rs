@@ -14,6 +14,7 @@ macro_rules! eprintln {
 mod check;
 mod convert;
 mod dot;
+mod exhaustive;
 mod explain;
 mod fmt;
 mod gen;

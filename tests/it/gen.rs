@@ -260,33 +260,13 @@ fn a_one_move_game_is_said_in_the_singular() {
 /// first step on.
 #[test]
 fn a_signal_stops_the_search_and_prints_the_best_so_far() {
-    use std::os::unix::process::ExitStatusExt;
     let record = crate::common::examples::example("records/n13-56.cmg");
     for (signal, code) in [("INT", 130), ("TERM", 143)] {
-        // A signal that comes before the handlers are installed ends the process as
-        // it would any program: then try again, waiting longer (a loaded machine).
-        let mut wait = Duration::from_millis(500);
-        let output = loop {
-            let child = std::process::Command::new(env!("CARGO_BIN_EXE_cmg"))
-                .args(["gen", "--from", &record, "--seconds", "600"])
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .unwrap();
-            std::thread::sleep(wait);
-            let sent = std::process::Command::new("kill")
-                .arg(format!("-{signal}"))
-                .arg(child.id().to_string())
-                .status()
-                .unwrap();
-            assert!(sent.success());
-            let output = child.wait_with_output().unwrap();
-            if output.status.signal().is_some() && wait < Duration::from_secs(8) {
-                wait *= 2;
-                continue;
-            }
-            break output;
-        };
+        let output = crate::common::signal::interrupted(
+            &["gen", "--from", &record, "--seconds", "600"],
+            signal,
+            Duration::from_millis(500),
+        );
         let (stdout, stderr) = (
             String::from_utf8(output.stdout).unwrap(),
             String::from_utf8(output.stderr).unwrap(),

@@ -17,6 +17,7 @@ mod doc_links;
 mod docs;
 mod format;
 mod gen;
+mod gen_exhaustive;
 mod layers;
 mod lsp;
 mod lsp_actions;

@@ -75,8 +75,8 @@ impl Evaluator {
     }
 
     /// Solves every position (no early stop) and returns the table as
-    /// `(mouse, cat, mouse_to_move) -> Option<(winner, moves)>`; for the tests.
-    #[cfg(test)]
+    /// `(mouse, cat, mouse_to_move) -> Option<(winner, moves)>`: every start at once, for
+    /// the exhaustive search (and the tests).
     pub(crate) fn all(
         &mut self,
         graph: &Graph,

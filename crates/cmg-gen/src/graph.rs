@@ -50,6 +50,12 @@ impl Graph {
         Some(graph)
     }
 
+    /// The graph of neighbour bitsets, one per node, as [`Graph::rows`] gives them back.
+    pub(crate) fn from_rows(rows: Vec<u64>) -> Graph {
+        debug_assert!(rows.len() <= MAX_NODES);
+        Graph { rows }
+    }
+
     pub fn node_count(&self) -> usize {
         self.rows.len()
     }

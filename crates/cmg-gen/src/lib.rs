@@ -5,11 +5,14 @@
 //! `search` anneals edge changes on a growing graph; `graph` holds the graph and the constraints.
 //! It depends on the solver only (for its tests) and does no I/O.
 
+mod canon;
 mod eval;
+mod exhaustive;
 mod graph;
 mod rng;
 mod search;
 
 pub use eval::{Evaluator, Winner, MAX_NODES};
+pub use exhaustive::{Best, Exhaustive, Longest, Part, Plan, MAX_EXHAUSTIVE_NODES};
 pub use graph::{Constraints, Graph};
 pub use search::{planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND};

@@ -10,4 +10,5 @@ pub fn slow_tests() -> bool {
 pub mod examples;
 pub mod hostile;
 pub mod lsp_process;
+pub mod signal;
 pub mod temp_dir;

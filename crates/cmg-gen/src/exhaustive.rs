@@ -1,0 +1,321 @@
+//! The exhaustive search: the longest optimal game over *every* graph on `n` nodes, which
+//! proves the length is the maximum by having looked at them all.
+//!
+//! Graphs are generated once per isomorphism class by canonical augmentation (McKay's
+//! method): a graph on `k + 1` nodes is made from one on `k` by adding a node joined to a
+//! set of the old ones, and kept only if the new node is, up to automorphism, the one the
+//! canonical rule would delete again: among the nodes of least (degree, sum of the
+//! neighbours' degrees), the one with the largest canonical label ([`crate::canon`]).
+//! Two sets that an automorphism of the smaller graph maps onto each other give the same
+//! graph, so where that graph has automorphisms the kept children are told apart by
+//! their certificates. Every class then comes from exactly one parent, once.
+//!
+//! Each graph is examined unlabelled: once per choice of hole (the solver's full table
+//! gives every start of the mouse and the cat at once), which covers every labelled
+//! graph, since the mouse's and the cat's starts can be any two other nodes.
+//!
+//! The work is cut into *tasks*, one per graph on `n - 2` nodes, numbered in the order a
+//! single thread generates them; threads take tasks in turn, and `Part` keeps every
+//! `count`-th task, so disjoint parts on several machines merge to the whole. The answer
+//! does not depend on the order: ties go to the graph whose rows are smallest.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::canon::{canon, Small};
+use crate::eval::{Evaluator, Winner};
+use crate::graph::{Constraints, Graph};
+
+/// The largest node count the exhaustive search takes: 11 nodes is about a billion graphs
+/// already, a day of one machine; 12 would be three hundred times that.
+pub const MAX_EXHAUSTIVE_NODES: usize = 12;
+
+/// What to look for.
+#[derive(Clone, Copy, Debug)]
+pub struct Exhaustive {
+    pub nodes: usize,
+    /// Only games this player wins count; `None`: either.
+    pub winner: Option<Winner>,
+    pub constraints: Constraints,
+    pub threads: usize,
+    pub part: Part,
+}
+
+/// The `index`-th (from 0) of `count` disjoint parts of the tasks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Part {
+    pub const WHOLE: Part = Part { index: 0, count: 1 };
+}
+
+/// The longest game found, with its graph (node 0 the hole, 1 the mouse's start, 2 the cat's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Best {
+    pub moves: u32,
+    pub winner: Winner,
+    pub graph: Graph,
+}
+
+/// What some tasks found: the longest game, and how much was looked at.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Longest {
+    pub best: Option<Best>,
+    /// Graphs examined: one per isomorphism class that meets the constraints.
+    pub graphs: u64,
+    /// Full solves, one per graph and choice of hole.
+    pub solves: u64,
+}
+
+impl Longest {
+    /// Adds what `other` found (its tasks must be others than these).
+    pub fn merge(&mut self, other: Longest) {
+        self.graphs += other.graphs;
+        self.solves += other.solves;
+        if let Some(best) = other.best {
+            self.offer(best);
+        }
+    }
+
+    /// Keeps `candidate` if it is longer, or as long with smaller rows.
+    fn offer(&mut self, candidate: Best) {
+        let better = match &self.best {
+            None => true,
+            Some(best) => {
+                candidate.moves > best.moves
+                    || (candidate.moves == best.moves && candidate.graph.rows() < best.graph.rows())
+            }
+        };
+        if better {
+            self.best = Some(candidate);
+        }
+    }
+
+    fn best_moves(&self) -> Option<u32> {
+        self.best.as_ref().map(|best| best.moves)
+    }
+}
+
+/// The tasks of a search, in their fixed order.
+pub struct Plan {
+    request: Exhaustive,
+    tasks: Vec<Small>,
+}
+
+impl Plan {
+    /// Generates the graphs on `nodes - 2` nodes, the roots of the tasks.
+    ///
+    /// # Panics
+    ///
+    /// Panics unless `3 <= nodes <= MAX_EXHAUSTIVE_NODES` and the part is one of its count.
+    pub fn new(request: Exhaustive) -> Plan {
+        assert!((3..=MAX_EXHAUSTIVE_NODES).contains(&request.nodes));
+        assert!(request.part.index < request.part.count);
+        let mut tasks = Vec::new();
+        collect(&Small::single(), request.nodes - 2, &mut tasks);
+        Plan { request, tasks }
+    }
+
+    /// How many tasks the whole search has (all parts).
+    pub fn task_count(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// The numbers of this part's tasks.
+    pub fn part_tasks(&self) -> impl Iterator<Item = usize> + '_ {
+        let part = self.request.part;
+        (part.index..self.tasks.len()).step_by(part.count)
+    }
+
+    /// Runs this part's tasks but those `skip` names, on the request's threads, while
+    /// `go_on` says so (asked before each task); `finished` hears each task's number and
+    /// result as it ends. Returns what the tasks run found.
+    pub fn run(
+        &self,
+        skip: &(dyn Fn(usize) -> bool + Sync),
+        finished: &(dyn Fn(usize, &Longest) + Sync),
+        go_on: &(dyn Fn() -> bool + Sync),
+    ) -> Longest {
+        let todo: Vec<usize> = self.part_tasks().filter(|&task| !skip(task)).collect();
+        let next = AtomicUsize::new(0);
+        let total = Mutex::new(Longest::default());
+        std::thread::scope(|scope| {
+            for _ in 0..self.request.threads.max(1) {
+                scope.spawn(|| {
+                    let mut evaluator = Evaluator::new();
+                    let mut found = Longest::default();
+                    while go_on() {
+                        let Some(&task) = todo.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let mut result = Longest::default();
+                        self.grow(&self.tasks[task], &mut evaluator, &mut result);
+                        finished(task, &result);
+                        found.merge(result);
+                    }
+                    total
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .merge(found);
+                });
+            }
+        });
+        total
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Every graph on `nodes` nodes grown from `graph`, examined.
+    fn grow(&self, graph: &Small, evaluator: &mut Evaluator, found: &mut Longest) {
+        if graph.n == self.request.nodes {
+            self.examine(graph, evaluator, found);
+            return;
+        }
+        let last = graph.n + 1 == self.request.nodes;
+        let no_isolated = last && self.request.constraints == Constraints::LeetCode;
+        extend(graph, no_isolated, &mut |child| {
+            self.grow(&child, evaluator, found)
+        });
+    }
+
+    /// Solves `graph` once per hole, and offers its longest start.
+    fn examine(&self, graph: &Small, evaluator: &mut Evaluator, found: &mut Longest) {
+        let n = graph.n;
+        let leetcode = self.request.constraints == Constraints::LeetCode;
+        found.graphs += 1;
+        for hole in 0..n {
+            let order = |first: &[usize]| -> Vec<usize> {
+                let mut order = first.to_vec();
+                order.extend((0..n).filter(|node| !first.contains(node)));
+                order
+            };
+            let with_hole = relabelled(graph, &order(&[hole]));
+            let table = evaluator.all(&with_hole);
+            found.solves += 1;
+            for mouse in 1..n {
+                for cat in 1..n {
+                    // The cat must have a move that is not into the hole.
+                    if mouse == cat || (leetcode && with_hole.rows()[cat] & !1 == 0) {
+                        continue;
+                    }
+                    let Some((winner, moves)) = table(mouse, cat, true) else {
+                        continue;
+                    };
+                    if self.request.winner.is_some_and(|wanted| wanted != winner)
+                        || found.best_moves().is_some_and(|most| most > moves)
+                    {
+                        continue;
+                    }
+                    found.offer(Best {
+                        moves,
+                        winner,
+                        graph: relabelled(&with_hole.to_small(), &order(&[0, mouse, cat])),
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// The graphs on `size` nodes grown from `graph` (fewer nodes), one per class.
+fn collect(graph: &Small, size: usize, out: &mut Vec<Small>) {
+    if graph.n == size {
+        out.push(*graph);
+        return;
+    }
+    extend(graph, false, &mut |child| collect(&child, size, out));
+}
+
+/// Calls `visit` with each child of `parent` (one node more) that canonical augmentation
+/// keeps; with `no_isolated`, only those where every node has a neighbour.
+fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
+    let k = parent.n;
+    let symmetric = !canon(parent).asymmetric(k);
+    let mut seen = HashSet::new();
+    let isolated = (0..k)
+        .filter(|&node| parent.rows[node] == 0)
+        .fold(0u16, |mask, node| mask | 1 << node);
+    for neighbours in 0..(1u32 << k) {
+        let neighbours = neighbours as u16;
+        if no_isolated && (neighbours == 0 || neighbours & isolated != isolated) {
+            continue;
+        }
+        let child = parent.with_node(neighbours);
+        // The rule's candidates: the nodes of least (degree, sum of neighbours' degrees).
+        let key = |node: usize| {
+            let mut sum = 0;
+            let mut bits = child.rows[node];
+            while bits != 0 {
+                sum += child.degree(bits.trailing_zeros() as usize);
+                bits &= bits - 1;
+            }
+            child.degree(node) << 8 | sum
+        };
+        let keys: Vec<u32> = (0..=k).map(key).collect();
+        let least = keys.iter().copied().min().unwrap_or(0);
+        if keys[k] != least {
+            continue;
+        }
+        let tied = keys.iter().filter(|&&key| key == least).count() > 1;
+        if !tied && !symmetric {
+            visit(child);
+            continue;
+        }
+        let child_canon = canon(&child);
+        if tied {
+            let deleted = (0..=k)
+                .filter(|&node| keys[node] == least)
+                .max_by_key(|&node| child_canon.label_of(node))
+                .unwrap_or(k);
+            if !child_canon.same_orbit(k, deleted) {
+                continue;
+            }
+        }
+        if symmetric && !seen.insert(child_canon.cert) {
+            continue;
+        }
+        visit(child);
+    }
+}
+
+/// `graph` with node `order[i]` renumbered `i`.
+fn relabelled(graph: &Small, order: &[usize]) -> Graph {
+    let mut label = [0usize; crate::canon::MAX];
+    for (i, &node) in order.iter().enumerate() {
+        label[node] = i;
+    }
+    let rows = order
+        .iter()
+        .map(|&node| {
+            let mut row = 0u64;
+            let mut bits = graph.rows[node];
+            while bits != 0 {
+                row |= 1 << label[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            row
+        })
+        .collect();
+    Graph::from_rows(rows)
+}
+
+impl Graph {
+    /// This graph as the exhaustive search's small graph (at most 16 nodes).
+    fn to_small(&self) -> Small {
+        let mut small = Small {
+            n: self.node_count(),
+            rows: [0; crate::canon::MAX],
+        };
+        for (slot, &row) in small.rows.iter_mut().zip(self.rows()) {
+            *slot = row as u16;
+        }
+        small
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,449 @@
+//! `cmg gen --exhaustive`: the longest game over every graph on N nodes (the search is
+//! `cmg_gen::Plan`), with `--part K/M` and `--merge` to spread it over machines, and
+//! `--checkpoint FILE` to stop and resume it.
+//!
+//! A part, a checkpoint and what `--merge` reads are the same JSON record: the request,
+//! the tasks done (as ranges), what they found, and the seconds they took.
+
+use std::collections::BTreeSet;
+use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use cmg_gen::{Best, Constraints, Exhaustive, Graph, Longest, Part, Plan, Winner};
+use serde::{Deserialize, Serialize};
+
+use super::{CliError, CliResult};
+
+/// Names the record's format, so that another JSON file is not taken for one.
+const FORMAT: &str = "cmg gen --exhaustive record, version 1";
+
+/// How often a checkpoint is written while the search runs.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(10);
+
+/// What the command line asked, checked.
+pub struct Request {
+    pub nodes: usize,
+    pub winner: Option<Winner>,
+    pub constraints: Constraints,
+    pub threads: usize,
+    pub part: Option<String>,
+    pub checkpoint: Option<String>,
+    pub json: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Record {
+    format: String,
+    nodes: usize,
+    outcome: String,
+    constraints: String,
+    /// This part and the count of parts, from 1.
+    part: [usize; 2],
+    /// The tasks of the whole search (every part).
+    tasks: usize,
+    /// The tasks done, as ranges of task numbers, both ends included.
+    done: Vec<[usize; 2]>,
+    graphs: u64,
+    solves: u64,
+    seconds: f64,
+    best: Option<RecordBest>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct RecordBest {
+    winner: String,
+    moves: u32,
+    adjacency: Vec<Vec<u32>>,
+}
+
+/// Runs (or resumes) the search, and prints its graph, or a part's record.
+pub fn run(request: &Request) -> CliResult {
+    let part = match &request.part {
+        None => Part::WHOLE,
+        Some(text) => parse_part(text)?,
+    };
+    let plan = Plan::new(Exhaustive {
+        nodes: request.nodes,
+        winner: request.winner,
+        constraints: request.constraints,
+        threads: request.threads,
+        part,
+    });
+    let fresh = Record {
+        format: FORMAT.to_owned(),
+        nodes: request.nodes,
+        outcome: outcome_word(request.winner).to_owned(),
+        constraints: constraints_word(request.constraints).to_owned(),
+        part: [part.index + 1, part.count],
+        tasks: plan.task_count(),
+        done: Vec::new(),
+        graphs: 0,
+        solves: 0,
+        seconds: 0.0,
+        best: None,
+    };
+    let start = match &request.checkpoint {
+        Some(path) if Path::new(path).exists() => {
+            let record = read_record(path)?;
+            if !same_search(&record, &fresh) || record.part != fresh.part {
+                return Err(CliError(format!(
+                    "{path} is the checkpoint of another search ({} nodes, outcome {}, constraints {}, part {}/{}): give another file",
+                    record.nodes, record.outcome, record.constraints, record.part[0], record.part[1]
+                )));
+            }
+            record
+        }
+        _ => fresh,
+    };
+    let done: BTreeSet<usize> = start
+        .done
+        .iter()
+        .flat_map(|&[first, last]| first..=last)
+        .collect();
+    let part_tasks = plan.part_tasks().count();
+    let state = Mutex::new(State {
+        done,
+        found: longest_of(&start)?,
+        saved: Instant::now(),
+    });
+    let started = Instant::now();
+    let seconds_before = start.seconds;
+    let record_now = |state: &State| Record {
+        done: ranges(&state.done),
+        graphs: state.found.graphs,
+        solves: state.found.solves,
+        seconds: seconds_before + started.elapsed().as_secs_f64(),
+        best: state.found.best.as_ref().map(record_best),
+        ..start.clone()
+    };
+    let save = |state: &State| -> Result<(), CliError> {
+        match &request.checkpoint {
+            Some(path) => write_record(path, &record_now(state)),
+            None => Ok(()),
+        }
+    };
+    let progress = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.enable_steady_tick(Duration::from_millis(200));
+        bar
+    });
+    let interrupts = super::interrupt::Interrupts::install();
+    let save_failed = Mutex::new(None);
+    let skip = |task: usize| lock(&state).done.contains(&task);
+    let finished = |task: usize, result: &Longest| {
+        let mut state = lock(&state);
+        state.done.insert(task);
+        state.found.merge(result.clone());
+        if let Some(bar) = &progress {
+            bar.set_message(format!(
+                "{:.0} s, {} of {} tasks, {} graphs, longest {}",
+                started.elapsed().as_secs_f64(),
+                state.done.len(),
+                part_tasks,
+                state.found.graphs,
+                state
+                    .found
+                    .best
+                    .as_ref()
+                    .map_or_else(|| "none yet".to_owned(), |best| best.moves.to_string())
+            ));
+        }
+        if state.saved.elapsed() >= CHECKPOINT_EVERY {
+            state.saved = Instant::now();
+            if let Err(error) = save(&state) {
+                *lock(&save_failed) = Some(error);
+            }
+        }
+    };
+    let go_on = || interrupts.received().is_none() && lock(&save_failed).is_none();
+    plan.run(&skip, &finished, &go_on);
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    if let Some(error) = lock(&save_failed).take() {
+        return Err(error);
+    }
+    let state = state.into_inner().unwrap_or_else(|p| p.into_inner());
+    save(&state)?;
+    let record = record_now(&state);
+    if let Some(signal) = interrupts.received() {
+        eprintln!(
+            "cmg: {} after {:.1} s: {} of {} tasks done{}",
+            signal.name(),
+            started.elapsed().as_secs_f64(),
+            state.done.len(),
+            part_tasks,
+            match &request.checkpoint {
+                Some(path) => format!("; {path} keeps them: the same command resumes the search"),
+                None => "; nothing is proved (--checkpoint FILE keeps the work done)".to_owned(),
+            }
+        );
+        return Ok(ExitCode::from(signal.exit_code()));
+    }
+    if part.count > 1 {
+        super::output::print(&format!(
+            "{}\n",
+            serde_json::to_string(&record).expect("a record serializes")
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_result(&record, &state.found, request.json, &command(request))
+}
+
+struct State {
+    done: BTreeSet<usize>,
+    found: Longest,
+    saved: Instant,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// `cmg gen --merge FILE...`: the parts' records, checked to be the whole of one search.
+pub fn merge(paths: &[String], json: bool) -> CliResult {
+    let records = paths
+        .iter()
+        .map(|path| read_record(path).map(|record| (path, record)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let Some((first_path, first)) = records.first() else {
+        return Err(CliError("--merge needs the parts' records".to_owned()));
+    };
+    let count = first.part[1];
+    let mut seen = vec![None; count];
+    let mut found = Longest::default();
+    let mut seconds = 0.0;
+    for (path, record) in &records {
+        if !same_search(record, first) || record.part[1] != count {
+            return Err(CliError(format!(
+                "{path} is a part of another search than {first_path}"
+            )));
+        }
+        let index = record.part[0] - 1;
+        if let Some(other) = seen[index].replace(path) {
+            return Err(CliError(format!(
+                "{other} and {path} are both part {} of {count}",
+                record.part[0]
+            )));
+        }
+        let planned = (index..record.tasks).step_by(count).count();
+        let done: usize = record.done.iter().map(|[a, b]| b + 1 - a).sum();
+        if done != planned {
+            return Err(CliError(format!(
+                "{path} has {done} of its part's {planned} tasks done: finish it (the same command with its --checkpoint resumes it)"
+            )));
+        }
+        found.merge(longest_of(record)?);
+        seconds += record.seconds;
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|&index| seen[index].is_none())
+        .map(|index| format!("{}/{count}", index + 1))
+        .collect();
+    if !missing.is_empty() {
+        return Err(CliError(format!(
+            "the merge lacks part {} of the search",
+            missing.join(", ")
+        )));
+    }
+    let record = Record {
+        seconds,
+        ..first.clone()
+    };
+    let command = format!(
+        "cmg gen --merge, of cmg gen --nodes {} --exhaustive --part K/{count}{}",
+        first.nodes,
+        options(&first.outcome, &first.constraints)
+    );
+    print_result(&record, &found, json, &command)
+}
+
+/// Prints the longest game as `.cmg` text (or its adjacency list), or says there is none.
+fn print_result(record: &Record, found: &Longest, json: bool, command: &str) -> CliResult {
+    let Some(best) = &found.best else {
+        eprintln!(
+            "cmg: no graph on {} nodes has a decided game{}: all {} were looked at",
+            record.nodes,
+            match record.outcome.as_str() {
+                "mouse" => " won by the mouse",
+                "cat" => " won by the cat",
+                _ => "",
+            },
+            found.graphs
+        );
+        return Ok(ExitCode::FAILURE);
+    };
+    if json {
+        super::output::print(&format!(
+            "{}\n",
+            serde_json::to_string(&best.graph.adjacency()).expect("lists of numbers serialize")
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let winner = winner_word(best.winner);
+    let mut text = format!(
+        "# made by: {command}\n\
+         # the longest game over all {} graphs on {} nodes{},\n\
+         # one per isomorphism class, each solved once per choice of hole: a proof by exhaustion\n\
+         # ({:.1} s, {} solves)\n\
+         # the {winner} wins in {} ({}) from the start: mouse on 1 to move, cat on 2\n",
+        found.graphs,
+        record.nodes,
+        if record.constraints == "leetcode" {
+            " that meet LeetCode 913's constraints"
+        } else {
+            ""
+        },
+        record.seconds,
+        found.solves,
+        super::render::plural(best.moves as usize, "move"),
+        if best.moves == 1 { "one ply" } else { "plies" },
+    );
+    for line in cmg_ide::edge_statements((0u32..).zip(&best.graph.adjacency())) {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    text.push_str(&format!("expect {winner}\n"));
+    super::output::print(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn command(request: &Request) -> String {
+    format!(
+        "cmg gen --nodes {} --exhaustive{}",
+        request.nodes,
+        options(
+            outcome_word(request.winner),
+            constraints_word(request.constraints)
+        )
+    )
+}
+
+fn options(outcome: &str, constraints: &str) -> String {
+    let mut options = String::new();
+    if outcome != "any" {
+        options.push_str(&format!(" --outcome {outcome}"));
+    }
+    if constraints != "leetcode" {
+        options.push_str(&format!(" --constraints {constraints}"));
+    }
+    options
+}
+
+/// `K/M` with `1 <= K <= M`.
+fn parse_part(text: &str) -> Result<Part, CliError> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, m)| Some((k.parse::<usize>().ok()?, m.parse::<usize>().ok()?)));
+    match parsed {
+        Some((k, m)) if (1..=m).contains(&k) => Ok(Part {
+            index: k - 1,
+            count: m,
+        }),
+        _ => Err(CliError(format!(
+            "--part must be K/M with 1 <= K <= M (the K-th of M parts), not {text}"
+        ))),
+    }
+}
+
+fn same_search(a: &Record, b: &Record) -> bool {
+    (a.nodes, &a.outcome, &a.constraints, a.tasks) == (b.nodes, &b.outcome, &b.constraints, b.tasks)
+}
+
+fn read_record(path: &str) -> Result<Record, CliError> {
+    let source = super::input::read_source(path)?;
+    serde_json::from_str::<Record>(&source.text)
+        .ok()
+        .filter(|record| {
+            record.format == FORMAT
+                && (1..=record.part[1]).contains(&record.part[0])
+                && (3..=cmg_gen::MAX_EXHAUSTIVE_NODES).contains(&record.nodes)
+                && record.done.iter().all(|&[a, b]| a <= b && b < record.tasks)
+        })
+        .ok_or_else(|| {
+            CliError(format!(
+                "{path} is not a record of `cmg gen --exhaustive` (a part's output or a --checkpoint file)"
+            ))
+        })
+}
+
+fn write_record(path: &str, record: &Record) -> Result<(), CliError> {
+    let text = serde_json::to_string(record).expect("a record serializes") + "\n";
+    super::output::replace_file(Path::new(path), text.as_bytes())
+        .map_err(|error| CliError(format!("cannot write the checkpoint {path}: {error}")))
+}
+
+fn longest_of(record: &Record) -> Result<Longest, CliError> {
+    let best = match &record.best {
+        None => None,
+        Some(best) => {
+            let graph = Graph::from_adjacency(&best.adjacency)
+                .filter(|graph| graph.node_count() == record.nodes);
+            let winner = match best.winner.as_str() {
+                "mouse" => Some(Winner::Mouse),
+                "cat" => Some(Winner::Cat),
+                _ => None,
+            };
+            match (graph, winner) {
+                (Some(graph), Some(winner)) => Some(Best {
+                    moves: best.moves,
+                    winner,
+                    graph,
+                }),
+                _ => {
+                    return Err(CliError(
+                        "a record's best graph is not a graph of its search".to_owned(),
+                    ))
+                }
+            }
+        }
+    };
+    Ok(Longest {
+        best,
+        graphs: record.graphs,
+        solves: record.solves,
+    })
+}
+
+fn record_best(best: &Best) -> RecordBest {
+    RecordBest {
+        winner: winner_word(best.winner).to_owned(),
+        moves: best.moves,
+        adjacency: best.graph.adjacency(),
+    }
+}
+
+/// Task numbers as ranges of consecutive ones, both ends included.
+fn ranges(done: &BTreeSet<usize>) -> Vec<[usize; 2]> {
+    let mut ranges: Vec<[usize; 2]> = Vec::new();
+    for &task in done {
+        match ranges.last_mut() {
+            Some(last) if last[1] + 1 == task => last[1] = task,
+            _ => ranges.push([task, task]),
+        }
+    }
+    ranges
+}
+
+fn winner_word(winner: Winner) -> &'static str {
+    match winner {
+        Winner::Mouse => "mouse",
+        Winner::Cat => "cat",
+    }
+}
+
+fn outcome_word(winner: Option<Winner>) -> &'static str {
+    winner.map_or("any", winner_word)
+}
+
+fn constraints_word(constraints: Constraints) -> &'static str {
+    match constraints {
+        Constraints::LeetCode => "leetcode",
+        Constraints::None => "none",
+    }
+}

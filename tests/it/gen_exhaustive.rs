@@ -1,0 +1,170 @@
+//! `cmg gen --exhaustive`: the longest game over every graph on a few nodes, its parts and
+//! their merge, and its checkpoint, from the command line.
+
+use std::time::Duration;
+
+use assert_cmd::Command;
+
+fn cmg() -> Command {
+    Command::cargo_bin("cmg").expect("the cmg binary is built")
+}
+
+/// Runs `cmg ARGS` and returns its exit code, stdout and stderr.
+fn run(args: &[&str]) -> (i32, String, String) {
+    let output = cmg().args(args).output().expect("cmg runs");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).expect("UTF-8"),
+        String::from_utf8(output.stderr).expect("UTF-8"),
+    )
+}
+
+/// The graph and its length: the output without the comment lines on how it was made.
+fn result_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("# made by") && !line.starts_with("# ("))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The longest game on 7 nodes is 12 moves, over the 888 graphs with no lonely node; the
+/// text checks clean with its `expect`; `--outcome mouse` gives the longest mouse win.
+#[test]
+fn the_longest_game_on_seven_nodes() {
+    let (code, out, err) = run(&["gen", "--nodes", "7", "--exhaustive"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("over all 888 graphs on 7 nodes"), "{out}");
+    assert!(out.contains(" wins in 12 moves (plies)"), "{out}");
+    let (code, _, err) = run_with_stdin(&["check", "-"], &out);
+    assert_eq!(code, 0, "{err}");
+    let (code, mouse, _) = run(&["gen", "--nodes", "7", "--exhaustive", "--outcome", "mouse"]);
+    assert_eq!(code, 0);
+    assert!(mouse.contains("the mouse wins in "), "{mouse}");
+    assert!(mouse.ends_with("expect mouse\n"), "{mouse}");
+    // The JSON format is the adjacency list alone.
+    let (_, json, _) = run(&["gen", "--nodes", "7", "--exhaustive", "--format", "json"]);
+    let lists: Vec<Vec<u32>> = serde_json::from_str(&json).unwrap();
+    assert_eq!(lists.len(), 7);
+    let (code, _, err) = run(&["gen", "--nodes", "13", "--exhaustive"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("3 to 12 nodes"), "{err}");
+}
+
+fn run_with_stdin(args: &[&str], stdin: &str) -> (i32, String, String) {
+    let output = cmg()
+        .args(args)
+        .write_stdin(stdin.to_owned())
+        .output()
+        .unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// Three parts, each a record, merge to the graph of the whole search; a missing part,
+/// a part given twice and a part of another search are refused.
+#[test]
+fn parts_merge_to_the_whole() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-parts");
+    let (_, whole, _) = run(&["gen", "--nodes", "7", "--exhaustive"]);
+    let mut paths = Vec::new();
+    for k in 1..=3 {
+        let part = format!("{k}/3");
+        let (code, record, err) = run(&["gen", "--nodes", "7", "--exhaustive", "--part", &part]);
+        assert_eq!(code, 0, "{err}");
+        let path = folder.path().join(format!("part{k}.json"));
+        std::fs::write(&path, record).unwrap();
+        paths.push(path.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["gen", "--merge"];
+    args.extend(paths.iter().map(String::as_str));
+    let (code, merged, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(result_lines(&merged), result_lines(&whole));
+    assert!(merged.starts_with("# made by: cmg gen --merge"), "{merged}");
+    let (code, _, err) = run(&["gen", "--merge", &paths[0], &paths[2]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("lacks part 2/3"), "{err}");
+    let (code, _, err) = run(&["gen", "--merge", &paths[0], &paths[0], &paths[2]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("are both part 1 of 3"), "{err}");
+    let (_, other, _) = run(&["gen", "--nodes", "6", "--exhaustive", "--part", "2/3"]);
+    let other_path = folder.path().join("other.json");
+    std::fs::write(&other_path, other).unwrap();
+    let (code, _, err) = run(&[
+        "gen",
+        "--merge",
+        &paths[0],
+        other_path.to_str().unwrap(),
+        &paths[2],
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("another search"), "{err}");
+}
+
+/// A finished checkpoint answers at once with the same graph; one of another search is
+/// refused; Ctrl-C keeps the tasks done in it and says how to resume.
+#[test]
+fn a_checkpoint_keeps_the_work_done() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-checkpoint");
+    let checkpoint = folder.path().join("seven.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let args = [
+        "gen",
+        "--nodes",
+        "7",
+        "--exhaustive",
+        "--checkpoint",
+        checkpoint,
+    ];
+    let (code, first, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(checkpoint).unwrap()).unwrap();
+    assert_eq!(record["graphs"], 888, "{record}");
+    let (code, again, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(result_lines(&again), result_lines(&first));
+    let (code, _, err) = run(&[
+        "gen",
+        "--nodes",
+        "8",
+        "--exhaustive",
+        "--checkpoint",
+        checkpoint,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("checkpoint of another search"), "{err}");
+
+    let interrupted = folder.path().join("ten.json");
+    let output = crate::common::signal::interrupted(
+        &[
+            "gen",
+            "--nodes",
+            "10",
+            "--exhaustive",
+            "--checkpoint",
+            interrupted.to_str().unwrap(),
+        ],
+        "INT",
+        Duration::from_millis(1500),
+    );
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(output.stdout.is_empty());
+    assert!(
+        stderr.contains("the same command resumes the search"),
+        "{stderr}"
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&interrupted).unwrap()).unwrap();
+    let done: u64 = record["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|range| range[1].as_u64().unwrap() + 1 - range[0].as_u64().unwrap())
+        .sum();
+    assert!(done < record["tasks"].as_u64().unwrap(), "{record}");
+}
