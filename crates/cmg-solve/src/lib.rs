@@ -13,6 +13,11 @@ mod game;
 mod hybrid;
 mod order;
 mod queue;
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub mod reference;
+#[cfg(test)]
+mod reference_tests;
 mod rounds;
 mod strategy;
 mod table;
@@ -333,7 +338,13 @@ impl Solution {
         // Decided lines strictly shorten the moves to the end, so only draws can come back to a position.
         let mut seen = HashSet::new();
         let mut pos = start;
+        // No line visits more positions than there are: a wrong table gives a wrong line,
+        // never an endless one.
+        let positions = 2 * self.game.node_count() * self.game.node_count();
         while let Some(next) = self.best_move(pos) {
+            if line.len() > positions {
+                break;
+            }
             if self.outcome(pos) == Outcome::Draw {
                 seen.insert(pos);
             }
