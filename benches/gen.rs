@@ -1,6 +1,7 @@
 //! Solves per second of `cmg gen`'s evaluator (outcome and moves from the start, over reused
 //! buffers) at 10, 17 and 50 nodes, on the record graphs under `examples/records/`, beside the
-//! full solver on the same graphs. `docs/records.md` has the lengths the search reaches.
+//! full solver on the same graphs; and graphs examined per second by the exhaustive search.
+//! `docs/records.md` has the lengths the search reaches.
 
 use std::path::Path;
 
@@ -34,5 +35,28 @@ fn solves(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, solves);
+/// The exhaustive search over every graph on 7 and 8 nodes (888 and 11 302 graphs), on one
+/// thread: graphs examined per second is the throughput.
+fn exhaustive(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gen_exhaustive");
+    group.sample_size(10);
+    for (nodes, graphs) in [(7, 888), (8, 11_302)] {
+        group.throughput(Throughput::Elements(graphs));
+        group.bench_function(format!("{nodes}_nodes"), |b| {
+            b.iter(|| {
+                let plan = cmg_gen::Plan::new(cmg_gen::Exhaustive {
+                    nodes,
+                    winner: None,
+                    constraints: cmg_gen::Constraints::LeetCode,
+                    threads: 1,
+                    part: cmg_gen::Part::WHOLE,
+                });
+                plan.run(&|_| false, &|_, _| {}, &|| true)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solves, exhaustive);
 criterion_main!(benches);

@@ -711,6 +711,51 @@ async function gameViewScenario(browser) {
   }
 }
 
+/**
+ * "Find a longer game from this graph" on long-game.cmg (the mouse wins in 21): offered
+ * in the code action menu, it replaces the document with a longer game, and undo
+ * brings the old one back.
+ */
+async function longerGameScenario(browser) {
+  const session = new Session("longergame", { machine: { "cmg.server.path": path.resolve(args.cmg) } });
+  try {
+    await session.start(browser);
+    const page = session.page;
+    await session.open("long-game.cmg");
+    const lens = async () => (await session.lenses("long-game.cmg")).find((text) => text.includes("optimal line")) ?? "";
+    const moves = async () => Number(/wins in (\d+)/.exec(await lens())?.[1] ?? 0);
+    check("longer game: the lens says 21 moves first", await until(async () => (await moves()) === 21), await lens());
+    await page.click('.editor-instance .monaco-editor[data-uri$="/long-game.cmg"] .view-lines');
+    await page.keyboard.press("Control+Home");
+    // The code action menu (Ctrl+.) lists refactorings too, under "Rewrite".
+    const title = "Find a longer game from this graph";
+    const item = page.locator(".action-widget").getByText(title).first();
+    let offered = false;
+    for (let attempt = 0; attempt < 3 && !offered; attempt += 1) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+.");
+      offered = await item.waitFor({ state: "visible", timeout: 10_000 }).then(() => true, () => false);
+    }
+    check(`longer game: the code action menu offers "${title}"`, offered);
+    if (!offered) {
+      await session.screenshot("longer-game-menu");
+      return;
+    }
+    await item.click();
+    const first = async () => (await session.lines("long-game.cmg"))[0]?.text ?? "";
+    const replaced = await until(async () => (await first()).startsWith("# A longer game"));
+    check("longer game: the document is replaced by the game found", replaced, await first());
+    const longer = await until(async () => (await moves()) > 21);
+    check("longer game: the lens names a game longer than 21 moves", longer, await lens());
+    await session.screenshot("longer-game");
+    await page.keyboard.press("Control+z");
+    const back = await until(async () => (await moves()) === 21 && !(await first()).startsWith("# A longer game"));
+    check("longer game: undo brings the old graph back", back, `${await first()} / ${await lens()}`);
+  } finally {
+    await session.close();
+  }
+}
+
 const browser = await chromium.launch({
   executablePath: args.chromium,
   // Chromium's sandbox refuses to run as root, which CI containers often are.
@@ -723,6 +768,7 @@ try {
     ["missing server", () => missingServerScenario(browser)],
     ["crashing server", () => crashingServerScenario(browser)],
     ["game view", () => gameViewScenario(browser)],
+    ["longer game", () => longerGameScenario(browser)],
   ];
   if (args["bundled-vsix"] === undefined) {
     console.log("scenario bundled server: left out (no --bundled-vsix)");
