@@ -20,6 +20,7 @@ mod fmt;
 mod gen;
 mod input;
 mod interrupt;
+mod judge;
 mod output;
 mod render;
 mod solve;
@@ -164,6 +165,8 @@ enum Command {
     View(view::Args),
     /// Search for a graph whose optimal game from the start is as long as possible.
     Gen(gen::Args),
+    /// Run a LeetCode 913 solution on graph after graph, and show the smallest one it gets wrong.
+    Judge(judge::Args),
 }
 
 /// Exit code for a usage or I/O error, as clap uses for usage errors.
@@ -236,6 +239,7 @@ pub fn run() -> ExitCode {
         }
         Command::View(args) => view::run(&args),
         Command::Gen(args) => gen::run(&args),
+        Command::Judge(args) => judge::run(&args),
     };
     end(result)
 }

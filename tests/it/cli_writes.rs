@@ -283,6 +283,17 @@ fn cases(folder: &TempDir) -> Vec<Case> {
             0,
             false,
         ),
+        case(
+            &[
+                "judge",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/judge/limit_2n.py"),
+                "--seconds",
+                "20",
+            ],
+            "",
+            1,
+            false,
+        ),
         case(&["help"], "", 0, false),
         case(&["--help"], "", 0, false),
         case(&["--version"], "", 0, false),

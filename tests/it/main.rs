@@ -18,6 +18,7 @@ mod docs;
 mod format;
 mod gen;
 mod gen_exhaustive;
+mod judge;
 mod layers;
 mod lsp;
 mod lsp_actions;

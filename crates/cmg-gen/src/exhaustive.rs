@@ -221,6 +221,31 @@ impl Plan {
     }
 }
 
+/// Calls `visit` with one graph per isomorphism class on `nodes` nodes (1 to 16; beyond 8
+/// they are many) that every node has a neighbour in under `LeetCode` constraints (which
+/// of the others hold depends on which nodes are the hole and the cat).
+pub fn each_graph(nodes: usize, constraints: Constraints, visit: &mut dyn FnMut(&Graph)) {
+    fn walk(graph: &Small, nodes: usize, no_isolated: bool, visit: &mut dyn FnMut(&Graph)) {
+        if graph.n == nodes {
+            visit(&relabelled(graph, &(0..nodes).collect::<Vec<_>>()));
+            return;
+        }
+        let last = graph.n + 1 == nodes && no_isolated;
+        extend(graph, last, &mut |child| {
+            walk(&child, nodes, no_isolated, visit)
+        });
+    }
+    assert!((1..=crate::canon::MAX).contains(&nodes));
+    let no_isolated = constraints == Constraints::LeetCode;
+    if nodes == 1 {
+        if !no_isolated {
+            visit(&Graph::empty(1));
+        }
+        return;
+    }
+    walk(&Small::single(), nodes, no_isolated, visit);
+}
+
 /// The graphs on `size` nodes grown from `graph` (fewer nodes), one per class.
 fn collect(graph: &Small, size: usize, out: &mut Vec<Small>) {
     if graph.n == size {

@@ -98,6 +98,19 @@ fn examines_one_graph_per_class() {
     }
 }
 
+/// `each_graph` visits as many graphs as the search examines, each meeting the rule.
+#[test]
+fn each_graph_visits_one_graph_per_class() {
+    for n in 3..=7 {
+        let mut count = 0u64;
+        super::each_graph(n, Constraints::LeetCode, &mut |graph| {
+            assert!(graph.rows().iter().all(|&row| row != 0));
+            count += 1;
+        });
+        assert_eq!(count, whole(request(n, None, Constraints::LeetCode)).graphs);
+    }
+}
+
 /// The longest games an outside exhaustive search found, 3 to 8 nodes. With
 /// `CMG_SLOW_TESTS`, 9 nodes too: 262 322 graphs (the published count) and 25 moves,
 /// which this search found (the longest published game there is 24).

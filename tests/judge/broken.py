@@ -1,0 +1,3 @@
+class Solution:
+    def catMouseGame(self, graph: List[List[int]]) -> int
+        return 0
