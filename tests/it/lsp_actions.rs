@@ -136,6 +136,9 @@ async fn longer_game_command() -> (InMemoryClient, Value) {
         .unwrap_or_else(|| panic!("no longer-game action in {actions}"))
         .clone();
     assert_eq!(action["command"]["command"], "cmg.findLongerGame");
+    // A client that resolves every action it runs gets this one back as it is.
+    let resolved = client.call("codeAction/resolve", action.clone()).await;
+    assert_eq!(resolved, action);
     (client, action["command"].clone())
 }
 

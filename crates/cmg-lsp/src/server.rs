@@ -744,6 +744,10 @@ impl LanguageServer for Server {
     /// version it was listed for: a document changed since gets `ContentModified`, an
     /// action that no longer checks out `RequestFailed`, never an edit for other text.
     async fn code_action_resolve(&self, params: CodeAction) -> Result<CodeAction> {
+        // An action that runs a command ("Find a longer game") has nothing to resolve.
+        if params.data.is_none() && params.command.is_some() {
+            return Ok(params);
+        }
         let data = params
             .data
             .clone()
