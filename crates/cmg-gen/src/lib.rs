@@ -1,9 +1,10 @@
-//! `cmg gen`'s search: graphs on at most 64 nodes whose optimal game from the standard start
-//! (mouse on 1 to move, cat on 2, hole 0) is as long as possible.
+//! `cmg gen`'s searches: graphs on at most 64 nodes whose optimal game from the standard
+//! start (mouse on 1 to move, cat on 2, hole 0) is as long as possible.
 //!
 //! `eval` answers "who wins from the start, in how many moves" thousands of times a second;
-//! `search` anneals edge changes on a growing graph; `graph` holds the graph and the constraints.
-//! It depends on the solver only (for its tests) and does no I/O.
+//! `search` anneals edge changes on a growing graph; `graph` holds the graph and the
+//! constraints; `exhaustive` looks at every graph on a few nodes, once per isomorphism
+//! class (`canon` tells the classes apart), for the longest game there is. It does no I/O.
 
 mod canon;
 mod eval;

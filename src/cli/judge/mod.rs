@@ -103,10 +103,12 @@ const START: Position = Position {
 pub fn run(args: &Args) -> CliResult {
     let lang = match args.lang.or_else(|| Lang::of_path(&args.solution)) {
         Some(lang) => lang,
-        None => return Err(CliError(format!(
+        None => {
+            return Err(CliError(format!(
             "cannot tell the language of {} from its extension: pass --lang py|js|cpp|java|rust",
             args.solution
-        ))),
+        )))
+        }
     };
     if !(args.seconds.is_finite() && args.seconds > 0.0) {
         return Err(CliError(format!(
