@@ -61,23 +61,26 @@ fn assert_caught(name: &str, verdict: &str, nodes: usize) -> Value {
     json
 }
 
+/// Side by side, each with time enough (on a loaded machine too) for every small graph.
 #[test]
 fn right_solutions_in_every_language_pass() {
-    for name in [
+    let names = [
         "right.py",
         "right.js",
         "right.cpp",
         "Right.java",
         "right.rs",
-    ] {
-        let (code, json, stderr) = judge(name, "4");
+    ];
+    let runs: Vec<_> = names
+        .into_iter()
+        .map(|name| std::thread::spawn(move || (name, judge(name, "20"))))
+        .collect();
+    for run in runs {
+        let (name, (code, json, stderr)) = run.join().unwrap();
         assert_eq!(code, 0, "{name}: {json} {stderr}");
         assert_eq!(json["verdict"], "no-counterexample", "{name}: {json}");
-        // Every small graph at least: 3 to 6 nodes, every hole, mouse and cat.
-        assert!(
-            json["checked"]["small"].as_u64().unwrap() > 12_000,
-            "{name}: {json}"
-        );
+        // Every small graph: 3 to 6 nodes, every hole, mouse and cat.
+        assert_eq!(json["checked"]["small"], 12_972, "{name}: {json}");
     }
 }
 
@@ -95,6 +98,27 @@ fn a_turn_limit_of_2n_is_caught_on_eight_nodes() {
 fn a_turn_limit_of_3n_is_caught_on_ten_nodes() {
     let json = assert_caught("limit_3n.cpp", "wrong-answer", 10);
     assert!(json["moves"].as_u64().unwrap() > 30, "{json}");
+    // Found on the 10-node record, then shrunk: edges went while it stayed wrong.
+    let record = std::fs::read_to_string(format!(
+        "{}/examples/records/n10-36.cmg",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let analysis = cmg_core::analysis::Analysis::new(record.as_str());
+    let record_edges: usize = analysis
+        .model
+        .graph
+        .adjacency_lists()
+        .iter()
+        .map(Vec::len)
+        .sum();
+    let edges: usize = json["graph"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|list| list.as_array().unwrap().len())
+        .sum();
+    assert!(edges < record_edges, "{json}");
 }
 
 /// The small graphs come in order of size, so the first wrong one is among the smallest.
@@ -167,4 +191,18 @@ fn the_report_explains_a_turn_limit() {
         .write_stdin(cmg.to_owned())
         .assert()
         .success();
+}
+
+/// A draw where a short game is won is no turn limit: the report does not say it is.
+#[test]
+fn a_rule_slip_is_not_called_a_turn_limit() {
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["judge", &solution("cat_into_hole.js")])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let report = String::from_utf8(output.stdout).unwrap();
+    assert!(report.contains("got:      0"), "{report}");
+    assert!(!report.contains("fixed number of turns"), "{report}");
 }

@@ -1,9 +1,9 @@
-# Wrong: right, but it asks for more and more memory on a graph of five nodes.
+# Wrong: right, but it asks for 2 GiB on a graph of five nodes.
 class Solution:
     def catMouseGame(self, graph: List[List[int]]) -> int:
         hoard = []
         while len(graph) == 5:
-            hoard.append(bytearray(64 << 20))
+            hoard.append(bytearray(2 << 30))
         n = len(graph)
         DRAW, MOUSE, CAT = 0, 1, 2
         color = [[[DRAW] * 2 for _ in range(n)] for _ in range(n)]

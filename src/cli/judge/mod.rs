@@ -478,7 +478,9 @@ fn likely_cause(finding: &Finding, checked: &Checked) -> Option<String> {
         Outcome::Draw => 0,
     };
     let got = finding.got?;
-    if got == 0 && finding.expected != 0 {
+    // A draw for a game longer than every game it answered right: a turn limit.
+    let longer_than_right = |moves: u32| checked.longest_right.is_none_or(|right| moves > right);
+    if got == 0 && finding.expected != 0 && finding.moves.is_some_and(longer_than_right) {
         let moves = finding.moves?;
         let limits = [
             (n + 1, "n + 1"),
@@ -559,7 +561,7 @@ fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang
     };
     let edges: usize = finding.graph.iter().map(Vec::len).sum::<usize>() / 2;
     let mut text = format!(
-        "{} on a graph of {} nodes and {} (after {} graphs: {}; {seconds:.1} s)\n",
+        "{} on a graph of {} nodes and {} (after {}: {}; {seconds:.1} s)\n",
         match finding.verdict {
             "wrong-answer" => "wrong answer",
             "runtime-error" => "runtime error",
@@ -568,7 +570,7 @@ fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang
         },
         finding.graph.len(),
         super::render::plural(edges, "edge"),
-        checked.total(),
+        super::render::plural(checked.total() as usize, "graph"),
         checked_words(checked)
     );
     text.push_str(&format!(
