@@ -1,0 +1,268 @@
+//! The clearance pass's own tests: clashes measured, the pass on small pictures, the
+//! budget and the grids.
+
+use super::*;
+
+fn unlimited() -> Work<'static> {
+    Work::new(Limits {
+        work: u64::MAX,
+        cancel: None,
+    })
+}
+
+/// A crowded random picture: `n` nodes in a square about `side` pixels wide, a random
+/// tree and as many random edges again.
+fn picture(n: usize, side: f64, seed: u64) -> (Vec<[f64; 2]>, Vec<[usize; 2]>) {
+    let mut state = seed;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let positions = (0..n).map(|_| [next() * side, next() * side]).collect();
+    let mut edges: Vec<[usize; 2]> = (1..n).map(|i| [(next() * i as f64) as usize, i]).collect();
+    for _ in 0..n {
+        let (a, b) = ((next() * n as f64) as usize, (next() * n as f64) as usize);
+        if a != b && !edges.contains(&[a.min(b), a.max(b)]) {
+            edges.push([a.min(b), a.max(b)]);
+        }
+    }
+    (positions, edges)
+}
+
+/// The clashes of node `v` at `at`, counted over every node and edge of the picture.
+fn counted_directly(v: usize, at: [f64; 2], edges: &[[usize; 2]], positions: &[[f64; 2]]) -> usize {
+    let gap = |c: [f64; 2], p: [f64; 2], q: [f64; 2]| {
+        let near = nearest_on_segment(c, p, q);
+        (c[0] - near[0]).hypot(c[1] - near[1])
+    };
+    let moved = |w: usize| if w == v { at } else { positions[w] };
+    let nodes = (0..positions.len())
+        .filter(|&w| w != v && gap(at, positions[w], positions[w]) < NODE_SPACING + MARGIN)
+        .count();
+    let lines = edges
+        .iter()
+        .map(|&[a, b]| {
+            (0..positions.len())
+                .filter(|&w| w != a && w != b && (w == v || a == v || b == v))
+                .filter(|&w| gap(moved(w), moved(a), moved(b)) < EDGE_CLEARANCE + MARGIN)
+                .count()
+        })
+        .sum::<usize>();
+    nodes + lines
+}
+
+/// What a node gathers once counts, at every spot within reach, exactly the clashes a
+/// count over the whole picture finds, and a limit only cuts the count short.
+#[test]
+fn a_gathered_neighbourhood_counts_what_the_whole_picture_holds() {
+    for seed in 0..4 {
+        let (positions, edges) = picture(120, 700.0 + 300.0 * seed as f64, seed);
+        let incident = incident_edges(positions.len(), &edges);
+        let grid = Grid::build(Frame::new(&positions), &edges, &positions);
+        let mut near = Neighbourhood::new(positions.len(), edges.len());
+        for v in (0..positions.len()).step_by(7) {
+            near.gather(&grid, v, &edges, &incident[v], &positions);
+            let here = positions[v];
+            for k in 0..40 {
+                let angle = k as f64 * 0.7;
+                let radius = REACH * (k % 5) as f64 / 4.0;
+                let at = [
+                    here[0] + radius * angle.cos(),
+                    here[1] + radius * angle.sin(),
+                ];
+                let count = counted_directly(v, at, &edges, &positions);
+                // The ring whose spots are this far out, at most.
+                let ring = (radius / RING_STEP).ceil() as usize;
+                assert_eq!(
+                    near.clashes_at(at, ring, usize::MAX),
+                    count,
+                    "seed {seed}, node {v}"
+                );
+                let limit = k % 4;
+                let cut = near.clashes_at(at, ring, limit);
+                assert!(
+                    cut == count || (cut >= limit && count >= limit),
+                    "{cut} {count}"
+                );
+            }
+        }
+    }
+}
+
+/// The clashes as they were counted before the node grid was flat and the far
+/// pairs were skipped unmeasured: the grid of nodes by cell, every node near an edge
+/// measured.
+fn clashes_measuring_everything(edges: &[[usize; 2]], positions: &[[f64; 2]]) -> Vec<Clash> {
+    let frame = Frame::new(positions);
+    let mut cells = vec![Vec::new(); frame.cells()];
+    for (i, &p) in positions.iter().enumerate() {
+        cells[frame.index(frame.cell_of(p))].push(i);
+    }
+    let mut found = Vec::new();
+    for &[a, b] in edges {
+        let (p, q) = (positions[a], positions[b]);
+        frame.near_segment(p, q, EDGE_CLEARANCE, |k| {
+            for &node in cells[k].iter().filter(|&&w| w != a && w != b) {
+                let c = positions[node];
+                let near = nearest_on_segment(c, p, q);
+                let distance = length([c[0] - near[0], c[1] - near[1]]);
+                if distance < EDGE_CLEARANCE {
+                    found.push(Clash::Edge {
+                        node,
+                        edge: [a, b],
+                        distance,
+                    });
+                }
+            }
+        });
+    }
+    for (i, &p) in positions.iter().enumerate() {
+        let (column, row) = frame.cell_of(p);
+        for c in (column - 1).max(0)..=(column + 1).min(frame.columns - 1) {
+            for r in (row - 1).max(0)..=(row + 1).min(frame.rows - 1) {
+                for &j in &cells[(r * frame.columns + c) as usize] {
+                    let q = positions[j];
+                    let distance = length([q[0] - p[0], q[1] - p[1]]);
+                    if j > i && distance < NODE_SPACING {
+                        found.push(Clash::Nodes {
+                            a: i,
+                            b: j,
+                            distance,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The pass's count of clashes finds what measuring everything finds, in the same
+/// order and at the same distances to the bit (the pass's decisions and its nudges
+/// follow both), on crowded pictures, spread ones and pictures with nodes on one spot.
+#[test]
+fn the_clashes_are_those_measuring_everything_finds() {
+    for seed in 0..6 {
+        let (mut positions, edges) = picture(200 + 100 * seed as usize, 500.0, seed);
+        positions[3] = positions[5];
+        positions[7] = positions[8];
+        for factor in [1.0, 1.7, 4.0] {
+            spread(&mut positions, factor);
+            let fast = clashes(&edges, &positions);
+            let reference = clashes_measuring_everything(&edges, &positions);
+            assert!(!reference.is_empty());
+            assert_eq!(fast.len(), reference.len(), "seed {seed}, spread {factor}");
+            for (f, r) in fast.iter().zip(&reference) {
+                assert_eq!(f, r);
+                assert_eq!(f.distance().to_bits(), r.distance().to_bits());
+            }
+        }
+    }
+}
+
+/// Every round keeps the clashes up to date around the nodes it moved rather than
+/// counting them all again; under `cfg(test)` the pass checks after each round that
+/// they are what a full count finds (in order, to the bit). Random pictures, crowded
+/// and spread, fresh and seeded, with nodes on one spot and beyond the grid's first
+/// frame, run that check through many rounds and spreads.
+#[test]
+fn the_clashes_kept_across_rounds_are_those_a_full_count_finds() {
+    for seed in 0..6 {
+        let (mut positions, edges) = picture(150 + 50 * seed as usize, 400.0, seed);
+        positions[3] = positions[5];
+        positions[11] = [positions[11][0] + 5000.0, positions[11][1]];
+        clear_edges(&edges, &mut positions, seed % 2 == 1, &mut unlimited());
+        assert!(clashes(&edges, &positions).is_empty(), "seed {seed}");
+    }
+}
+
+/// A pass stops soon after its budget is spent, leaving positions with fewer
+/// clashes than it started with (never more), and counts the same units each time.
+#[test]
+fn a_pass_stops_at_its_work_budget_with_no_more_clashes() {
+    for seed in 0..3 {
+        let (start, edges) = picture(200, 300.0, seed);
+        let before = clashes(&edges, &start).len();
+        let limit = 150_000;
+        let mut spent = None;
+        for _ in 0..2 {
+            let mut positions = start.clone();
+            let mut work = Work::new(Limits {
+                work: limit,
+                cancel: None,
+            });
+            let cleared = clear_edges(&edges, &mut positions, true, &mut work);
+            assert_eq!(cleared, Cleared::Cut, "seed {seed}");
+            assert!(
+                work.spent() < limit + limit / 2,
+                "seed {seed}: {} units",
+                work.spent()
+            );
+            assert!(clashes(&edges, &positions).len() <= before, "seed {seed}");
+            assert!(spent.is_none_or(|spent| spent == work.spent()));
+            spent = Some(work.spent());
+        }
+        // The whole budget clears the same picture.
+        let mut positions = start.clone();
+        let mut work = Work::new(Limits::default());
+        let cleared = clear_edges(&edges, &mut positions, true, &mut work);
+        assert_eq!(cleared, Cleared::All, "seed {seed}");
+    }
+}
+
+/// A picture with more clashes than the pass keeps (every node on one spot, every
+/// edge over every node) is given up at once rather than counted whole: memory stays
+/// linear in the graph.
+#[test]
+fn a_picture_too_crowded_to_keep_its_clashes_is_given_up() {
+    let n = 400;
+    let positions = vec![[0.0, 0.0]; n];
+    let edges: Vec<[usize; 2]> = (0..n)
+        .flat_map(|a| (a + 1..n).step_by(7).map(move |b| [a, b]))
+        .collect();
+    let cap = max_clashes(n, edges.len());
+    let mut work = Work::new(Limits::default());
+    assert!(clashes_within(&edges, &positions, &mut work, cap).is_none());
+    // The pass sets the nodes apart and relocates them within its budget.
+    let mut moved = positions.clone();
+    let limit = 5_000_000;
+    let mut work = Work::new(Limits {
+        work: limit,
+        cancel: None,
+    });
+    assert_eq!(
+        clear_edges(&edges, &mut moved, true, &mut work),
+        Cleared::Cut
+    );
+    assert!(work.spent() > limit, "relocated until the budget ran out");
+    let mut distinct = moved.clone();
+    distinct.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+    distinct.dedup();
+    assert_eq!(distinct.len(), n, "no two nodes on one spot");
+}
+
+/// After a spread, measuring the clashes found before again finds every clash (in
+/// another order: the grid, and so the order in which an edge finds its nodes, follow
+/// the picture's size).
+#[test]
+fn the_clashes_after_a_spread_are_those_before_measured_again() {
+    for seed in 0..4 {
+        let (mut positions, edges) = picture(150, 600.0, seed);
+        let before = clashes(&edges, &positions);
+        assert!(!before.is_empty());
+        spread(&mut positions, 1.0 + 0.2 * seed as f64 + 0.1);
+        let sorted = |mut list: Vec<Clash>| {
+            let key = |c: &Clash| match *c {
+                Clash::Edge { node, edge, .. } => (0, edge[0], edge[1], node),
+                Clash::Nodes { a, b, .. } => (1, a, b, 0),
+            };
+            list.sort_by_key(key);
+            list
+        };
+        let again = sorted(remeasure(&before, &positions));
+        assert!(again.len() < before.len(), "the spread clears some");
+        assert_eq!(again, sorted(clashes(&edges, &positions)));
+    }
+}
