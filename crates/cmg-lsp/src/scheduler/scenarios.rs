@@ -1,7 +1,8 @@
-//! Tests that kill what `cargo mutants` found alive in the scheduler after its own tests
-//! (`docs/dev/testing.md` lists the mutants and which test kills each). Each drives the
-//! scheduler through one exact sequence of events, with a small pool that runs the work
-//! it hands out when the test says so.
+//! Scenarios: each drives the scheduler through one exact sequence of events, with a
+//! small pool that runs the work it hands out when the test says so, and pins one rule
+//! (which document is evicted first, which timer publishes, what a failed analysis
+//! answers). Several were written for mutants of the scheduler that its property tests
+//! let live (`docs/dev/testing.md`).
 
 use cmg_core::analysis::Analysis;
 use cmg_solve::peak_memory_bytes;
