@@ -12,10 +12,17 @@ use std::time::{Duration, Instant};
 use cmg_core::analysis::Analysis;
 use cmg_gen::{search, Constraints, Graph, Request, Winner};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{
-    CodeAction, CodeActionKind, Command, NumberOrString, ProgressToken, Uri,
-    WorkDoneProgressCancelParams,
+    CodeAction, CodeActionKind, Command, DocumentChanges, MessageType, NumberOrString, OneOf,
+    OptionalVersionedTextDocumentIdentifier, ProgressToken, TextDocumentEdit, TextEdit, Uri,
+    WorkDoneProgressCancelParams, WorkspaceEdit,
 };
+use tower_lsp_server::Client;
+
+use super::handlers::Snapshot;
+use super::server::guarded;
 
 /// The command the action runs (in `executeCommand`'s list).
 pub const FIND_LONGER_COMMAND: &str = "cmg.findLongerGame";
@@ -134,6 +141,130 @@ fn cmg_text(graph: &Graph, winner: Winner, moves: u32, before: Option<u32>) -> S
     }
     text.push_str(&format!("expect {keyword}\n"));
     text
+}
+
+/// Runs the search for [`FIND_LONGER_COMMAND`] on `snapshot` (the version the action was
+/// listed for) on the blocking pool, with progress and a cancel button where the client
+/// shows progress (`work_done_progress`), then offers what it found as one edit of the
+/// whole document for that version (a client refuses it if the text changed meanwhile).
+/// Answers `{"moves", "before"}` (`moves` null when none was longer), or null if
+/// cancelled.
+pub async fn run(
+    client: &Client,
+    searches: &Searches,
+    snapshot: &Snapshot,
+    target: Target,
+    work_done_progress: bool,
+) -> Result<Option<Value>> {
+    let (token, cancel) = searches.start();
+    let progress = if work_done_progress
+        && client
+            .create_work_done_progress(token.clone())
+            .await
+            .is_ok()
+    {
+        Some(
+            client
+                .progress(token.clone(), "cmg: finding a longer game")
+                .with_cancel_button()
+                .with_message("from this graph")
+                .begin()
+                .await,
+        )
+    } else {
+        None
+    };
+    let (best, mut bests) = tokio::sync::mpsc::unbounded_channel();
+    let analysis = snapshot.analysis.clone();
+    let searching = tokio::task::spawn_blocking(move || {
+        guarded("find a longer game", || {
+            find(&analysis, &cancel, |moves| {
+                let _ = best.send(moves);
+            })
+        })
+    });
+    let mut shown = None;
+    while let Some(moves) = bests.recv().await {
+        if shown != Some(moves) {
+            shown = Some(moves);
+            if let Some(progress) = &progress {
+                progress
+                    .report_with_message(format!("best so far: {moves} moves"), None)
+                    .await;
+            }
+        }
+    }
+    let found = searching.await.map_err(|_| Error::internal_error())?;
+    searches.end(&token);
+    let found = match found {
+        Ok(found) => found,
+        Err(error) => {
+            if let Some(progress) = progress {
+                progress.finish().await;
+            }
+            return Err(error);
+        }
+    };
+    let (message, answer) = match found {
+        Found::Longer {
+            text,
+            moves,
+            before,
+        } => {
+            let edit = TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier {
+                    uri: target.uri.clone(),
+                    version: Some(target.version),
+                },
+                edits: vec![OneOf::Left(TextEdit {
+                    range: super::convert::range(
+                        &snapshot.rope,
+                        snapshot.encoding,
+                        cmg_syntax::TextRange::new(0, snapshot.rope.len_bytes() as u32),
+                    ),
+                    new_text: text,
+                })],
+            };
+            let applied = client
+                .apply_edit(WorkspaceEdit {
+                    document_changes: Some(DocumentChanges::Edits(vec![edit])),
+                    ..WorkspaceEdit::default()
+                })
+                .await
+                .is_ok_and(|response| response.applied);
+            let message = if applied {
+                format!("found a game of {moves} moves")
+            } else {
+                format!("found a game of {moves} moves; the document changed meanwhile, so it is not applied")
+            };
+            (
+                message,
+                Some(serde_json::json!({"moves": moves, "before": before})),
+            )
+        }
+        Found::NoLonger { before } => (
+            format!("no longer game found in {} s", SEARCH_TIME.as_secs()),
+            Some(serde_json::json!({"moves": null, "before": before})),
+        ),
+        Found::Cancelled => ("cancelled".to_owned(), None),
+        Found::NotAGraph => {
+            if let Some(progress) = progress {
+                progress.finish().await;
+            }
+            return Err(Error::invalid_params(
+                "cmg: this graph cannot be searched from: nodes 0 to n-1 (3 to 64), no error, each with a neighbour and node 2 one besides the hole",
+            ));
+        }
+    };
+    match progress {
+        Some(progress) => progress.finish_with_message(message).await,
+        None => {
+            client
+                .show_message(MessageType::INFO, format!("cmg: {message}"))
+                .await
+        }
+    }
+    Ok(answer)
 }
 
 /// The searches running, by progress token, for `window/workDoneProgress/cancel`.

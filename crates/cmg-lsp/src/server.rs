@@ -83,7 +83,7 @@ pub struct ClientSupport {
 }
 
 /// Runs a feature, turning a panic into an error response so the server keeps serving.
-fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
+pub(super) fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
         let mut error = Error::internal_error();
         error.message = format!("cmg: internal error in {feature}; the server goes on").into();
@@ -190,120 +190,14 @@ impl Server {
             error.message = "cmg: the document changed since the action was listed".into();
             return Err(error);
         }
-        let (token, cancel) = self.searches.start();
-        let progress = if self.support().work_done_progress
-            && self
-                .client
-                .create_work_done_progress(token.clone())
-                .await
-                .is_ok()
-        {
-            Some(
-                self.client
-                    .progress(token.clone(), "cmg: finding a longer game")
-                    .with_cancel_button()
-                    .with_message("from this graph")
-                    .begin()
-                    .await,
-            )
-        } else {
-            None
-        };
-        let (best, mut bests) = tokio::sync::mpsc::unbounded_channel();
-        let analysis = snapshot.analysis.clone();
-        let searching = tokio::task::spawn_blocking(move || {
-            guarded("find a longer game", || {
-                longer_game::find(&analysis, &cancel, |moves| {
-                    let _ = best.send(moves);
-                })
-            })
-        });
-        let mut shown = None;
-        while let Some(moves) = bests.recv().await {
-            if shown != Some(moves) {
-                shown = Some(moves);
-                if let Some(progress) = &progress {
-                    progress
-                        .report_with_message(format!("best so far: {moves} moves"), None)
-                        .await;
-                }
-            }
-        }
-        let found = searching.await.map_err(|_| Error::internal_error())?;
-        self.searches.end(&token);
-        let found = match found {
-            Ok(found) => found,
-            Err(error) => {
-                if let Some(progress) = progress {
-                    progress.finish().await;
-                }
-                return Err(error);
-            }
-        };
-        let (message, answer) = match found {
-            longer_game::Found::Longer {
-                text,
-                moves,
-                before,
-            } => {
-                let edit = TextDocumentEdit {
-                    text_document: OptionalVersionedTextDocumentIdentifier {
-                        uri: target.uri.clone(),
-                        version: Some(target.version),
-                    },
-                    edits: vec![OneOf::Left(TextEdit {
-                        range: super::convert::range(
-                            &snapshot.rope,
-                            snapshot.encoding,
-                            cmg_syntax::TextRange::new(0, snapshot.rope.len_bytes() as u32),
-                        ),
-                        new_text: text,
-                    })],
-                };
-                let applied = self
-                    .client
-                    .apply_edit(WorkspaceEdit {
-                        document_changes: Some(DocumentChanges::Edits(vec![edit])),
-                        ..WorkspaceEdit::default()
-                    })
-                    .await
-                    .is_ok_and(|response| response.applied);
-                let message = if applied {
-                    format!("found a game of {moves} moves")
-                } else {
-                    format!("found a game of {moves} moves; the document changed meanwhile, so it is not applied")
-                };
-                (
-                    message,
-                    Some(serde_json::json!({"moves": moves, "before": before})),
-                )
-            }
-            longer_game::Found::NoLonger { before } => (
-                format!(
-                    "no longer game found in {} s",
-                    longer_game::SEARCH_TIME.as_secs()
-                ),
-                Some(serde_json::json!({"moves": null, "before": before})),
-            ),
-            longer_game::Found::Cancelled => ("cancelled".to_owned(), None),
-            longer_game::Found::NotAGraph => {
-                if let Some(progress) = progress {
-                    progress.finish().await;
-                }
-                return Err(Error::invalid_params(
-                    "cmg: this graph cannot be searched from: nodes 0 to n-1 (3 to 64), no error, each with a neighbour and node 2 one besides the hole",
-                ));
-            }
-        };
-        match progress {
-            Some(progress) => progress.finish_with_message(message).await,
-            None => {
-                self.client
-                    .show_message(MessageType::INFO, format!("cmg: {message}"))
-                    .await
-            }
-        }
-        Ok(answer)
+        longer_game::run(
+            &self.client,
+            &self.searches,
+            &snapshot,
+            target,
+            self.support().work_done_progress,
+        )
+        .await
     }
 
     /// `window/workDoneProgress/cancel`: the user stopped a search.
@@ -989,26 +883,4 @@ impl LanguageServer for Server {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_panicking_feature_becomes_an_error_response() {
-        let result: Result<()> = guarded("hover", || panic!("boom"));
-        let error = result.unwrap_err();
-        assert_eq!(
-            error.code,
-            tower_lsp_server::jsonrpc::ErrorCode::InternalError
-        );
-        assert!(error.message.contains("hover"));
-        assert_eq!(guarded("hover", || 7).unwrap(), 7);
-    }
-
-    #[test]
-    fn this_process_is_alive_and_a_made_up_one_is_not() {
-        if std::path::Path::new("/proc/self").exists() {
-            assert!(process_alive(std::process::id()));
-            assert!(!process_alive(u32::MAX - 1));
-        }
-    }
-}
+mod tests;
