@@ -15,13 +15,13 @@ use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::{Diagnostic, MessageType, Uri};
 use tower_lsp_server::Client;
 
+use super::client::ClientSupport;
 use super::config::Config;
 use super::convert::Encoding;
 use super::documents::Needs;
 use super::handlers::Snapshot;
 use super::pull::Pulled;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
-use super::server::ClientSupport;
 
 /// How long the first publication of an analysis waits for a pending solve, so that a
 /// quick solve's `expect-mismatch` comes in the same publication as the rest (no
@@ -206,7 +206,7 @@ impl Delivery {
             .built(uri, version, &diagnostics);
         if stale {
             let client = self.client.clone();
-            tokio::spawn(async move { super::server::refresh_diagnostics(&client, support).await });
+            tokio::spawn(async move { super::client::refresh_diagnostics(&client, support).await });
         }
     }
 }
@@ -389,7 +389,7 @@ impl Runner {
             Action::RefreshViews => {
                 let support = self.support.get().copied().unwrap_or_default();
                 let client = self.client.clone();
-                tokio::spawn(async move { super::server::refresh_views(&client, support).await });
+                tokio::spawn(async move { super::client::refresh_views(&client, support).await });
             }
             Action::Free(garbage) => {
                 tokio::task::spawn_blocking(move || {

@@ -2,6 +2,7 @@
 //! layer that knows the protocol.
 
 mod capabilities;
+mod client;
 mod config;
 mod convert;
 mod documents;

@@ -4,7 +4,6 @@
 //! handler holds state, and none waits for the client.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -18,6 +17,7 @@ use tower_lsp_server::{Client, LanguageServer};
 
 use super::capabilities;
 use super::capabilities::SHOW_LINE_COMMAND;
+use super::client::{ask_client, refresh_diagnostics, ClientSupport};
 use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::{Loop, Unanswerable};
@@ -29,9 +29,6 @@ use super::scheduler::Event;
 use super::tokens::TokenCache;
 use super::workspace;
 
-/// Every request the server sends to the client gets an answer within this time, or is
-/// given up: a client that never answers must not hold anything up.
-const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the client's process is checked for life.
 const PARENT_POLL: Duration = Duration::from_millis(250);
 
@@ -64,24 +61,6 @@ struct ConfigPulls {
     applied: u64,
 }
 
-/// What the client said it can do, as far as the server cares.
-#[derive(Clone, Copy, Default)]
-pub struct ClientSupport {
-    configuration: bool,
-    inlay_hint_refresh: bool,
-    code_lens_refresh: bool,
-    /// Whether code actions may be listed without their edit, which the client asks
-    /// for with `codeAction/resolve` (it keeps `data` and resolves `edit`).
-    code_action_resolve: bool,
-    /// Whether the client shows progress the server starts (`window.workDoneProgress`).
-    work_done_progress: bool,
-    /// Whether the client pulls diagnostics (`textDocument.diagnostic`): it is then
-    /// sent no publications.
-    pub pull_diagnostics: bool,
-    /// Whether it can be asked to pull again (`workspace/diagnostic/refresh`).
-    pub diagnostic_refresh: bool,
-}
-
 /// Runs a feature, turning a panic into an error response so the server keeps serving.
 pub(super) fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
@@ -101,32 +80,6 @@ async fn on_pool<T: Send + 'static>(
     tokio::task::spawn_blocking(move || guarded(feature, f))
         .await
         .unwrap_or_else(|_| Err(Error::internal_error()))
-}
-
-/// Sends a request to the client with a time limit; `None` when it fails or the client
-/// does not answer in time.
-async fn ask_client<T>(request: impl Future<Output = Result<T>>) -> Option<T> {
-    tokio::time::timeout(CLIENT_REQUEST_TIMEOUT, request)
-        .await
-        .ok()?
-        .ok()
-}
-
-/// Asks a pull client to pull diagnostics again, where it can.
-pub(super) async fn refresh_diagnostics(client: &Client, support: ClientSupport) {
-    if support.diagnostic_refresh {
-        ask_client(client.workspace_diagnostic_refresh()).await;
-    }
-}
-
-/// Asks the client to refresh lenses and hints, where it can (a solution landed).
-pub(super) async fn refresh_views(client: &Client, support: ClientSupport) {
-    if support.inlay_hint_refresh {
-        ask_client(client.inlay_hint_refresh()).await;
-    }
-    if support.code_lens_refresh {
-        ask_client(client.code_lens_refresh()).await;
-    }
 }
 
 /// Whether process `pid` runs; a zombie (dead, not yet reaped) counts as gone.
@@ -171,11 +124,8 @@ impl Server {
         &self.layouts
     }
 
-    /// `cmg.findLongerGame`: searches from the document's graph for a few seconds on
-    /// the blocking pool, showing progress with a cancel button where the client can,
-    /// then offers the longer game as one edit of the whole document, for the version
-    /// it searched from (a client refuses it if the text changed meanwhile). Answers
-    /// `{"moves", "before"}` (`moves` null when none was longer), or null if cancelled.
+    /// `cmg.findLongerGame` on the version the action was listed for
+    /// ([`longer_game::run`]).
     async fn find_longer_game(&self, arguments: Vec<Value>) -> Result<Option<Value>> {
         let target: longer_game::Target = arguments
             .into_iter()
@@ -412,44 +362,7 @@ impl LanguageServer for Server {
                 .as_ref()
                 .and_then(|general| general.position_encodings.as_deref()),
         );
-        let workspace = params.capabilities.workspace.as_ref();
-        let code_action = params
-            .capabilities
-            .text_document
-            .as_ref()
-            .and_then(|t| t.code_action.as_ref());
-        let support = ClientSupport {
-            code_action_resolve: code_action.is_some_and(|c| {
-                c.data_support == Some(true)
-                    && c.resolve_support
-                        .as_ref()
-                        .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
-            }),
-            configuration: workspace.and_then(|w| w.configuration).unwrap_or(false),
-            work_done_progress: params
-                .capabilities
-                .window
-                .as_ref()
-                .and_then(|w| w.work_done_progress)
-                .unwrap_or(false),
-            inlay_hint_refresh: workspace
-                .and_then(|w| w.inlay_hint.as_ref())
-                .and_then(|c| c.refresh_support)
-                .unwrap_or(false),
-            code_lens_refresh: workspace
-                .and_then(|w| w.code_lens.as_ref())
-                .and_then(|c| c.refresh_support)
-                .unwrap_or(false),
-            pull_diagnostics: params
-                .capabilities
-                .text_document
-                .as_ref()
-                .is_some_and(|t| t.diagnostic.is_some()),
-            diagnostic_refresh: workspace
-                .and_then(|w| w.diagnostics.as_ref())
-                .and_then(|c| c.refresh_support)
-                .unwrap_or(false),
-        };
+        let support = ClientSupport::of(&params.capabilities);
         // Set once: a second `initialize` is refused by the transport before it gets here.
         let _ = self.support.set(support);
         *self.folders() = workspace::folders(&params);
