@@ -35,7 +35,7 @@ fn bench_analysis(c: &mut Criterion) {
             |b, analysis| b.iter(|| format(&analysis.text, &analysis.parse)),
         );
     }
-    // The 1 MB file of issue 11 (75 000 edge lines), each step on the keystroke path
+    // The 1 MB file of the editor-speed targets (75 000 edge lines), each step on the keystroke path
     // on its own and then together.
     let (nodes, edges) = MEGABYTE;
     let text = common::random_cmg(nodes, edges, 7);

@@ -1,7 +1,7 @@
-//! Benchmarks of the hostile inputs of issue 7 at the issue's full sizes (each used to
-//! take seconds to minutes), of the editor-speed targets of issue 11 (parse and check
+//! Benchmarks of the hostile inputs at their full sizes (each used to
+//! take seconds to minutes), of the editor-speed targets (parse and check
 //! of a 1 MB file and of a 50-node file), and of the 2 MB files and huge answers of
-//! issue 19.
+//! the hostile files.
 
 use std::time::Duration;
 
@@ -45,7 +45,7 @@ fn bench_hostile(c: &mut Criterion) {
         b.iter(|| Analysis::new(text.as_str()))
     });
     // Measurement 2: one line over 200 000 ids modulo 5000. As one chain it repeats
-    // about 195 000 edges within itself, one warning with the count (issue 19); as
+    // about 195 000 edges within itself, one warning with the count; as
     // 200 000 statements of one link each, 195 000 warnings, and the line and character
     // column of each (what `cmg check --json` prints).
     let text = hostile::long_chain(200_000, 5000);
@@ -85,7 +85,7 @@ fn bench_hostile(c: &mut Criterion) {
     group.finish();
 }
 
-/// Issue 11: a 1 MB file of 75 000 edge lines (target: under 30 ms), and a 50-node file
+/// A 1 MB file of 75 000 edge lines (target: under 30 ms), and a 50-node file
 /// (target: well under 100 µs).
 fn bench_editor_targets(c: &mut Criterion) {
     let mut group = c.benchmark_group("editor_targets");
@@ -104,7 +104,7 @@ fn bench_editor_targets(c: &mut Criterion) {
     group.finish();
 }
 
-/// Issue 19 at full size: what every command builds for a 2 MB file (the checked
+/// At full size: what every command builds for a 2 MB file (the checked
 /// analysis for `check`, the unchecked one for `export`, `dot` and `fmt`), the plan for
 /// `check` with an `expect` on the 23 169-node chain (the editor's limits: no solve),
 /// and the bounded answers on a node mentioned a million times.

@@ -1,4 +1,4 @@
-//! End-to-end tests of the `cmg` command line (spec §4): every command run as a process, plus the sample files under `examples/`.
+//! End-to-end tests of the `cmg` command line: every command run as a process, plus the sample files under `examples/`.
 
 // Shared with the robustness tests and benchmarks; this file uses only some of it.
 use crate::common::examples;
@@ -1125,7 +1125,7 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
         );
     }
 
-    // The severities of the table in spec §3.
+    // The severities of the contract's table of codes.
     let severity = |code: &str| find(&json, code)["severity"].as_str().unwrap().to_owned();
     for code in [
         "syntax",
@@ -1175,7 +1175,7 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
 }
 
 // ---------------------------------------------------------------------------
-// Behaviour that matches the command's peers (issue 8)
+// Behaviour that matches the command's peers
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -1580,7 +1580,7 @@ fn explain_prints_the_section_of_the_documentation() {
 }
 
 // ---------------------------------------------------------------------------
-// Bounded output on hostile input (issue 7)
+// Bounded output on hostile input
 // ---------------------------------------------------------------------------
 
 /// The diagnostic headers of human output, such as `warning[duplicate-edge]`.

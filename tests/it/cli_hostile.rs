@@ -1,4 +1,4 @@
-//! The command line against hostile files (issue 19): terminal escapes, carets after
+//! The command line against hostile files: terminal escapes, carets after
 //! tabs and wide characters, quoted text, unbounded reads, and the slips a newcomer
 //! makes. Output is read as bytes, since what a terminal would receive is the point.
 

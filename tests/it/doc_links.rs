@@ -269,3 +269,75 @@ fn the_documentation_names_every_command_and_long_option() {
         missing.join("\n")
     );
 }
+
+/// No file of the repository sends its reader to a tracker it does not have: no "issue N"
+/// (other projects' issues, such as LeetCode-Feedback's, are sources and may be named)
+/// and no "spec §N". Say what was meant, or link a document in the repository.
+#[test]
+fn no_reference_to_an_issue_number_or_a_spec_section() {
+    let reference = |line: &str| {
+        let lower = line.to_lowercase();
+        if lower.contains("leetcode-feedback") {
+            return false;
+        }
+        lower.contains("spec §")
+            || lower.match_indices("issue").any(|(at, _)| {
+                let rest = lower[at + "issue".len()..].trim_start_matches([' ', '#']);
+                let before_ok = at == 0 || !lower.as_bytes()[at - 1].is_ascii_alphanumeric();
+                before_ok && rest.starts_with(|c: char| c.is_ascii_digit())
+            })
+    };
+    let mut found = Vec::new();
+    let mut stack = vec![root()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if ![
+                    ".git",
+                    "target",
+                    "node_modules",
+                    "dist",
+                    "out",
+                    ".vscode-test",
+                ]
+                .contains(&name.as_str())
+                {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let text_file = [
+                "rs", "md", "ts", "mjs", "js", "sh", "toml", "json", "yml", "css", "html", "lua",
+                "el", "py", "cmg",
+            ]
+            .iter()
+            .any(|ext| name.ends_with(&format!(".{ext}")))
+                || name == "run";
+            if !text_file || name == "package-lock.json" || name == "Cargo.lock" {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for (number, line) in text.lines().enumerate() {
+                if reference(line) {
+                    found.push(format!(
+                        "{}:{}: {}",
+                        path.strip_prefix(root()).unwrap().display(),
+                        number + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    // The check itself names the patterns; it is the one exception.
+    found.retain(|line| !line.starts_with("tests/it/doc_links.rs"));
+    assert!(
+        found.is_empty(),
+        "references to a tracker:\n{}",
+        found.join("\n")
+    );
+}

@@ -181,7 +181,7 @@ async fn actions_symbols_tokens_folding_completion() {
     assert!(folds.as_array().unwrap().is_empty());
 
     let completion = client.call("textDocument/completion", at(3, 6)).await;
-    // A list, so that a cut one can say so (issue 19); this one is whole.
+    // A list, so that a cut one can say so; this one is whole.
     assert_eq!(completion["isIncomplete"], false);
     let labels: Vec<&str> = completion["items"]
         .as_array()

@@ -179,7 +179,7 @@ async fn a_slow_analysis_does_not_hold_up_requests() {
     client.diagnostics_where(URI, |p| p["version"] == 1).await;
 }
 
-/// Issue 19 item 6: a 2 MB line of `\x01`, or a file tail of NUL bytes, was one 12 MB
+/// a 2 MB line of `\x01`, or a file tail of NUL bytes, was one 12 MB
 /// publication, since the syntax error quoted the whole token. The message now quotes
 /// at most 40 characters, escaped.
 #[tokio::test]

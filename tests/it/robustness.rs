@@ -1,6 +1,6 @@
 //! No input makes any entry point panic: random bytes, random token soup, and every
 //! prefix of a real file (what an editor sees while someone types). And the hostile
-//! inputs of issue 7 give their exact outcome with work proportional to the input
+//! hostile inputs give their exact outcome with work proportional to the input
 //! (their timings are in `benches/hostile.rs`).
 
 use cmg_core::analysis::{check_expectations, start_position, Analysis, SolveLimits, SolvePlan};
@@ -95,7 +95,7 @@ fn code_counts(analysis: &Analysis) -> Vec<(Code, usize)> {
     counts.into_iter().collect()
 }
 
-/// Issue 7, measurement 1: a group product is one declaration, and the pairs it repeats
+/// a group product is one declaration, and the pairs it repeats
 /// within itself make one diagnostic per code, whatever its size.
 #[test]
 fn a_large_group_product_is_one_declaration_with_one_diagnostic_per_code() {
@@ -132,7 +132,7 @@ fn a_large_group_product_is_one_declaration_with_one_diagnostic_per_code() {
     }
 }
 
-/// Issue 7, measurement 2, and issue 19 item 8: a long chain whose links repeat edges is
+/// a long chain whose links repeat edges is
 /// one statement, and one rule holds for all statements: one diagnostic per code with
 /// the count, covering the links that repeat; the range converts to columns on the one
 /// line.
@@ -176,7 +176,7 @@ fn a_long_chain_on_one_line_warns_once_per_code_with_the_count() {
     );
 }
 
-/// Issue 19 item 8: adjacency rows and chains that repeat a pair within themselves get
+/// adjacency rows and chains that repeat a pair within themselves get
 /// one diagnostic per code, with the count, as group products do; statements apart
 /// still get one each.
 #[test]
@@ -216,7 +216,7 @@ fn every_statement_repeating_pairs_gets_one_diagnostic_per_code() {
     );
 }
 
-/// Issue 7, measurement 3: thousands of comment lines inside brackets are plain
+/// thousands of comment lines inside brackets are plain
 /// whitespace; the literal is one statement, and completion inside it works from the
 /// parse.
 #[test]
@@ -281,7 +281,7 @@ fn a_product_over_the_edge_limit_is_refused_before_any_pair_is_made() {
     assert!(format(&text, &analysis.parse).len() <= text.len());
 }
 
-/// Issue 19 item 8: `[[1,1,1,…]]`, a list that names one missing neighbour a great many
+/// `[[1,1,1,…]]`, a list that names one missing neighbour a great many
 /// times, is one `one-sided-edge` (and one `duplicate-edge` with the count), not one per
 /// entry.
 #[test]
@@ -298,7 +298,7 @@ fn a_list_naming_a_missing_neighbour_many_times_is_one_diagnostic() {
     );
 }
 
-/// Issue 19 item 1: a server keeps the analysis of every open document, so an analysis
+/// a server keeps the analysis of every open document, so an analysis
 /// must hold a small multiple of its text. The 20 KB file of scattered edges is mostly
 /// `unreachable-node` hints; its analysis held 65 bytes per byte of text when each
 /// hint kept its message as a string and the parse and model kept their reservations.

@@ -386,7 +386,7 @@ mod tests {
         );
     }
 
-    /// Issue 19: 666 666 items were a 19 MB answer. The list stops at the bound and
+    /// 666 666 items were a 19 MB answer. The list stops at the bound and
     /// says so; the digits typed narrow it.
     #[test]
     fn node_ids_are_capped_and_the_list_says_it_is_incomplete() {

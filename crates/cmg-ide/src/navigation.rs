@@ -328,7 +328,7 @@ node 3 "corner"
     }
 
     /// A node mentioned more than the bound: the answers stop at it, and keep the
-    /// mentions around the cursor (issue 19: a million mentions were 94 MB).
+    /// mentions around the cursor (a million mentions were 94 MB).
     #[test]
     fn references_and_highlights_are_bounded_around_the_cursor() {
         let count = MAX_REFERENCES * 3;

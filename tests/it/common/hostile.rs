@@ -1,4 +1,4 @@
-//! The hostile inputs of issue 7, at any size: shared by the robustness tests (small)
+//! The hostile inputs, at any size: shared by the robustness tests (small)
 //! and `benches/hostile.rs` (the issue's full sizes).
 
 /// `{3 4 … n+2} -- {3 4 … n+2}`: one group product of `n` members on each side, which

@@ -351,7 +351,7 @@ impl Severity {
 
 macro_rules! codes {
     ($($variant:ident = $name:literal, $severity:ident;)*) => {
-        /// The stable code of every diagnostic (spec §3).
+        /// The stable code of every diagnostic (the contract's table of codes).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Code { $($variant),* }
 
