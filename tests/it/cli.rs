@@ -2,7 +2,6 @@
 
 // Shared with the robustness tests and benchmarks; this file uses only some of it.
 use crate::common::examples;
-#[allow(dead_code)]
 use crate::common::hostile;
 
 use std::path::{Path, PathBuf};

@@ -8,7 +8,6 @@ use std::time::Duration;
 use assert_cmd::cargo::CommandCargoExt;
 
 // Shared with the command-line tests; this file uses only some of it.
-#[allow(dead_code)]
 use crate::common::examples;
 use examples::example;
 

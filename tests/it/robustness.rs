@@ -11,7 +11,6 @@ use proptest::prelude::*;
 
 use crate::common::hostile;
 // Shared with the command-line tests; this file uses only some of it.
-#[allow(dead_code)]
 use crate::common::examples;
 
 /// Runs everything the CLI and the server run on a text.
