@@ -92,6 +92,20 @@ impl Game {
         self.hole
     }
 
+    /// The legal moves of the player to move at `pos`, ascending: the rule's one home
+    /// outside the engines' tables. The cat never steps onto the hole.
+    pub fn legal_moves(&self, pos: crate::Position) -> impl Iterator<Item = u32> + '_ {
+        let (from, is_cat) = match pos.turn {
+            crate::Player::Mouse => (pos.mouse, false),
+            crate::Player::Cat => (pos.cat, true),
+        };
+        let hole = self.hole;
+        self.neighbours(from)
+            .iter()
+            .copied()
+            .filter(move |&next| !(is_cat && Some(next) == hole))
+    }
+
     /// Whether every listed move can be played backwards, which is what the solver needs to walk
     /// predecessors with the same lists it walks moves with.
     pub(super) fn is_symmetric(&self) -> bool {

@@ -357,18 +357,9 @@ impl Solution {
         line
     }
 
-    /// The legal moves of the player to move at `pos`, ascending; the cat never steps onto the hole.
+    /// The legal moves of the player to move at `pos`, ascending ([`Game::legal_moves`]).
     fn legal_moves(&self, pos: Position) -> impl Iterator<Item = u32> + '_ {
-        let (from, is_cat) = match pos.turn {
-            Player::Mouse => (pos.mouse, false),
-            Player::Cat => (pos.cat, true),
-        };
-        let hole = self.game.hole();
-        self.game
-            .neighbours(from)
-            .iter()
-            .copied()
-            .filter(move |&next| !(is_cat && Some(next) == hole))
+        self.game.legal_moves(pos)
     }
 
     /// The position after the player to move at `pos` goes to `next`.

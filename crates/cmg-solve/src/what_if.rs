@@ -39,16 +39,7 @@ pub fn is_critical(now: Outcome, then: Outcome) -> bool {
 
 /// Whether the player to move at `pos` has exactly one legal move (the cat never enters the hole).
 fn only_move(game: &Game, pos: Position) -> bool {
-    let (from, is_cat) = match pos.turn {
-        Player::Mouse => (pos.mouse, false),
-        Player::Cat => (pos.cat, true),
-    };
-    let legal = game
-        .neighbours(from)
-        .iter()
-        .filter(|&&next| !(is_cat && Some(next) == game.hole()))
-        .count();
-    legal == 1
+    game.legal_moves(pos).count() == 1
 }
 
 /// The undirected edges of `game`, `(a, b)` with `a < b`, ascending; a pair listed one way counts.
