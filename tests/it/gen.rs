@@ -408,6 +408,34 @@ fn record_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// Every graph submitted as a missing test case and kept in `examples/published/` has
+/// the length its comment gives, by the reference solver (the 50-node ones only under
+/// `CMG_SLOW_TESTS`), and names its source.
+#[test]
+fn published_graphs_have_their_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/published");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("https://github.com/LeetCode-Feedback/LeetCode-Feedback/issues/"),
+            "{}",
+            path.display()
+        );
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        let lists = analysis.model.graph.adjacency_lists();
+        if lists.len() > 30 && !slow_tests() {
+            continue;
+        }
+        assert_meets_leetcode(&lists, lists.len());
+        let (_, moves) = reference_start(&lists).expect("decided");
+        assert_eq!(claimed_moves(&text), moves, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked}");
+}
+
 fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("cmg-gen-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -85,12 +85,13 @@ fn right_solutions_in_every_language_pass() {
 }
 
 /// A 2n turn limit holds on every graph up to 7 nodes (none has a game longer than 12
-/// moves); the longest game on 8 nodes has 17, and the judge finds an 8-node graph.
+/// moves); on 8 nodes a game of 16 moves (the one submitted to LeetCode for this) or 17
+/// breaks it, and the judge finds an 8-node graph.
 #[test]
 fn a_turn_limit_of_2n_is_caught_on_eight_nodes() {
     let json = assert_caught("limit_2n.py", "wrong-answer", 8);
     assert_eq!(json["got"], 0);
-    assert!(json["moves"].as_u64().unwrap() > 16, "{json}");
+    assert!(json["moves"].as_u64().unwrap() >= 16, "{json}");
 }
 
 /// A 3n limit holds up to 9 nodes (at most 25 moves there); 10 nodes have a game of 36.

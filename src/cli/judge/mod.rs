@@ -169,12 +169,21 @@ fn search(
             }
         }
     }
-    for record in RECORDS {
+    // Smallest first, so that the first failure is on as few nodes as these allow.
+    let mut records: Vec<Vec<Vec<u32>>> = RECORDS
+        .iter()
+        .map(|text| {
+            cmg_core::analysis::Analysis::new(*text)
+                .model
+                .graph
+                .adjacency_lists()
+        })
+        .collect();
+    records.sort_by_key(Vec::len);
+    for graph in records {
         if Instant::now() >= deadline {
             return None;
         }
-        let analysis = cmg_core::analysis::Analysis::new(*record);
-        let graph = analysis.model.graph.adjacency_lists();
         if let Some(finding) = test(graph, Kind::Record, checked) {
             return Some(finding);
         }
@@ -388,8 +397,18 @@ fn removals(graph: &[Vec<u32>]) -> Vec<Vec<Vec<u32>>> {
     out
 }
 
-/// The record graphs the judge tries after the small ones.
+/// The graphs the judge tries after the small ones: those submitted as missing test
+/// cases for the puzzle (LeetCode-Feedback), then the record graphs.
 const RECORDS: &[&str] = &[
+    include_str!("../../../examples/published/leetcode-feedback-1393.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7676.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7675.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7500.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7471.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7494.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7514.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7533.cmg"),
+    include_str!("../../../examples/published/leetcode-feedback-7543.cmg"),
     include_str!("../../../examples/records/n8-17-exhaustive.cmg"),
     include_str!("../../../examples/records/n9-25-exhaustive.cmg"),
     include_str!("../../../examples/records/n10-36.cmg"),
@@ -496,7 +515,7 @@ fn likely_cause(finding: &Finding, checked: &Checked) -> Option<String> {
         });
         let limit = limits
             .iter()
-            .filter(|(limit, _)| *limit < moves)
+            .filter(|(limit, _)| *limit <= moves)
             .max_by_key(|(limit, _)| *limit)
             .map_or(String::new(), |(limit, name)| {
                 format!(", as a search cut off after {limit} turns ({name} for n = {n}) would")
