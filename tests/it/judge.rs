@@ -133,6 +133,10 @@ fn rule_slips_are_caught_on_small_graphs() {
         "{hole}"
     );
     assert_caught("Swapped.java", "wrong-answer", 3);
+    assert_caught("wrong_start.rs", "wrong-answer", 3);
+    // A search that takes a position on its own path for a draw and caches it: right
+    // on every graph of 3 and 4 nodes.
+    assert_caught("provisional_draw.py", "wrong-answer", 5);
 }
 
 #[test]
