@@ -28,6 +28,10 @@ pub struct Args {
     /// How long to look for a counterexample, shrinking aside.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     seconds: f64,
+    /// Stop after N graphs, even with time left: a run of the same seed and N tries the
+    /// same graphs on any machine.
+    #[arg(long, value_name = "N")]
+    graphs: Option<u64>,
     /// The seed of the random graphs and the generator's searches.
     #[arg(long, value_name = "K", default_value_t = 1)]
     seed: u64,
@@ -122,7 +126,11 @@ pub fn run(args: &Args) -> CliResult {
     let deadline = started + Duration::try_from_secs_f64(args.seconds).unwrap_or(Duration::MAX);
     let mut checked = Checked::default();
     let mut keep = Keep::new(args.keep.as_deref())?;
-    let found = search(&mut runner, &mut checked, deadline, args.seed, &mut keep);
+    let budget = Budget {
+        deadline,
+        graphs: args.graphs,
+    };
+    let found = search(&mut runner, &mut checked, &budget, args.seed, &mut keep);
     let finding = match found {
         Some(finding) => {
             let shrunk = shrink(&mut runner, finding, &mut keep);
@@ -143,14 +151,27 @@ pub fn run(args: &Args) -> CliResult {
     })
 }
 
-/// The graphs in order, until one fails or the time is up.
+/// When the search stops: the deadline, or a number of graphs.
+struct Budget {
+    deadline: Instant,
+    graphs: Option<u64>,
+}
+
+impl Budget {
+    fn spent(&self, checked: &Checked) -> bool {
+        Instant::now() >= self.deadline || self.graphs.is_some_and(|most| checked.total() >= most)
+    }
+}
+
+/// The graphs in order, until one fails or the budget is spent.
 fn search(
     runner: &mut Runner,
     checked: &mut Checked,
-    deadline: Instant,
+    budget: &Budget,
     seed: u64,
     keep: &mut Keep,
 ) -> Option<Finding> {
+    let deadline = budget.deadline;
     let mut test = |graph: Vec<Vec<u32>>, kind: Kind, checked: &mut Checked| {
         let finding = try_graph(runner, &graph, checked);
         checked.counts[KINDS.iter().position(|(k, _)| *k == kind).unwrap_or(0)] += 1;
@@ -161,7 +182,7 @@ fn search(
     };
     for nodes in 3..=6 {
         for graph in small_graphs(nodes) {
-            if Instant::now() >= deadline {
+            if budget.spent(checked) {
                 return None;
             }
             if let Some(finding) = test(graph, Kind::Small, checked) {
@@ -181,7 +202,7 @@ fn search(
         .collect();
     records.sort_by_key(Vec::len);
     for graph in records {
-        if Instant::now() >= deadline {
+        if budget.spent(checked) {
             return None;
         }
         if let Some(finding) = test(graph, Kind::Record, checked) {
@@ -190,7 +211,7 @@ fn search(
     }
     let mut rng = cmg_gen_rng(seed);
     let mut round = 0u64;
-    while Instant::now() < deadline {
+    while !budget.spent(checked) {
         // Long games at growing sizes, then a random graph of a size near them.
         let nodes = 7 + (round % 24) as usize;
         let found = cmg_gen::search(
@@ -211,7 +232,7 @@ fn search(
                 return Some(finding);
             }
         }
-        if Instant::now() >= deadline {
+        if budget.spent(checked) {
             break;
         }
         let graph = random_graph(&mut rng, nodes + (round % 20) as usize);
