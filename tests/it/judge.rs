@@ -58,6 +58,8 @@ fn assert_caught(name: &str, verdict: &str, nodes: usize) -> Value {
     if verdict == "wrong-answer" {
         assert_ne!(json["got"], json["expected"], "{name}: {json}");
     }
+    // Run again on the graph, the solution failed the same way.
+    assert_eq!(json["reproduced"], name != "first_call.py", "{name}: {json}");
     json
 }
 
@@ -148,6 +150,8 @@ fn rule_slips_are_caught_on_small_graphs() {
     );
     assert_caught("Swapped.java", "wrong-answer", 3);
     assert_caught("wrong_start.rs", "wrong-answer", 3);
+    // Wrong on its first call only: the second run on the graph answers otherwise.
+    assert_caught("first_call.py", "wrong-answer", 3);
     // A search that takes a position on its own path for a draw and caches it: right
     // on every graph of 3 and 4 nodes.
     assert_caught("provisional_draw.py", "wrong-answer", 5);

@@ -84,6 +84,8 @@ struct Finding {
     got: Option<i64>,
     /// What it printed, or the end of its standard error.
     detail: String,
+    /// Whether a second run on the graph failed the same way (`None`: not run again).
+    reproduced: Option<bool>,
 }
 
 /// The right answer for LeetCode 913 (0 draw, 1 mouse, 2 cat) and the moves to the end.
@@ -133,7 +135,14 @@ pub fn run(args: &Args) -> CliResult {
     let found = search(&mut runner, &mut checked, &budget, args.seed, &mut keep);
     let finding = match found {
         Some(finding) => {
-            let shrunk = shrink(&mut runner, finding, &mut keep);
+            let mut shrunk = shrink(&mut runner, finding, &mut keep);
+            // Once more on the final graph, from a fresh process when the last one
+            // ended: a solution that answers differently is not deterministic.
+            let again = try_graph(&mut runner, &shrunk.graph, &mut Checked::default());
+            shrunk.reproduced =
+                Some(again.is_some_and(|again| {
+                    (again.verdict, again.got) == (shrunk.verdict, shrunk.got)
+                }));
             Some(shrunk)
         }
         None => None,
@@ -254,6 +263,7 @@ fn try_graph(runner: &mut Runner, graph: &[Vec<u32>], checked: &mut Checked) -> 
         moves,
         got,
         detail,
+        reproduced: None,
     };
     match runner.answer(graph) {
         Answer::Value(text) => {
@@ -625,6 +635,11 @@ fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang
             first_lines(&finding.detail)
         )),
     }
+    if finding.reproduced == Some(false) {
+        text.push_str(
+            "  run again on this graph, it answered otherwise: the solution is not deterministic\n",
+        );
+    }
     if let Some(line) = line_text(&finding.graph) {
         text.push_str(&format!("  optimal line (mouse,cat): {line}\n"));
     }
@@ -666,6 +681,7 @@ fn print_json(finding: &Option<Finding>, checked: &Checked, seconds: f64) {
             "expected": finding.expected,
             "got": finding.got,
             "moves": finding.moves,
+            "reproduced": finding.reproduced,
             "checked": checked_json,
             "seconds": seconds,
         }),
