@@ -59,7 +59,11 @@ fn assert_caught(name: &str, verdict: &str, nodes: usize) -> Value {
         assert_ne!(json["got"], json["expected"], "{name}: {json}");
     }
     // Run again on the graph, the solution failed the same way.
-    assert_eq!(json["reproduced"], name != "first_call.py", "{name}: {json}");
+    assert_eq!(
+        json["reproduced"],
+        name != "first_call.py",
+        "{name}: {json}"
+    );
     json
 }
 
