@@ -39,7 +39,7 @@ export function settledCount(slice: Slice, level: number): { settled: number; of
 
 /** The nodes the cat may stand on: every node but the hole. */
 export function catNodes(game: Game): number[] {
-  return game.scene.nodes.map((n) => n.id).filter((id) => id !== 0);
+  return game.scene.nodes.map((n) => n.id).filter((id) => game.catMayStand(id));
 }
 
 /** "colours: who wins if the mouse stood on the node, the cat on 5, cat to move". */

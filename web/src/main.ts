@@ -398,7 +398,7 @@ class View {
   private clickNode(id: number): void {
     const game = this.game;
     if (game === null) return;
-    if (this.mode === "explore" && id !== 0) {
+    if (this.mode === "explore" && game.catMayStand(id)) {
       this.explore = { ...this.explore, cat: id, level: null };
       byId<HTMLSelectElement>("cat").value = String(id);
       this.refresh();

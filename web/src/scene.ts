@@ -26,6 +26,8 @@ export interface SceneNode {
   y: number;
   mention: { start: LineColumn; end: LineColumn } | null;
   flagged: boolean;
+  /** Where each player may move from this node (from the solver's one legal-move rule); empty when not solved. */
+  next: { mouse: number[]; cat: number[] };
 }
 
 export interface SceneEdge {
@@ -109,29 +111,16 @@ export function sliceKey(cat: number, turn: Player): string {
 export class Game {
   readonly scene: Scene;
   private readonly indexOf = new Map<number, number>();
-  private readonly neighbourIds = new Map<number, number[]>();
   private readonly slices = new Map<string, Slice>();
 
   constructor(scene: Scene) {
     this.scene = scene;
-    scene.nodes.forEach((node, index) => {
-      this.indexOf.set(node.id, index);
-      this.neighbourIds.set(node.id, []);
-    });
-    for (const edge of scene.edges) {
-      this.neighbourIds.get(edge.a)?.push(edge.b);
-      this.neighbourIds.get(edge.b)?.push(edge.a);
-    }
-    for (const list of this.neighbourIds.values()) list.sort((x, y) => x - y);
+    scene.nodes.forEach((node, index) => this.indexOf.set(node.id, index));
   }
 
   /** Whether the scene comes with a solution, so that slices can be asked for. */
   get solved(): boolean {
     return this.scene.outcome !== null;
-  }
-
-  neighbours(id: number): number[] {
-    return this.neighbourIds.get(id) ?? [];
   }
 
   /**
@@ -156,7 +145,7 @@ export class Game {
 
   /** The slice `position` needs, when it is not here yet (null when it is, or cannot be). */
   missing(position: Position): { cat: number; turn: Player } | null {
-    if (!this.solved || !this.indexOf.has(position.cat) || position.cat === 0) return null;
+    if (!this.solved || !this.catMayStand(position.cat)) return null;
     return this.slice(position.cat, position.turn) === null ? { cat: position.cat, turn: position.turn } : null;
   }
 
@@ -171,16 +160,26 @@ export class Game {
     return { outcome, moves: moves >= 0 ? moves : null, best: best >= 0 ? best : null };
   }
 
+  /** Whether the cat may stand on node `id`: a node of the scene, and not the hole. */
+  catMayStand(id: number): boolean {
+    const index = this.indexOf.get(id);
+    return index !== undefined && this.scene.nodes[index].role !== "hole";
+  }
+
   /** Whether the game is over: the mouse in the hole, or the cat on the mouse. */
   isOver(position: Position): boolean {
     return (position.mouse === 0 && this.indexOf.has(0)) || position.mouse === position.cat;
   }
 
-  /** The nodes the player to move may go to; the cat never onto the hole. */
+  /**
+   * The nodes the player to move may go to, as the scene lists them: the rule of who may
+   * go where (the cat never onto the hole) is the solver's, not written again here.
+   */
   legalMoves(position: Position): number[] {
     if (this.isOver(position)) return [];
     const from = position.turn === "mouse" ? position.mouse : position.cat;
-    return this.neighbours(from).filter((n) => position.turn === "mouse" || n !== 0);
+    const index = this.indexOf.get(from);
+    return index === undefined ? [] : this.scene.nodes[index].next[position.turn];
   }
 }
 

@@ -97,6 +97,15 @@ test("playing the cat: the solver moves first and the status is from the cat's s
   assert.ok(!game.legalMoves(play.position).includes(0), "the cat may not enter the hole");
 });
 
+test("the moves come from the scene: the cat never onto the hole, the mouse may", () => {
+  // In leetcode-draw the hole joins 2 and 5, so a cat on 2 or 5 stands beside it.
+  const game = solvedGame("leetcode-draw");
+  assert.deepEqual(game.legalMoves({ mouse: 3, cat: 2, turn: "cat" }), [4, 5]);
+  assert.deepEqual(game.legalMoves({ mouse: 3, cat: 5, turn: "cat" }), [2, 3]);
+  assert.deepEqual(game.legalMoves({ mouse: 5, cat: 4, turn: "mouse" }), [0, 2, 3]);
+  assert.deepEqual(game.legalMoves({ mouse: 0, cat: 4, turn: "mouse" }), [], "the game is over");
+});
+
 test("a repeated position ends play in a draw", () => {
   const game = solvedGame("leetcode-draw");
   let play = startPlay(game, "mouse") as Play;

@@ -82,6 +82,23 @@ pub struct Scene {
     pub layout_note: Option<String>,
 }
 
+/// Where the mouse and the cat may move from the node at dense `index`, as node ids.
+fn next_moves(graph: &cmg_core::model::Graph, solution: &Solution, index: u32) -> NextMoves {
+    let game = solution.game();
+    let from = |turn| {
+        let at = cmg_solve::Position {
+            mouse: index,
+            cat: index,
+            turn,
+        };
+        game.legal_moves(at).map(|next| graph.id(next)).collect()
+    };
+    NextMoves {
+        mouse: from(cmg_solve::Player::Mouse),
+        cat: from(cmg_solve::Player::Cat),
+    }
+}
+
 /// What a scene whose layout was cut short says.
 pub const LAYOUT_CUT_NOTE: &str =
     "layout: stopped at its work limit; some edges pass over nodes they do not join";
@@ -109,6 +126,17 @@ pub struct SceneNode {
     pub mention: Option<Span>,
     /// Whether a diagnostic points at this node.
     pub flagged: bool,
+    /// Where each player may move from this node; empty without a solution.
+    pub next: NextMoves,
+}
+
+/// The node ids a player standing on a node may move to, ascending, from
+/// `cmg_solve::Game::legal_moves` (the rule's one home: the page's play mode reads these
+/// lists and keeps no copy of the rule that the cat never enters the hole).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NextMoves {
+    pub mouse: Vec<u32>,
+    pub cat: Vec<u32>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -288,6 +316,7 @@ fn build_scene(
                 .first_mention(id)
                 .map(|m| span(analysis, m.range)),
             flagged: diagnostics.iter().any(|d| d.nodes.contains(&id)),
+            next: solution.map_or_else(NextMoves::default, |s| next_moves(graph, s, index)),
         });
     }
     // One set of the marked edges: asking each diagnostic's list for each edge cost
