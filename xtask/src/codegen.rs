@@ -63,6 +63,10 @@ const TARGETS: &[Target] = &[
         generate: settings_ts,
     },
     Target {
+        path: "docs/diagnostics.md",
+        generate: super::codes::diagnostics_md,
+    },
+    Target {
         path: "web/src/generated/words.ts",
         generate: |_| words_ts(),
     },
@@ -331,6 +335,7 @@ fn words_ts() -> Result<String, String> {
     let _ = writeln!(ts, "  return `${{before}}${{moves}}${{after}}`;");
     let _ = writeln!(ts, "}}");
     endings_ts(&mut ts)?;
+    super::codes::codes_ts(&mut ts);
     Ok(ts)
 }
 
@@ -387,7 +392,12 @@ export function noMove(player: "mouse" | "cat"): string {{
     Ok(())
 }
 
-fn splice_between(text: &str, start: &str, end: &str, body: &str) -> Result<String, String> {
+pub(crate) fn splice_between(
+    text: &str,
+    start: &str,
+    end: &str,
+    body: &str,
+) -> Result<String, String> {
     let open = text
         .find(start)
         .ok_or_else(|| format!("no `{start}` marker"))?

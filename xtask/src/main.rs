@@ -2,6 +2,7 @@
 //! or with `--check` only reports which are stale (exit 1).
 
 mod codegen;
+mod codes;
 
 use std::process::ExitCode;
 

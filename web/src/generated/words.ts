@@ -26,3 +26,29 @@ export const ENDINGS = {
 export function noMove(player: "mouse" | "cat"): string {
   return `the ${player} has no legal move: draw`;
 }
+
+/** How serious a diagnostic is, most serious first. */
+export type Severity = "error" | "warning" | "information" | "hint";
+
+/** Every diagnostic code and its severity (docs/diagnostics.md has a section for each). */
+export const CODES = {
+  "syntax": "error",
+  "number-too-large": "error",
+  "self-loop": "error",
+  "missing-mouse": "error",
+  "missing-cat": "error",
+  "mouse-stuck": "error",
+  "cat-stuck": "error",
+  "expect-mismatch": "error",
+  "too-many-edges": "error",
+  "missing-hole": "warning",
+  "duplicate-edge": "warning",
+  "one-sided-edge": "warning",
+  "duplicate-label": "warning",
+  "duplicate-expect": "warning",
+  "hole-unreachable": "information",
+  "unreachable-node": "hint",
+  "too-large": "information",
+} as const satisfies Record<string, Severity>;
+
+export type Code = keyof typeof CODES;

@@ -3,6 +3,10 @@
 // that text. The JSON interface and its exports are described in docs/dev/wasm.md.
 // Runs in a browser, a web worker and Node.js alike.
 
+import type { Code, Severity } from "../generated/words";
+
+export type { Code, Severity };
+
 /** Line and character from 0, the character in UTF-16 code units (as JavaScript counts). */
 export interface Position {
   line: number;
@@ -14,10 +18,8 @@ export interface Range {
   end: Position;
 }
 
-export type Severity = "error" | "warning" | "information" | "hint";
-
 export interface Diagnostic {
-  code: string;
+  code: Code;
   severity: Severity;
   message: string;
   range: Range;
