@@ -6,12 +6,8 @@ use cmg_ide::semantic_tokens::TokenKind;
 
 use super::convert::Encoding;
 
-/// The command behind the outcome code lens: shows the optimal line. Advertised here,
-/// attached to the lens by `handlers`, run by the server.
-pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
-
 pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
-    ServerCapabilities {
+    let mut capabilities = ServerCapabilities {
         position_encoding: Some(encoding.kind()),
         text_document_sync: Some(TextDocumentSyncCapability::Options(
             TextDocumentSyncOptions {
@@ -20,58 +16,6 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
                 ..TextDocumentSyncOptions::default()
             },
         )),
-        document_formatting_provider: Some(OneOf::Left(true)),
-        document_range_formatting_provider: Some(OneOf::Left(true)),
-        document_on_type_formatting_provider: Some(DocumentOnTypeFormattingOptions {
-            first_trigger_character: "]".to_owned(),
-            more_trigger_character: Some(vec!["\n".to_owned()]),
-        }),
-        selection_range_provider: Some(SelectionRangeProviderCapability::Simple(true)),
-        diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
-            identifier: Some("cmg".to_owned()),
-            inter_file_dependencies: false,
-            workspace_diagnostics: true,
-            work_done_progress_options: WorkDoneProgressOptions::default(),
-        })),
-        hover_provider: Some(HoverProviderCapability::Simple(true)),
-        inlay_hint_provider: Some(OneOf::Left(true)),
-        code_lens_provider: Some(CodeLensOptions {
-            resolve_provider: Some(false),
-        }),
-        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![
-                CodeActionKind::QUICKFIX,
-                CodeActionKind::REFACTOR_REWRITE,
-            ]),
-            resolve_provider: Some(true),
-            ..CodeActionOptions::default()
-        })),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
-            SemanticTokensOptions {
-                legend: semantic_tokens_legend(),
-                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
-                range: Some(true),
-                ..SemanticTokensOptions::default()
-            },
-        )),
-        definition_provider: Some(OneOf::Left(true)),
-        references_provider: Some(OneOf::Left(true)),
-        document_highlight_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Right(RenameOptions {
-            prepare_provider: Some(true),
-            work_done_progress_options: WorkDoneProgressOptions::default(),
-        })),
-        document_symbol_provider: Some(OneOf::Left(true)),
-        completion_provider: Some(CompletionOptions {
-            trigger_characters: Some(vec![
-                "-".to_owned(),
-                "{".to_owned(),
-                "[".to_owned(),
-                ",".to_owned(),
-            ]),
-            ..CompletionOptions::default()
-        }),
-        folding_range_provider: Some(FoldingRangeProviderCapability::Simple(true)),
         workspace: Some(WorkspaceServerCapabilities {
             workspace_folders: Some(WorkspaceFoldersServerCapabilities {
                 supported: Some(true),
@@ -79,15 +23,11 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             }),
             file_operations: None,
         }),
-        execute_command_provider: Some(ExecuteCommandOptions {
-            commands: vec![
-                SHOW_LINE_COMMAND.to_owned(),
-                super::longer_game::FIND_LONGER_COMMAND.to_owned(),
-            ],
-            ..ExecuteCommandOptions::default()
-        }),
         ..ServerCapabilities::default()
-    }
+    };
+    super::requests::register(&mut capabilities);
+    super::pull::register(&mut capabilities);
+    capabilities
 }
 
 /// How one token kind is coloured: its semantic token type, the modifier naming its

@@ -19,8 +19,8 @@ use super::client::ClientSupport;
 use super::config::Config;
 use super::convert::Encoding;
 use super::documents::Needs;
-use super::handlers::Snapshot;
 use super::pull::Pulled;
+use super::requests::Snapshot;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
 
 /// How long the first publication of an analysis waits for a pending solve, so that a

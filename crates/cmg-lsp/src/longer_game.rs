@@ -21,7 +21,7 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::Client;
 
-use super::handlers::Snapshot;
+use super::requests::Snapshot;
 use super::server::guarded;
 
 /// The command the action runs (in `executeCommand`'s list).

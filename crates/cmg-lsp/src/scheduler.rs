@@ -41,7 +41,7 @@ use super::documents::{
     self, Analysed, AnalysisJob, Document, Finished, Leftover, Needs, OverBudget, SolveJob,
     SolveState,
 };
-use super::handlers::Snapshot;
+use super::requests::Snapshot;
 use cmg_core::analysis::{MemorySetting, TooLarge};
 
 /// Which request an answer is for; handed out by the server's loop.

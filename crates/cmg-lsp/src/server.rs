@@ -3,7 +3,6 @@
 //! for the snapshot of its text, then runs its `ide` function on the blocking pool. No
 //! handler holds state, and none waits for the client.
 
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -16,14 +15,13 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::capabilities;
-use super::capabilities::SHOW_LINE_COMMAND;
 use super::client::{ask_client, refresh_diagnostics, ClientSupport};
 use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::{Loop, Unanswerable};
-use super::handlers::{self, Snapshot};
 use super::longer_game;
 use super::pull::{self, Pulled};
+use super::requests::{self, Snapshot};
 use super::scene::Layouts;
 use super::scheduler::Event;
 use super::tokens::TokenCache;
@@ -34,8 +32,8 @@ const PARENT_POLL: Duration = Duration::from_millis(250);
 
 #[derive(Clone)]
 pub struct Server {
-    client: Client,
-    events: Loop,
+    pub(crate) client: Client,
+    pub(crate) events: Loop,
     /// What the client can do, known from `initialize` on.
     support: Arc<OnceLock<ClientSupport>>,
     tokens: Arc<Mutex<TokenCache>>,
@@ -47,7 +45,7 @@ pub struct Server {
     /// The workspace folders, for `workspace/diagnostic`.
     folders: Arc<Mutex<Vec<PathBuf>>>,
     /// What `workspace/diagnostic` last read of each closed file.
-    stamps: Arc<Mutex<workspace::Stamps>>,
+    pub(crate) stamps: Arc<Mutex<workspace::Stamps>>,
     /// The game view's layouts, one at a time per document.
     layouts: Arc<Layouts>,
     /// The searches for a longer game under way, for their cancel.
@@ -73,7 +71,7 @@ pub(super) fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
 /// Runs a feature on the blocking pool, guarded: on a large file a feature (an outline,
 /// a rename, resolving an action) takes as long as an analysis, and on an async worker
 /// it held up the transport, which writes every message from one task.
-async fn on_pool<T: Send + 'static>(
+pub(crate) async fn on_pool<T: Send + 'static>(
     feature: &'static str,
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T> {
@@ -126,7 +124,7 @@ impl Server {
 
     /// `cmg.findLongerGame` on the version the action was listed for
     /// ([`longer_game::run`]).
-    async fn find_longer_game(&self, arguments: Vec<Value>) -> Result<Option<Value>> {
+    pub(crate) async fn find_longer_game(&self, arguments: Vec<Value>) -> Result<Option<Value>> {
         let target: longer_game::Target = arguments
             .into_iter()
             .next()
@@ -155,7 +153,7 @@ impl Server {
         self.searches.cancel(&params);
     }
 
-    fn pulled(&self) -> MutexGuard<'_, Pulled> {
+    pub(crate) fn pulled(&self) -> MutexGuard<'_, Pulled> {
         self.pulled
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -165,9 +163,9 @@ impl Server {
     /// what they asked for (`references`), in the log for what the editor asks on its
     /// own whenever the cursor rests (`highlights`), where a window would pop up at
     /// every pause.
-    async fn tell_cut<T>(
+    pub(crate) async fn tell_cut<T>(
         &self,
-        cut: Option<handlers::Cut<T>>,
+        cut: Option<requests::references::Cut<T>>,
         shown: MessageType,
     ) -> Option<Vec<T>> {
         let cut = cut?;
@@ -181,7 +179,7 @@ impl Server {
         Some(cut.items)
     }
 
-    fn folders(&self) -> MutexGuard<'_, Vec<PathBuf>> {
+    pub(crate) fn folders(&self) -> MutexGuard<'_, Vec<PathBuf>> {
         self.folders
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -190,7 +188,7 @@ impl Server {
     /// The workspace report of an open document: from its live analysis, as a pull of
     /// it would answer; `None` if it changed or closed meanwhile (the client pulls it
     /// by itself after an edit).
-    async fn open_report(
+    pub(crate) async fn open_report(
         &self,
         uri: &Uri,
         previous: Option<&String>,
@@ -215,17 +213,17 @@ impl Server {
         ))
     }
 
-    async fn log_warnings(&self, notes: Vec<String>) {
+    pub(crate) async fn log_warnings(&self, notes: Vec<String>) {
         for note in notes {
             self.client.log_message(MessageType::WARNING, note).await;
         }
     }
 
-    fn support(&self) -> ClientSupport {
+    pub(crate) fn support(&self) -> ClientSupport {
         self.support.get().copied().unwrap_or_default()
     }
 
-    fn tokens(&self) -> MutexGuard<'_, TokenCache> {
+    pub(crate) fn tokens(&self) -> MutexGuard<'_, TokenCache> {
         // A panic while the lock was held leaves plain data behind, still usable.
         self.tokens
             .lock()
@@ -247,7 +245,7 @@ impl Server {
 
     /// Answers a request from the current snapshot of `uri`: nothing for an unknown
     /// document, an error response if the feature panics.
-    async fn answer<T: Send + 'static>(
+    pub(crate) async fn answer<T: Send + 'static>(
         &self,
         uri: &Uri,
         feature: &'static str,
@@ -258,7 +256,7 @@ impl Server {
 
     /// Answers a request from the current snapshot of `uri`, once what it `needs` is
     /// in; the feature runs on the blocking pool.
-    async fn answer_when<T: Send + 'static>(
+    pub(crate) async fn answer_when<T: Send + 'static>(
         &self,
         uri: &Uri,
         feature: &'static str,
@@ -272,14 +270,14 @@ impl Server {
     }
 
     /// Asks a pull client to pull again, where it can, on a task of its own.
-    fn refresh_diagnostics(&self) {
+    pub(crate) fn refresh_diagnostics(&self) {
         let (client, support) = (self.client.clone(), self.support());
         tokio::spawn(async move { refresh_diagnostics(&client, support).await });
     }
 
     /// What lenses and hints wait for: their solve, for a client that cannot be asked
     /// to refresh them once it lands.
-    fn outcome_needs(&self) -> Needs {
+    pub(crate) fn outcome_needs(&self) -> Needs {
         let support = self.support();
         if support.code_lens_refresh && support.inlay_hint_refresh {
             Needs::Analysis
@@ -433,365 +431,135 @@ impl LanguageServer for Server {
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        self.answer(&params.text_document.uri, "formatting", move |s| {
-            Some(handlers::formatting(s))
-        })
-        .await
+        requests::formatting::handle(self, params).await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "hover", move |s| {
-            handlers::hover(s, at.position)
-        })
-        .await
+        requests::hover::handle(self, params).await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        self.answer_when(
-            &params.text_document.uri,
-            "inlay hints",
-            self.outcome_needs(),
-            move |s| Some(handlers::inlay_hints(s, params.range)),
-        )
-        .await
+        requests::inlay_hints::handle(self, params).await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        self.answer_when(
-            &params.text_document.uri,
-            "code lens",
-            self.outcome_needs(),
-            move |s| Some(handlers::code_lenses(s)),
-        )
-        .await
+        requests::code_lens::handle(self, params).await
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        let uri = params.text_document.uri;
-        let tokens = self
-            .answer(&uri, "semantic tokens", move |s| {
-                Some(handlers::semantic_tokens(s))
-            })
-            .await?;
-        Ok(tokens.map(|data| SemanticTokensResult::Tokens(self.tokens().remember(&uri, data))))
+        requests::semantic_tokens::handle_full(self, params).await
     }
 
     async fn semantic_tokens_full_delta(
         &self,
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        let uri = params.text_document.uri;
-        let Some(data) = self
-            .answer(&uri, "semantic tokens", move |s| {
-                Some(handlers::semantic_tokens(s))
-            })
-            .await?
-        else {
-            return Ok(None);
-        };
-        let mut cache = self.tokens();
-        let previous = cache
-            .previous(&uri, &params.previous_result_id)
-            .map(|sent| handlers::token_delta(sent, &data));
-        let tokens = cache.remember(&uri, data);
-        Ok(Some(match previous {
-            Some(edits) => SemanticTokensFullDeltaResult::TokensDelta(SemanticTokensDelta {
-                result_id: tokens.result_id,
-                edits,
-            }),
-            None => SemanticTokensFullDeltaResult::Tokens(tokens),
-        }))
+        requests::semantic_tokens::handle_full_delta(self, params).await
     }
 
     async fn semantic_tokens_range(
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        self.answer(&params.text_document.uri, "semantic tokens", move |s| {
-            Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
-                result_id: None,
-                data: handlers::semantic_tokens_in(s, Some(params.range)),
-            }))
-        })
-        .await
+        requests::semantic_tokens::handle_range(self, params).await
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        self.answer(&params.text_document.uri, "document symbols", move |s| {
-            Some(DocumentSymbolResponse::Nested(handlers::document_symbols(
-                s,
-            )))
-        })
-        .await
+        requests::document_symbols::handle(self, params).await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        self.answer(&params.text_document.uri, "folding", move |s| {
-            Some(handlers::folding_ranges(s))
-        })
-        .await
+        requests::folding::handle(self, params).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let lazy = self.support().code_action_resolve;
-        self.answer(&params.text_document.uri, "code actions", move |s| {
-            Some(handlers::code_actions(s, params.range, lazy))
-        })
-        .await
+        requests::code_actions::handle(self, params).await
     }
 
-    /// Builds and checks the edit of the action picked, on the snapshot of exactly the
-    /// version it was listed for: a document changed since gets `ContentModified`, an
-    /// action that no longer checks out `RequestFailed`, never an edit for other text.
     async fn code_action_resolve(&self, params: CodeAction) -> Result<CodeAction> {
-        // An action that runs a command ("Find a longer game") has nothing to resolve.
-        if params.data.is_none() && params.command.is_some() {
-            return Ok(params);
-        }
-        let data = params
-            .data
-            .clone()
-            .and_then(|data| serde_json::from_value::<handlers::ActionData>(data).ok())
-            .ok_or_else(|| Error::invalid_params("cmg: a code action without its data"))?;
-        let stale = || {
-            let mut error = Error::content_modified();
-            error.message = "cmg: the document changed since the action was listed".into();
-            error
-        };
-        let snapshot = self
-            .current(&data.uri, Needs::Analysis)
-            .await?
-            .ok_or_else(stale)?;
-        if snapshot.version != data.version {
-            return Err(stale());
-        }
-        on_pool("code action resolve", move || {
-            handlers::resolve_code_action(&snapshot, &data.id)
-        })
-        .await?
+        requests::code_actions::handle_resolve(self, params).await
     }
 
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
-        let at = params.text_document_position_params;
-        self.answer(&at.text_document.uri, "definition", move |s| {
-            handlers::definition(s, at.position)
-        })
-        .await
+        requests::definition::handle(self, params).await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        let at = params.text_document_position;
-        let include = params.context.include_declaration;
-        let cut = self
-            .answer(&at.text_document.uri, "references", move |s| {
-                Some(handlers::references(s, at.position, include))
-            })
-            .await?;
-        Ok(self.tell_cut(cut, MessageType::WARNING).await)
+        requests::references::handle(self, params).await
     }
 
     async fn document_highlight(
         &self,
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
-        let at = params.text_document_position_params;
-        let cut = self
-            .answer(&at.text_document.uri, "highlights", move |s| {
-                Some(handlers::highlights(s, at.position))
-            })
-            .await?;
-        Ok(self.tell_cut(cut, MessageType::LOG).await)
+        requests::highlights::handle(self, params).await
     }
 
     async fn selection_range(
         &self,
         params: SelectionRangeParams,
     ) -> Result<Option<Vec<SelectionRange>>> {
-        self.answer(&params.text_document.uri, "selection ranges", move |s| {
-            Some(handlers::selection_ranges(s, &params.positions))
-        })
-        .await
+        requests::selection_range::handle(self, params).await
     }
 
     async fn range_formatting(
         &self,
         params: DocumentRangeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        self.answer(&params.text_document.uri, "range formatting", move |s| {
-            Some(handlers::range_formatting(s, params.range))
-        })
-        .await
+        requests::formatting::handle_range(self, params).await
     }
 
     async fn on_type_formatting(
         &self,
         params: DocumentOnTypeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        let at = params.text_document_position;
-        self.answer(&at.text_document.uri, "formatting as you type", move |s| {
-            Some(handlers::on_type_formatting(s, at.position, &params.ch))
-        })
-        .await
+        requests::formatting::handle_on_type(self, params).await
     }
 
-    /// The diagnostics of every `.cmg` file of the workspace folders; see
-    /// [`super::workspace`].
     async fn workspace_diagnostic(
         &self,
         params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
-        let began = std::time::Instant::now();
-        let cancelled = workspace::CancelOnDrop(Arc::default());
-        let state = self.events.workspace().await?;
-        let folders = self.folders().clone();
-        let deadline = began + workspace::BUDGET.time;
-        let found = on_pool("workspace diagnostics", move || {
-            workspace::walk(&folders, deadline)
-        })
-        .await?;
-        self.log_warnings(found.notes).await;
-        let previous: HashMap<Uri, String> = params
-            .previous_result_ids
-            .into_iter()
-            .map(|previous| (previous.uri, previous.value))
-            .collect();
-        // The client's spelling of an open document's URI may differ from the one
-        // made of its path: they are matched by path.
-        let open: HashMap<PathBuf, &Uri> = state
-            .open
-            .iter()
-            .filter_map(|uri| Some((workspace::path_of(uri)?, uri)))
-            .collect();
-        let mut reports = Vec::new();
-        let mut closed = Vec::new();
-        for path in found.files {
-            if let Some(&uri) = open.get(&path) {
-                reports.extend(self.open_report(uri, previous.get(uri)).await);
-            } else if let Some(uri) = workspace::uri_of(&path) {
-                closed.push((uri, path));
-            }
-        }
-        let flag = cancelled.0.clone();
-        let stamps = self.stamps.clone();
-        let (closed, note) = on_pool("workspace diagnostics", move || {
-            let mut stamps = stamps
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            workspace::closed_reports(
-                closed,
-                &previous,
-                &mut stamps,
-                &state.config,
-                state.encoding,
-                &flag,
-                workspace::BUDGET,
-                began,
-            )
-        })
-        .await?;
-        self.log_warnings(note.into_iter().collect()).await;
-        reports.extend(closed);
-        Ok(WorkspaceDiagnosticReportResult::Report(
-            WorkspaceDiagnosticReport { items: reports },
-        ))
+        workspace::handle(self, params).await
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
         workspace::change_folders(&mut self.folders(), &params.event);
     }
 
-    /// A pull of one document's diagnostics; see [`super::pull`].
     async fn diagnostic(
         &self,
         params: DocumentDiagnosticParams,
     ) -> Result<DocumentDiagnosticReportResult> {
-        let uri = params.text_document.uri;
-        let snapshot = match self.current(&uri, Needs::Diagnostics).await {
-            Ok(Some(snapshot)) => snapshot,
-            // Not open: nothing to report here (closed files are in `workspace/diagnostic`).
-            Ok(None) => return Ok(pull::full(None, Vec::new())),
-            Err(Unanswerable::Superseded) => return Err(pull::superseded()),
-            Err(Unanswerable::Failed) => return Ok(pull::kept(params.previous_result_id)),
-            Err(why) => return Err(why.into()),
-        };
-        let result_id = pull::result_id(&snapshot);
-        if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
-            return Ok(pull::unchanged(result_id));
-        }
-        let version = snapshot.version;
-        let items = on_pool("diagnostics", move || pull::items(&snapshot)).await?;
-        if self.pulled().answered(&uri, version, &items) {
-            self.refresh_diagnostics();
-        }
-        Ok(pull::full(Some(result_id), items))
+        pull::handle(self, params).await
     }
 
     async fn prepare_rename(
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        let Some(snapshot) = self
-            .current(&params.text_document.uri, Needs::Analysis)
-            .await?
-        else {
-            return Ok(None);
-        };
-        on_pool("rename", move || {
-            handlers::prepare_rename(&snapshot, params.position)
-        })
-        .await?
-        .map(Some)
+        requests::rename::handle_prepare(self, params).await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        let at = params.text_document_position;
-        let Some(snapshot) = self.current(&at.text_document.uri, Needs::Analysis).await? else {
-            return Ok(None);
-        };
-        on_pool("rename", move || {
-            handlers::rename(&snapshot, at.position, &params.new_name)
-        })
-        .await?
-        .map(Some)
+        requests::rename::handle(self, params).await
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        let at = params.text_document_position;
-        self.answer(&at.text_document.uri, "completion", move |s| {
-            Some(handlers::completions(s, at.position))
-        })
-        .await
+        requests::completion::handle(self, params).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        if params.command == longer_game::FIND_LONGER_COMMAND {
-            return self.find_longer_game(params.arguments).await;
-        }
-        if params.command != SHOW_LINE_COMMAND {
-            return Err(Error::invalid_params(format!(
-                "unknown command {}",
-                params.command
-            )));
-        }
-        let text = params
-            .arguments
-            .first()
-            .and_then(|argument| argument.get("text"))
-            .and_then(Value::as_str)
-            .unwrap_or("no optimal line")
-            .to_owned();
-        self.client.show_message(MessageType::INFO, text).await;
-        Ok(None)
+        requests::commands::handle(self, params).await
     }
 }
 

@@ -26,12 +26,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
 use ropey::Rope;
+use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::*;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
 use super::documents::{self, AnalysisJob};
 use super::files::{self, ReadError};
+use super::server::{on_pool, Server};
 
 /// The most files one report covers.
 pub const MAX_FILES: usize = 1000;
@@ -306,6 +308,65 @@ fn content_hash(bytes: &[u8]) -> u64 {
 /// diagnostics.
 fn hashed_id(hash: u64, config: &Config) -> String {
     format!("h{hash:x}-{:x}", settings_digest(config))
+}
+
+/// The diagnostics of every `.cmg` file of the workspace folders; see
+/// [`super::workspace`].
+pub(crate) async fn handle(
+    server: &Server,
+    params: WorkspaceDiagnosticParams,
+) -> jsonrpc::Result<WorkspaceDiagnosticReportResult> {
+    let began = std::time::Instant::now();
+    let cancelled = CancelOnDrop(Arc::default());
+    let state = server.events.workspace().await?;
+    let folders = server.folders().clone();
+    let deadline = began + BUDGET.time;
+    let found = on_pool("workspace diagnostics", move || walk(&folders, deadline)).await?;
+    server.log_warnings(found.notes).await;
+    let previous: HashMap<Uri, String> = params
+        .previous_result_ids
+        .into_iter()
+        .map(|previous| (previous.uri, previous.value))
+        .collect();
+    // The client's spelling of an open document's URI may differ from the one
+    // made of its path: they are matched by path.
+    let open: HashMap<PathBuf, &Uri> = state
+        .open
+        .iter()
+        .filter_map(|uri| Some((path_of(uri)?, uri)))
+        .collect();
+    let mut reports = Vec::new();
+    let mut closed = Vec::new();
+    for path in found.files {
+        if let Some(&uri) = open.get(&path) {
+            reports.extend(server.open_report(uri, previous.get(uri)).await);
+        } else if let Some(uri) = uri_of(&path) {
+            closed.push((uri, path));
+        }
+    }
+    let flag = cancelled.0.clone();
+    let stamps = server.stamps.clone();
+    let (closed, note) = on_pool("workspace diagnostics", move || {
+        let mut stamps = stamps
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        closed_reports(
+            closed,
+            &previous,
+            &mut stamps,
+            &state.config,
+            state.encoding,
+            &flag,
+            BUDGET,
+            began,
+        )
+    })
+    .await?;
+    server.log_warnings(note.into_iter().collect()).await;
+    reports.extend(closed);
+    Ok(WorkspaceDiagnosticReportResult::Report(
+        WorkspaceDiagnosticReport { items: reports },
+    ))
 }
 
 #[cfg(test)]

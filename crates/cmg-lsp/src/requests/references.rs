@@ -1,0 +1,77 @@
+//! `textDocument/references`: every mention of a node, cut at
+//! `navigation::MAX_REFERENCES` with a message saying so.
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use super::Snapshot;
+use crate::server::Server;
+use cmg_ide::navigation;
+
+pub(crate) fn register(capabilities: &mut ServerCapabilities) {
+    capabilities.references_provider = Some(OneOf::Left(true));
+}
+
+pub(crate) async fn handle(
+    server: &Server,
+    params: ReferenceParams,
+) -> Result<Option<Vec<Location>>> {
+    let at = params.text_document_position;
+    let include = params.context.include_declaration;
+    let cut = server
+        .answer(&at.text_document.uri, "references", move |s| {
+            Some(references(s, at.position, include))
+        })
+        .await?;
+    Ok(server.tell_cut(cut, MessageType::WARNING).await)
+}
+
+/// A list cut at [`navigation::MAX_REFERENCES`], which the protocol has no field to
+/// say: the server tells the user in a message instead (see `docs/server.md`).
+pub struct Cut<T> {
+    pub items: Vec<T>,
+    /// The message saying how many there are and how many are shown, if some are left
+    /// out.
+    pub note: Option<String>,
+}
+
+/// The note for a list of `shown` items out of the mentions there are.
+pub(super) fn cut_note(
+    snapshot: &Snapshot,
+    offset: u32,
+    shown: usize,
+    without_declaration: bool,
+    what: &str,
+) -> Option<String> {
+    if shown < navigation::MAX_REFERENCES {
+        return None;
+    }
+    let analysis = &snapshot.analysis;
+    let declaration = without_declaration && navigation::definition(analysis, offset).is_some();
+    let total = navigation::mention_count(analysis, offset) - usize::from(declaration);
+    (total > shown).then(|| {
+        format!("cmg: node has {total} {what}; only the {shown} nearest the cursor are shown")
+    })
+}
+
+pub fn references(
+    snapshot: &Snapshot,
+    position: Position,
+    include_declaration: bool,
+) -> Cut<Location> {
+    let offset = snapshot.offset(position);
+    let ranges = navigation::references(&snapshot.analysis, offset, include_declaration);
+    Cut {
+        note: cut_note(
+            snapshot,
+            offset,
+            ranges.len(),
+            !include_declaration,
+            "references",
+        ),
+        items: ranges
+            .into_iter()
+            .map(|range| Location::new(snapshot.uri.clone(), snapshot.range(range)))
+            .collect(),
+    }
+}
