@@ -114,7 +114,7 @@ test("commands: restart is contributed, the code lens command is left to the ser
   assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView"]);
   // The server announces `cmg.showLine` in executeCommandProvider; the language client
   // registers it, and a second registration by the extension would fail.
-  assert.match(readRust("crates/cmg-lsp/src/capabilities.rs"), /"cmg\.showLine"/);
+  assert.match(readRust("crates/cmg-lsp/src/requests/commands.rs"), /"cmg\.showLine"/);
   assert.doesNotMatch(fs.readFileSync(path.join(extensionRoot, "src", "extension.ts"), "utf8"), /cmg\.showLine/);
 });
 
