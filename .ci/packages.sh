@@ -106,6 +106,11 @@ echo "$said at $cmg"
 echo "== the README's first example with the wheel's cmg"
 "$fresh/$scripts/python" .ci/readme_example.py "$fresh/$scripts"
 
+# The .vsix's web entry carries the WebAssembly core: CMG_WASM when given (the release
+# workflow builds it once), else built here.
+if [ -z "${CMG_WASM:-}" ] && [ ! -f "$target/wasm/cmg.wasm" ]; then
+  bash .ci/wasm.sh
+fi
 echo "== the platform .vsix with the wheel's cmg inside (npm run package:bundled)"
 (
   cd editors/vscode

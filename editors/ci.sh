@@ -88,6 +88,8 @@ emacs_eglot() {
     -l editors/emacs/test/cmg-mode-test.el -f ert-run-tests-batch-and-exit
 }
 
+# The extension's web entry embeds the WebAssembly core.
+[ -n "${CMG_WASM:-}" ] || [ -f "${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm" ] || bash .ci/wasm.sh
 check "npm ci" vscode npm ci --no-audit --no-fund
 check "grammar tests" vscode npm run --silent test:grammar
 check "vscode build" vscode npm run --silent build

@@ -21,6 +21,14 @@ export default tseslint.config(
     },
   },
   {
+    // The web entry and its worker are checked against their own project (the worker's
+    // globals, the core's loader from web/).
+    files: ["src/web/**/*.ts"],
+    languageOptions: {
+      parserOptions: { projectService: false, project: "./tsconfig.web.json", tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     files: ["**/*.mjs"],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: { globals: { process: "readonly" } },

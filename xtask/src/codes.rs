@@ -100,7 +100,17 @@ pub fn codes_ts(ts: &mut String) {
         let _ = writeln!(ts, "  \"{code}\": \"{severity}\",");
     }
     let _ = writeln!(ts, "}} as const satisfies Record<string, Severity>;\n");
-    let _ = writeln!(ts, "export type Code = keyof typeof CODES;");
+    let _ = writeln!(ts, "export type Code = keyof typeof CODES;\n");
+    let unnecessary: Vec<String> = Code::ALL
+        .iter()
+        .filter(|code| code.is_unnecessary())
+        .map(|code| format!("\"{code}\""))
+        .collect();
+    let _ = writeln!(
+        ts,
+        "/** The codes an editor shows faded, like unused code. */\nexport const UNNECESSARY: readonly Code[] = [{}];",
+        unnecessary.join(", ")
+    );
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //!
 //! [`Document::open`] takes the text and answers its summary (outcome, moves, the
 //! optimal line, diagnostics); [`Document::request`] answers one JSON request about the
-//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `semanticTokens`,
+//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `semanticTokens`, `highlights`,
 //! `scene`, `slice`). The
 //! same functions run natively in the tests; `abi.rs` puts them behind the exports of
 //! the `.wasm`, and `docs/dev/wasm.md` is the contract of both.
@@ -302,6 +302,21 @@ impl Document {
                 let kinds: Vec<&str> = TokenKind::ALL.iter().map(|&k| token_name(k)).collect();
                 json!({ "kinds": kinds, "data": data })
             }
+            Request::Highlights { position } => {
+                let offset = position.offset(lines);
+                cmg_ide::navigation::highlights(analysis, offset)
+                    .into_iter()
+                    .map(|highlight| {
+                        json!({
+                            "range": Range::of(lines, highlight.range),
+                            "kind": match highlight.kind {
+                                cmg_ide::navigation::HighlightKind::Read => "read",
+                                cmg_ide::navigation::HighlightKind::Write => "write",
+                            },
+                        })
+                    })
+                    .collect()
+            }
             Request::Slice { cat, turn } => {
                 let Some(turn) = parse_turn(&turn) else {
                     return json!({ "error": "cmg-wasm: slice: turn is `mouse` or `cat`" });
@@ -352,6 +367,9 @@ enum Request {
     SemanticTokens {
         #[serde(default)]
         range: Option<Range>,
+    },
+    Highlights {
+        position: Position,
     },
 }
 

@@ -123,6 +123,27 @@ fn every_request_answers() {
             .unwrap()[..]
     );
 
+    // Node 3 in `0 -- 3 -- 1` and `2 -- 3`; nothing on the `--`.
+    let highlights =
+        document.request(r#"{"method":"highlights","position":{"line":2,"character":5}}"#);
+    let starts: Vec<&Value> = highlights
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| &h["range"]["start"])
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            &json!({"line": 1, "character": 5}),
+            &json!({"line": 2, "character": 5})
+        ],
+        "{highlights}"
+    );
+    assert_eq!(highlights[0]["kind"], "write", "{highlights}");
+    let none = document.request(r#"{"method":"highlights","position":{"line":2,"character":2}}"#);
+    assert_eq!(none, json!([]));
+
     let bad = document.request(r#"{"method":"nothing"}"#);
     assert!(bad["error"].as_str().unwrap().contains("bad request"));
 }

@@ -91,8 +91,14 @@ fi
 version=$(node -p 'require("./editors/vscode/package.json").version')
 vsix=editors/vscode/cmg-$version.vsix
 rm -f "$vsix"
+[ -n "${CMG_WASM:-}" ] || [ -f "$target/wasm/cmg.wasm" ] || bash .ci/wasm.sh
 (cd editors/vscode && npm run --silent package)
 [ -f "$vsix" ] || die "npm run package did not write $vsix"
+# The extension with only its browser entry, as VS Code for the Web runs it.
+web_vsix=editors/vscode/cmg-web-$version.vsix
+rm -f "$web_vsix"
+(cd editors/vscode && node scripts/package-web.mjs)
+[ -f "$web_vsix" ] || die "npm run package:web did not write $web_vsix"
 
 echo "== VS Code (code-server) against $CMG_BIN"
 rm -rf "$artifacts"
@@ -101,6 +107,7 @@ node "$here/test.mjs" \
   --code-server "$code_server" \
   --chromium "$chromium_bin" \
   --vsix "$vsix" \
+  --web-vsix "$web_vsix" \
   --cmg "$CMG_BIN" \
   --examples examples \
   --artifacts "$artifacts" \

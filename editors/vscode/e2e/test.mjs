@@ -4,11 +4,13 @@
 // examples as a user would (Quick Open) and checks what is on the screen.
 //
 //   node test.mjs --code-server BIN --vsix FILE --cmg BIN --examples DIR --artifacts DIR
-//                 [--bundled-vsix FILE] [--only NAME] [--user-loads N]
+//                 [--bundled-vsix FILE] [--web-vsix FILE] [--only NAME] [--user-loads N]
 //
 // `--vsix` is the universal package, run against `--cmg` through the setting;
 // `--bundled-vsix` is a platform package with the server inside, installed with no
-// `cmg` on PATH and no setting (its scenario is left out without it). `--cmg` also
+// `cmg` on PATH and no setting (its scenario is left out without it); `--web-vsix` is
+// the extension with only its `browser` entry, which code-server can run only in the
+// browser's web worker extension host (VS Code for the Web). `--cmg` also
 // gives the diagnostics the Problems panel must list.
 //
 // Screenshots and the extension's output channel go to the artefacts folder; every
@@ -27,6 +29,7 @@ const { values: args } = parseArgs({
     "code-server": { type: "string" },
     vsix: { type: "string" },
     "bundled-vsix": { type: "string" },
+    "web-vsix": { type: "string" },
     cmg: { type: "string" },
     examples: { type: "string" },
     artifacts: { type: "string" },
@@ -152,6 +155,13 @@ class Session {
     this.url = url;
     this.context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     this.page = await this.context.newPage();
+    // The page's console, its workers' included (the web extension host and its
+    // language server), kept with the artefacts.
+    this.console = [];
+    const keep = (where) => (message) => this.console.push(`${where} ${message.type()}: ${message.text()}`);
+    this.page.on("console", keep("page"));
+    this.page.on("pageerror", (error) => this.console.push(`page error: ${error.message}`));
+    this.page.on("worker", (worker) => worker.on("console", keep(`worker ${worker.url().slice(0, 80)}`)));
     await this.load();
   }
 
@@ -279,6 +289,7 @@ class Session {
   async close() {
     fs.writeFileSync(path.join(artifacts, `${this.name}-output-channel.log`), this.outputChannel());
     fs.copyFileSync(this.log, path.join(artifacts, `${this.name}-code-server.log`));
+    fs.writeFileSync(path.join(artifacts, `${this.name}-console.log`), (this.console ?? []).join("\n"));
     await this.context?.close();
     if (this.server?.pid !== undefined) {
       try {
@@ -349,15 +360,12 @@ async function roleColors(session) {
 }
 
 /**
- * What a user sees in a Dark Modern window with a working server: every diagnostic of
- * every-diagnostic.cmg in the Problems panel, the outcome hint and lens of
- * leetcode-draw.cmg, the role colours and a hover. `label` starts each check's name.
+ * Every non-hint diagnostic of every-diagnostic.cmg in the Problems panel, with code and
+ * position (the panel lists the other files of the workspace too; only this file's rows
+ * count). Leaves the panel maximized.
  */
-async function checkFeatures(session, label) {
+async function checkProblems(session, label) {
   const page = session.page;
-
-  // Diagnostics: every non-hint diagnostic of every-diagnostic.cmg, with code and position
-  // (the panel lists the other files of the workspace too; only this file's rows count).
   await session.open("every-diagnostic.cmg");
   await page.keyboard.press("Control+Shift+m");
   // Maximized, the panel has room for every row (its list only renders visible rows).
@@ -373,6 +381,35 @@ async function checkFeatures(session, label) {
     JSON.stringify(got) === JSON.stringify(want),
     `want ${JSON.stringify(want)}\n     got  ${JSON.stringify(got ?? (await problems(page, "every-diagnostic.cmg")))}`,
   );
+}
+
+/** The hover on node 3 (a plain node) in leetcode-draw.cmg's `1 -- 3`, which must be open. */
+async function checkHover(session, label) {
+  const page = session.page;
+  const three = await session.token("leetcode-draw.cmg", "1 -- 3", "3");
+  let hover;
+  if (three) {
+    await page.mouse.move(three.x, three.y);
+    hover = await until(async () =>
+      (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
+        text.includes("node 3"),
+      ),
+    );
+  }
+  check(`${label}hover on node 3 shows its neighbours and outcomes`, /neighbours: 1, 4, 5/.test(hover ?? "") && /mouse starts here/.test(hover ?? ""), hover);
+  await session.screenshot("hover");
+  await page.mouse.move(5, 450);
+}
+
+/**
+ * What a user sees in a Dark Modern window with a working server: every diagnostic of
+ * every-diagnostic.cmg in the Problems panel, the outcome hint and lens of
+ * leetcode-draw.cmg, the role colours and a hover. `label` starts each check's name.
+ */
+async function checkFeatures(session, label) {
+  const page = session.page;
+
+  await checkProblems(session, label);
   // A pull the client gave up on (VS Code's client never pulls that document again).
   const failedPulls = session.outputChannel().split("\n").filter((line) => line.includes("pull failed"));
   check(`${label}no diagnostic pull failed`, failedPulls.length === 0, failedPulls.join("\n"));
@@ -410,20 +447,7 @@ async function checkFeatures(session, label) {
   check(`${label}hole, mouse start, cat start and a plain id have four colours (Dark Modern)`, roles !== undefined, JSON.stringify(roles));
   await session.screenshot("draw-dark");
 
-  // Hover on node 3 (a plain node) in `1 -- 3`.
-  const three = await session.token("leetcode-draw.cmg", "1 -- 3", "3");
-  let hover;
-  if (three) {
-    await page.mouse.move(three.x, three.y);
-    hover = await until(async () =>
-      (await page.$$eval(".monaco-hover:not(.hidden)", (els) => els.map((el) => el.textContent ?? ""))).find((text) =>
-        text.includes("node 3"),
-      ),
-    );
-  }
-  check(`${label}hover on node 3 shows its neighbours and outcomes`, /neighbours: 1, 4, 5/.test(hover ?? "") && /mouse starts here/.test(hover ?? ""), hover);
-  await session.screenshot("hover");
-  await page.mouse.move(5, 450);
+  await checkHover(session, label);
 }
 
 async function machineSettingsScenario(browser) {
@@ -756,6 +780,77 @@ async function longerGameScenario(browser) {
   }
 }
 
+/**
+ * VS Code for the Web: the extension with only its `browser` entry, so the page's web
+ * worker extension host runs it, with the WebAssembly server in a worker of its own.
+ * No `cmg` process may start; diagnostics, the outcome hint, hover, formatting and the
+ * game view all come from the worker.
+ */
+async function webScenario(browser) {
+  const session = new Session("web", { vsix: args["web-vsix"] });
+  try {
+    await session.start(browser);
+    const page = session.page;
+
+    await checkProblems(session, "web: ");
+    await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
+    await page.keyboard.press("Control+j");
+
+    await session.open("leetcode-draw.cmg");
+    const first = await until(async () => {
+      const [line] = await session.lines("leetcode-draw.cmg");
+      return line?.text.includes("⟹ outcome: draw") ? line : undefined;
+    });
+    check('web: outcome hint "⟹ outcome: draw" ends line 1', first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    await checkHover(session, "web: ");
+
+    // Formatting: a line typed without spaces is laid out as `cmg fmt` lays it out
+    // (Ctrl+Shift+I, Format Document on Linux), and the outcome follows the edit:
+    // joining the mouse's start to the hole lets it win at once.
+    await page.click('.editor-instance .monaco-editor[data-uri$="/leetcode-draw.cmg"] .view-lines');
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type("\n1--0\n");
+    await page.keyboard.press("Control+Shift+i");
+    const formatted = await until(async () =>
+      (await session.lines("leetcode-draw.cmg")).some((line) => line.text.startsWith("1 -- 0")),
+    );
+    check("web: Format Document lays the new line out as cmg fmt does", formatted, JSON.stringify((await session.lines("leetcode-draw.cmg")).map((line) => line.text)));
+    const after = await until(async () => {
+      const [line] = await session.lines("leetcode-draw.cmg");
+      return line?.text.includes("⟹ outcome: mouse wins in 1") ? line.text : undefined;
+    });
+    check("web: the outcome hint follows the edit", after !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    await session.screenshot("edited");
+    await page.keyboard.press("Control+z");
+    await page.keyboard.press("Control+z");
+
+    await session.open("long-game.cmg");
+    await page.click('.editor-actions .action-label[aria-label*="Open Game View to the Side"]', { timeout: 20_000 });
+    const frame = await gameViewFrame(page, 10);
+    check("web: the game view draws one element per node", frame !== undefined);
+    if (frame) {
+      const summary = () => frame.textContent("#summary").catch(() => "");
+      const solved = await until(async () => (await summary()) === "outcome: mouse wins in 21");
+      check("web: the game view's outcome from the worker's cmg/scene", solved, await summary());
+      // Both ways between text and picture: a click selects the node's first mention,
+      // and the node whose id the cursor is on (the worker's highlights) is marked.
+      await frame.click('[data-node="5"]');
+      const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
+      const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
+      check("web: clicking a node selects its first mention", revealed, await selection());
+      const marked = () => frame.$$eval("[data-node][data-selected]", (all) => all.map((g) => g.getAttribute("data-node")));
+      const onFive = await until(async () => JSON.stringify(await marked()) === '["5"]');
+      check("web: the node whose id the cursor is on is marked", onFive, JSON.stringify(await marked()));
+      await session.screenshot("game-view");
+    }
+
+    const running = processesOf(args.cmg);
+    check("web: no cmg process runs (the server is the worker's WebAssembly)", running.length === 0, `${running.length} processes run ${args.cmg}`);
+  } finally {
+    await session.close();
+  }
+}
+
 const browser = await chromium.launch({
   executablePath: args.chromium,
   // Chromium's sandbox refuses to run as root, which CI containers often are.
@@ -770,6 +865,11 @@ try {
     ["game view", () => gameViewScenario(browser)],
     ["longer game", () => longerGameScenario(browser)],
   ];
+  if (args["web-vsix"] === undefined) {
+    console.log("scenario web: left out (no --web-vsix)");
+  } else {
+    scenarios.push(["web", () => webScenario(browser)]);
+  }
   if (args["bundled-vsix"] === undefined) {
     console.log("scenario bundled server: left out (no --bundled-vsix)");
   } else {

@@ -1,8 +1,12 @@
 // Builds the extension: copies the grammar from `grammar/` (its one home, so it is
-// never committed twice) and bundles the client with esbuild into `dist/extension.js`.
+// never committed twice) and bundles the client with esbuild into `dist/extension.js`
+// (the desktop entry, which starts `cmg lsp`), and the entry of VS Code for the Web
+// into `dist/web/extension.js` with its language server, the WebAssembly core inside,
+// in `dist/web/server.js`. The core is `CMG_WASM` when set, else
+// `${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm`, which `bash .ci/wasm.sh` builds.
 
-import { copyFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -24,21 +28,70 @@ for (const [from, to] of [
   copyFileSync(join(root, "..", "..", "web", from), join(root, "media", to));
 }
 
-const result = await build({
-  entryPoints: [join(root, "src", "extension.ts")],
-  outfile: join(root, "dist", "extension.js"),
-  bundle: true,
-  platform: "node",
-  format: "cjs",
-  target: "node18",
-  // VS Code provides this module at run time; it cannot be bundled.
-  external: ["vscode"],
-  sourcemap: false,
-  // Minified, the bundle stays well under the size vsce warns about.
-  minify: true,
-  logLevel: "warning",
-});
+const targetDir = process.env.CARGO_TARGET_DIR
+  ? resolve(root, "..", "..", process.env.CARGO_TARGET_DIR)
+  : join(root, "..", "..", "target");
+// A relative CMG_WASM is read from the repository root, where the scripts run.
+const wasm = process.env.CMG_WASM
+  ? resolve(root, "..", "..", process.env.CMG_WASM)
+  : join(targetDir, "wasm", "cmg.wasm");
+if (!existsSync(wasm)) {
+  process.stderr.write(`build: ${wasm} is missing: run \`bash .ci/wasm.sh\` first (or set CMG_WASM), for the web entry\n`);
+  process.exit(1);
+}
+/** `import wasm from "cmg:wasm"`: the core's bytes, embedded in the worker's bundle. */
+const embedWasm = {
+  name: "cmg-wasm",
+  setup(build) {
+    build.onResolve({ filter: /^cmg:wasm$/ }, () => ({ path: wasm, namespace: "cmg-wasm" }));
+    build.onLoad({ filter: /.*/, namespace: "cmg-wasm" }, () => ({ contents: readFileSync(wasm), loader: "binary" }));
+  },
+};
+
+const results = [];
+results.push(
+  await build({
+    entryPoints: [join(root, "src", "extension.ts")],
+    outfile: join(root, "dist", "extension.js"),
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node18",
+    // VS Code provides this module at run time; it cannot be bundled.
+    external: ["vscode"],
+    sourcemap: false,
+    // Minified, the bundle stays well under the size vsce warns about.
+    minify: true,
+    logLevel: "warning",
+  }),
+);
+results.push(
+  await build({
+    entryPoints: [join(root, "src", "web", "extension.ts")],
+    outfile: join(root, "dist", "web", "extension.js"),
+    bundle: true,
+    platform: "browser",
+    format: "cjs",
+    target: "es2022",
+    external: ["vscode"],
+    minify: true,
+    logLevel: "warning",
+  }),
+);
+results.push(
+  await build({
+    entryPoints: [join(root, "src", "web", "server.ts")],
+    outfile: join(root, "dist", "web", "server.js"),
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    plugins: [embedWasm],
+    minify: true,
+    logLevel: "warning",
+  }),
+);
 // esbuild has printed any warning already; failing on it keeps the build clean.
-if (result.warnings.length > 0) {
+if (results.some((result) => result.warnings.length > 0)) {
   process.exit(1);
 }

@@ -2,10 +2,7 @@
 // the .vsix under media/), fed with the language server's `cmg/scene` on every edit and
 // with `cmg/slice` (one slice of the position table) whenever the page asks for one.
 
-import * as crypto from "node:crypto";
-import * as fs from "node:fs";
 import * as vscode from "vscode";
-import type { LanguageClient } from "vscode-languageclient/node";
 
 import { toUtf16, webviewHtml, type LineColumn } from "./gameViewContent";
 
@@ -41,9 +38,14 @@ interface SceneResponse {
   scene: { nodes: { id: number; x: number; y: number }[] };
 }
 
+/** What the view needs of the language client: the desktop's or the web worker's. */
+export interface RequestSender {
+  sendRequest<R>(method: string, params: unknown): Promise<R>;
+}
+
 export function registerGameView(
   context: vscode.ExtensionContext,
-  client: () => LanguageClient | undefined,
+  client: () => RequestSender | undefined,
 ): vscode.Disposable {
   return vscode.commands.registerCommand("cmg.openGameView", () => {
     const editor = vscode.window.activeTextEditor;
@@ -51,15 +53,15 @@ export function registerGameView(
       void vscode.window.showInformationMessage("cmg: open a .cmg file to see its game view.");
       return;
     }
-    openGameView(context, editor.document, client);
+    void openGameView(context, editor.document, client);
   });
 }
 
-function openGameView(
+async function openGameView(
   context: vscode.ExtensionContext,
   document: vscode.TextDocument,
-  client: () => LanguageClient | undefined,
-): void {
+  client: () => RequestSender | undefined,
+): Promise<void> {
   const media = vscode.Uri.joinPath(context.extensionUri, "media");
   const panel = vscode.window.createWebviewPanel(
     "cmg.gameView",
@@ -69,11 +71,15 @@ function openGameView(
     { enableScripts: true, localResourceRoots: [media], retainContextWhenHidden: true },
   );
   const webview = panel.webview;
-  webview.html = webviewHtml(fs.readFileSync(vscode.Uri.joinPath(media, "index.html").fsPath, "utf8"), {
+  // Through the editor's file system and the platform's crypto, so that the same view
+  // runs in VS Code for the Web.
+  const template = new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(media, "index.html")));
+  const nonce = btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(16))));
+  webview.html = webviewHtml(template, {
     cspSource: webview.cspSource,
     scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "view.js")).toString(),
     styleUri: webview.asWebviewUri(vscode.Uri.joinPath(media, "view.css")).toString(),
-    nonce: crypto.randomBytes(16).toString("base64"),
+    nonce,
   });
 
   let positions: Record<string, [number, number]> = {};

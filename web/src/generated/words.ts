@@ -52,3 +52,6 @@ export const CODES = {
 } as const satisfies Record<string, Severity>;
 
 export type Code = keyof typeof CODES;
+
+/** The codes an editor shows faded, like unused code. */
+export const UNNECESSARY: readonly Code[] = ["unreachable-node"];

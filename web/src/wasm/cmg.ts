@@ -91,6 +91,8 @@ export interface Requests {
   scene: { params: { positions?: Record<number, [number, number]>; explain?: boolean }; answer: unknown };
   /** One slice of the position table (docs/view.md). */
   slice: { params: { cat: number; turn: "mouse" | "cat" }; answer: unknown };
+  /** The mentions of the node at `position`, its declarations as writes. */
+  highlights: { params: { position: Position }; answer: { range: Range; kind: "read" | "write" }[] | null };
 }
 
 interface Exports {
