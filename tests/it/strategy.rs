@@ -403,6 +403,34 @@ fn what_if_matches_fresh_solves_on_one_sided_games() {
     assert!(spared > 0, "no work was reused");
 }
 
+/// How many edges of each example get a solve of their own: the walks spare the others.
+/// Pinned, so that a change that makes the what-if solve more (a looser "used" test,
+/// which stays exact and only costs time) is seen.
+#[test]
+fn the_what_if_solves_only_the_edges_the_walks_use() {
+    let mut counts = Vec::new();
+    for name in [
+        "long-game.cmg",
+        "cat-wins.cmg",
+        "leetcode-draw.cmg",
+        "leetcode-mouse.cmg",
+    ] {
+        let (solution, start) = example_game(name);
+        let what_if = what_if(&solution, start, ALL, &AtomicBool::new(false)).unwrap();
+        counts.push(format!(
+            "{name}: {} of {}",
+            what_if.solved,
+            what_if.edges.len()
+        ));
+    }
+    expect_test::expect![[r#"
+        long-game.cmg: 19 of 21
+        cat-wins.cmg: 2 of 3
+        leetcode-draw.cmg: 7 of 7
+        leetcode-mouse.cmg: 1 of 3"#]]
+    .assert_eq(&counts.join("\n"));
+}
+
 #[test]
 fn what_if_matches_fresh_solves() {
     let mut spared = 0;

@@ -232,3 +232,22 @@ fn solve_without_each(
     }
     Some(outcomes)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The what-if's own tests compare it with fresh solves of `without_edge`, so this
+    /// function is checked on its own: both directions go, nothing else does.
+    #[test]
+    fn without_edge_removes_both_directions_and_nothing_else() {
+        let game = Game::new(&[vec![1, 2], vec![0, 2, 3], vec![0, 1], vec![1]], Some(0));
+        let cut = without_edge(&game, (0, 1));
+        let lists: Vec<&[u32]> = (0..4).map(|n| cut.neighbours(n)).collect();
+        assert_eq!(lists, [&[2][..], &[2, 3], &[0, 1], &[1]]);
+        let cut = without_edge(&game, (1, 3));
+        let lists: Vec<&[u32]> = (0..4).map(|n| cut.neighbours(n)).collect();
+        assert_eq!(lists, [&[1, 2][..], &[0, 2], &[0, 1], &[]]);
+        assert_eq!(cut.hole(), Some(0));
+    }
+}
