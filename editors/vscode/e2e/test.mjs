@@ -821,6 +821,25 @@ async function webScenario(browser) {
     });
     check("web: the outcome hint follows the edit", after !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
     await session.screenshot("edited");
+
+    // A quick fix: a self-loop typed on a line of its own is offered its removal.
+    await page.keyboard.type("5 -- 5");
+    await page.keyboard.press("Home");
+    const fix = page.locator(".action-widget").getByText("Remove the self-loop 5 -- 5").first();
+    let offered = false;
+    for (let attempt = 0; attempt < 5 && !offered; attempt += 1) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+.");
+      offered = await fix.waitFor({ state: "visible", timeout: 5_000 }).then(() => true, () => false);
+    }
+    check('web: the code action menu offers "Remove the self-loop 5 -- 5"', offered);
+    if (offered) {
+      await fix.click();
+      const removed = await until(async () => !(await session.lines("leetcode-draw.cmg")).some((line) => line.text.includes("5 -- 5")));
+      check("web: the quick fix removes the self-loop", removed, JSON.stringify((await session.lines("leetcode-draw.cmg")).map((line) => line.text)));
+    } else {
+      await session.screenshot("quick-fix-menu");
+    }
     await page.keyboard.press("Control+z");
     await page.keyboard.press("Control+z");
 
