@@ -26,7 +26,9 @@ pub use server::Server;
 
 /// The tables `cargo xtask codegen` writes the editor files from.
 pub mod tables {
-    pub use super::capabilities::{TokenStyle, TOKEN_STYLES};
+    pub use super::capabilities::{
+        semantic_tokens_legend, token_encoding, TokenStyle, TOKEN_STYLES,
+    };
     pub use super::config::{Setting, SettingKind, SETTINGS};
     pub use tower_lsp_server::ls_types::SemanticTokenType;
 }

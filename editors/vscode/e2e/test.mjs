@@ -802,6 +802,8 @@ async function webScenario(browser) {
       return line?.text.includes("⟹ outcome: draw") ? line : undefined;
     });
     check('web: outcome hint "⟹ outcome: draw" ends line 1', first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    const roles = await until(() => roleColors(session));
+    check("web: hole, mouse start, cat start and a plain id have four colours (semantic tokens)", roles !== undefined, JSON.stringify(roles));
     await checkHover(session, "web: ");
 
     // Formatting: a line typed without spaces is laid out as `cmg fmt` lays it out

@@ -1,8 +1,9 @@
 // The language server of VS Code for the Web: the WebAssembly core (crates/cmg-wasm,
 // embedded in this bundle) in the extension's web worker, behind the protocol. It
 // answers what the desktop server answers from the same Rust functions: diagnostics,
-// inlay hints, hover, formatting, quick fixes, document highlights and the game view's
-// `cmg/scene` and `cmg/slice`.
+// inlay hints, hover, formatting, quick fixes, semantic tokens (the native legend,
+// generated into legend.ts), document highlights and the game view's `cmg/scene` and
+// `cmg/slice`.
 //
 // The scheduling rules of the native server, in one thread:
 // - Edits in order: the worker handles one message at a time, in the order sent, so a
@@ -39,6 +40,7 @@ import wasm from "cmg:wasm";
 import { UNNECESSARY } from "../../../../web/src/generated/words";
 import { Cmg, type Requests, type Summary } from "../../../../web/src/wasm/cmg";
 import { minimalEdit } from "./edits";
+import { ENCODING, LEGEND } from "./legend";
 
 type Scope = ConstructorParameters<typeof BrowserMessageReader>[0];
 const scope = globalThis as unknown as Scope;
@@ -146,6 +148,7 @@ connection.onInitialize(() => ({
     documentFormattingProvider: true,
     documentHighlightProvider: true,
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite] },
+    semanticTokensProvider: { legend: LEGEND, full: true, range: true },
   },
   serverInfo: { name: "cmg (WebAssembly)" },
 }));
@@ -178,6 +181,35 @@ connection.languages.inlayHint.on(async ({ textDocument, range }) => {
       }),
     );
 });
+
+/** At most this many semantic tokens in one answer, as the native server. */
+const MAX_SEMANTIC_TOKENS = 100_000;
+
+/**
+ * The core's tokens (absolute: line, character, length, kind) in the protocol's
+ * relative encoding, with the native server's legend; kinds left to the grammar are
+ * skipped.
+ */
+function encodeTokens(answer: { kinds: string[]; data: number[] } | null | undefined): { data: number[] } {
+  const data: number[] = [];
+  if (answer === null || answer === undefined) return { data };
+  let [line, character] = [0, 0];
+  for (let i = 0; i + 3 < answer.data.length && data.length < MAX_SEMANTIC_TOKENS * 5; i += 4) {
+    const [at, from, length, kind] = answer.data.slice(i, i + 4) as [number, number, number, number];
+    const encoding = ENCODING[answer.kinds[kind] ?? ""];
+    if (encoding === null || encoding === undefined || length === 0) continue;
+    data.push(at - line, at === line ? from - character : from, length, encoding[0], encoding[1]);
+    [line, character] = [at, from];
+  }
+  return { data };
+}
+
+connection.languages.semanticTokens.on(async ({ textDocument }) =>
+  encodeTokens(await ask(textDocument.uri, "semanticTokens", {})),
+);
+connection.languages.semanticTokens.onRange(async ({ textDocument, range }) =>
+  encodeTokens(await ask(textDocument.uri, "semanticTokens", { range })),
+);
 
 connection.onDocumentFormatting(async ({ textDocument }) => {
   const document = documents.get(textDocument.uri);
