@@ -475,6 +475,20 @@ mod tests {
         check_range("0 -- $01\n", expect!["0 -- 1\n"]);
     }
 
+    /// A broken statement above the range is taken in only when it leaves a bracket
+    /// open; a line above that is merely broken is left alone and the range formatted.
+    #[test]
+    fn a_broken_line_above_the_range_is_left_alone() {
+        check_range("0 -- -\n2--$03\n", expect!["0 -- -\n2 -- 3\n"]);
+        check_range("0 -- ]\n2--$03\n", expect!["0 -- ]\n2 -- 3\n"]);
+        // Not even rewritten as it was: the edit starts on the range's line.
+        for text in ["0 -- -\n2--3\n", "0 -- ]\n2--3\n"] {
+            let parse = cmg_syntax::parse(text);
+            let edit = format_range(text, &parse, TextRange::new(9, 9)).expect("an edit");
+            assert_eq!(edit.range.start, 7, "{text:?}: {edit:?}");
+        }
+    }
+
     #[test]
     fn the_last_line_gets_its_line_break() {
         check_range("0--$01", expect!["0 -- 1\n"]);
