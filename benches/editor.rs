@@ -83,7 +83,7 @@ fn bench_features(c: &mut Criterion) {
             &std::sync::atomic::AtomicBool::new(false),
         )
     });
-    let solution = solved.as_ref().map(|solved| &solved.solution);
+    let solution = solved.as_ref().map(|solved| &*solved.solution);
     let offset = text.len() as u32 / 2;
     group.bench_function("inlay_hints", |b| {
         b.iter(|| ide::inlay_hints::inlay_hints(&analysis, solution, &Default::default()))

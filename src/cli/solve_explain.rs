@@ -76,8 +76,9 @@ impl ExplainOptions {
             object["strategies"] = Value::from(strategies);
         }
         if self.what_if {
-            match what_if_state(solution, start) {
-                WhatIfState::Computed(what_if) => {
+            let state = what_if_state(solution, start);
+            match state.computed() {
+                Some(what_if) => {
                     let edges: Vec<Value> = what_if
                         .edges
                         .iter()
@@ -92,9 +93,9 @@ impl ExplainOptions {
                         .collect();
                     object["what_if"] = Value::from(edges);
                 }
-                WhatIfState::NotComputed(reason) => {
+                None => {
                     object["what_if"] = Value::Null;
-                    object["what_if_reason"] = Value::from(reason);
+                    object["what_if_reason"] = Value::from(state.missing().unwrap_or_default());
                 }
             }
         }
@@ -177,12 +178,11 @@ fn write_tree(
 }
 
 fn write_what_if(out: &mut String, graph: &Graph, solution: &Solution, start: Position) {
-    let what_if = match what_if_state(solution, start) {
-        WhatIfState::Computed(what_if) => what_if,
-        WhatIfState::NotComputed(reason) => {
-            let _ = writeln!(out, "\nwhat-if per edge: {reason}");
-            return;
-        }
+    let state = what_if_state(solution, start);
+    let Some(what_if) = state.computed() else {
+        let missing = state.missing().unwrap_or_default();
+        let _ = writeln!(out, "\nwhat-if per edge: {missing}");
+        return;
     };
     let _ = writeln!(
         out,

@@ -110,7 +110,7 @@ pub fn run(options: &Args) -> CliResult {
 }
 
 /// The graph and solution a scene was drawn from, kept for the slices the page asks for.
-type Solved = Arc<(Graph, Option<Solution>)>;
+type Solved = Arc<(Graph, Option<Arc<Solution>>)>;
 
 /// The scene of the file at `path`, laid out from `previous`, and what `/slice` answers
 /// from; `None` when `cancel` was set meanwhile (the file changed again: its scene is
@@ -145,7 +145,7 @@ fn scene_of(
     if cancel.load(Ordering::Relaxed) {
         return Ok(None);
     }
-    let solution = solved.as_ref().map(|s| &s.solution);
+    let solution = solved.as_ref().map(|s| &*s.solution);
     let mut scene = match laid_out {
         Some(Ok(laid_out)) => scene_laid_out(&analysis, solution, laid_out),
         Some(Err(_cancelled)) => return Ok(None),
@@ -408,7 +408,7 @@ fn slice_route(query: &str, solved: &Solved) -> (StatusCode, String) {
         );
     };
     let (graph, solution) = &**solved;
-    match slice(graph, solution.as_ref(), cat, turn) {
+    match slice(graph, solution.as_deref(), cat, turn) {
         Ok(found) => (
             StatusCode::OK,
             serde_json::to_string(&found).unwrap_or_default(),

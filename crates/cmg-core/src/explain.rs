@@ -1,9 +1,12 @@
 //! Why a game ends as it does: the strategies and the what-if per edge, with the limits and the wording the CLI, the server and the game view share.
 //!
-//! [`solve_and_explain`] is the one job both front ends run: the solve, then the what-if
-//! on the same cancel flag, into one [`Solved`].
+//! [`solve_and_explain`] is the job the command line runs: the solve, then the what-if
+//! on the same cancel flag, into one [`Solved`]. The server runs the same two steps as
+//! two jobs, [`solve_first`] and [`explain_pending`], so that the outcome is shown as
+//! soon as the solve lands and the what-if follows.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use cmg_solve::{
     what_if_with, Continuation, EdgeOutcome, Game, Outcome, Player, Position, Solution, TreeLine,
@@ -24,8 +27,9 @@ pub const WHAT_IF_MAX_NODES: usize = 300;
 /// (BENCHMARKS.md, "What-if per edge").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WhatIfBudget {
-    /// The server's, about 0.4 s: the what-if runs in the solve job, so hints and
-    /// lenses wait for it; a puzzle of 50 nodes and 150 edges takes a few milliseconds.
+    /// The server's, about 0.4 s: the what-if is a job of its own after the solve, and
+    /// its hints come when it lands; a puzzle of 50 nodes and 150 edges takes a few
+    /// milliseconds.
     Editor,
     /// `cmg solve --what-if` and `cmg view`, about 40 s, where the user asked and waits.
     CommandLine,
@@ -51,12 +55,16 @@ pub fn what_if_work(game: &Game) -> u64 {
 /// edge instead of sparing the ones no walk uses.
 pub const STRATEGY_MAX_POSITIONS: usize = 2_000_000;
 
-/// A solution and what explains it, the output of one solve job.
+/// A solution and what explains it. The solution is shared: the what-if, computed after
+/// it, makes a new `Solved` of the same solution.
 #[derive(Clone, Debug)]
 pub struct Solved {
-    pub solution: Solution,
+    pub solution: Arc<Solution>,
     pub what_if: WhatIfState,
 }
+
+/// What the hover and the game view say of a [`WhatIfState::Pending`] what-if.
+pub const WHAT_IF_PENDING: &str = "being computed; it shows in a moment";
 
 /// The what-if of a solved game, or why there is none.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,13 +72,26 @@ pub enum WhatIfState {
     Computed(WhatIf),
     /// Over [`WHAT_IF_MAX_NODES`] or the [`WhatIfBudget`], or no start position: the message says which.
     NotComputed(String),
+    /// Within the limits and not computed yet: the solve has landed and its what-if is
+    /// a job still to run ([`explain_pending`]).
+    Pending,
 }
 
 impl WhatIfState {
     pub fn computed(&self) -> Option<&WhatIf> {
         match self {
             WhatIfState::Computed(what_if) => Some(what_if),
-            WhatIfState::NotComputed(_) => None,
+            WhatIfState::NotComputed(_) | WhatIfState::Pending => None,
+        }
+    }
+
+    /// Why there is no what-if to show: the reason it is not computed, or that it is
+    /// being computed; `None` when it is computed.
+    pub fn missing(&self) -> Option<&str> {
+        match self {
+            WhatIfState::Computed(_) => None,
+            WhatIfState::NotComputed(reason) => Some(reason),
+            WhatIfState::Pending => Some(WHAT_IF_PENDING),
         }
     }
 }
@@ -112,15 +133,56 @@ pub fn solve_and_explain_with(
     budget: WhatIfBudget,
     cancel: &AtomicBool,
 ) -> Option<Solved> {
+    let solved = solve_first(game, config, budget, cancel)?;
+    match solved.what_if {
+        WhatIfState::Pending => explain_pending(&solved, config.threads, cancel),
+        _ => Some(solved),
+    }
+}
+
+/// The first step of [`solve_and_explain_with`]: the solve, with its what-if
+/// [`WhatIfState::Pending`] when `budget` allows one, else `NotComputed` with the reason.
+pub fn solve_first(
+    game: &Game,
+    config: cmg_solve::Config,
+    budget: WhatIfBudget,
+    cancel: &AtomicBool,
+) -> Option<Solved> {
     let solution = cmg_solve::solve_with(game, config, cancel)?;
-    let what_if = explain_on(
-        &solution,
-        Some(start_of(game)),
-        budget,
-        config.threads,
+    let what_if = match what_if_limit(game, budget) {
+        Some(reason) => WhatIfState::NotComputed(reason),
+        None => WhatIfState::Pending,
+    };
+    Some(Solved {
+        solution: Arc::new(solution),
+        what_if,
+    })
+}
+
+/// The second step: the what-if of a solve that [`solve_first`] left pending, on
+/// `threads` threads (`None`: every core), as a new `Solved` of the same solution;
+/// `None` when `cancel` was set. A `solved` whose what-if is not pending comes back as
+/// it is.
+pub fn explain_pending(
+    solved: &Solved,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Option<Solved> {
+    if solved.what_if != WhatIfState::Pending {
+        return Some(solved.clone());
+    }
+    let game = solved.solution.game();
+    let what_if = what_if_with(
+        &solved.solution,
+        start_of(game),
+        STRATEGY_MAX_POSITIONS,
+        threads,
         cancel,
     )?;
-    Some(Solved { solution, what_if })
+    Some(Solved {
+        solution: solved.solution.clone(),
+        what_if: WhatIfState::Computed(what_if),
+    })
 }
 
 /// The start position of a game built from a graph with nodes 1 and 2 (as every solved

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use ropey::Rope;
 
 use cmg_core::analysis::{Analysis, Capped, MemorySetting, SolveLimits, SolvePlan, TooLarge};
-use cmg_core::explain::Solved;
+use cmg_core::explain::{Solved, WhatIfState};
 use cmg_core::model::{Code, Rendered, MAX_EDGE_PAIRS};
 use cmg_solve::{peak_memory_bytes, Game};
 use cmg_syntax::{Parse, StatementKind, TextRange};
@@ -45,6 +45,9 @@ pub struct Document {
     /// nothing). Counted against the process's solver budget; the scheduler may evict
     /// it.
     pub last_solved: Option<(u64, Arc<Solved>)>,
+    /// The what-if job of the solution, queued or running, by its cancel flag: the
+    /// solution is shown as soon as it lands, and its what-if when this job ends.
+    explaining: Option<Arc<AtomicBool>>,
     /// The generation whose analysis failed (panicked), if the latest did: its requests
     /// answer `ContentModified` until the next edit.
     pub failed: u64,
@@ -310,10 +313,33 @@ impl AnalysisJob {
     }
 }
 
-/// A solve to run off the request path, for the game of one analysis.
+/// A solve to run off the request path, for the game of one analysis; or, with
+/// `explain`, the what-if of a solution of that game. Both take one solve slot and about
+/// one solve's memory (the what-if solves the game once per edge, one after another).
+#[derive(Clone)]
 pub struct SolveJob {
     pub game: Arc<Game>,
     pub cancel: Arc<AtomicBool>,
+    /// The solution whose what-if this job computes.
+    pub explain: Option<Arc<Solved>>,
+}
+
+impl SolveJob {
+    /// The work, on the pool: the solve (its what-if left pending when the editor's
+    /// budget allows one), or the what-if; `None` when cancelled.
+    pub fn run(&self, config: cmg_solve::Config) -> Option<Solved> {
+        match &self.explain {
+            None => cmg_core::explain::solve_first(
+                &self.game,
+                config,
+                cmg_core::explain::WhatIfBudget::Editor,
+                &self.cancel,
+            ),
+            Some(solved) => {
+                cmg_core::explain::explain_pending(solved, config.threads, &self.cancel)
+            }
+        }
+    }
 }
 
 /// What became of a finished analysis job, and what it leaves to free.
@@ -361,6 +387,7 @@ impl Document {
             solve: SolveState::NoGame,
             analysing: false,
             last_solved: None,
+            explaining: None,
             failed: 0,
             released: 0,
             evicted: false,
@@ -529,24 +556,116 @@ impl Document {
             self.solve = self.analysed.plan.refused.clone();
             return None;
         };
-        let fingerprint = *fingerprint;
-        if let SolveState::Pending {
-            fingerprint: running,
-            ..
-        } = &self.solve
-        {
-            if *running == fingerprint {
-                return None;
+        let (game, fingerprint) = (game.clone(), *fingerprint);
+        match &self.solve {
+            SolveState::Pending {
+                fingerprint: running,
+                ..
+            } if *running == fingerprint => return None,
+            // Solved already, its what-if under way or not: it goes on.
+            SolveState::Solved(_)
+                if self
+                    .last_solved
+                    .as_ref()
+                    .is_some_and(|(solved, _)| *solved == fingerprint) =>
+            {
+                return self.explain_job(game);
             }
+            _ => {}
         }
         self.cancel_solve();
         if let Some((solved, solution)) = &self.last_solved {
             if *solved == fingerprint {
                 self.solve = SolveState::Solved(solution.clone());
-                return None;
+                return self.explain_job(game);
             }
         }
-        Some(self.start_solve(game.clone(), fingerprint))
+        Some(self.start_solve(game, fingerprint))
+    }
+
+    /// The what-if job of the solution, if its what-if is pending and no job of this
+    /// solution computes it yet.
+    pub fn explain_job(&mut self, game: Arc<Game>) -> Option<SolveJob> {
+        let SolveState::Solved(solved) = &self.solve else {
+            return None;
+        };
+        let under_way = self
+            .explaining
+            .as_ref()
+            .is_some_and(|cancel| !cancel.load(Ordering::Relaxed));
+        if solved.what_if != WhatIfState::Pending || under_way {
+            return None;
+        }
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.explaining = Some(cancel.clone());
+        Some(SolveJob {
+            game,
+            cancel,
+            explain: Some(solved.clone()),
+        })
+    }
+
+    /// Whether `job` is still wanted: the solve the state waits for, or the what-if of
+    /// the solution it holds.
+    pub fn wants(&self, job: &SolveJob) -> bool {
+        if job.cancel.load(Ordering::Relaxed) {
+            return false;
+        }
+        match (&job.explain, &self.solve) {
+            (None, SolveState::Pending { cancel, .. }) => Arc::ptr_eq(cancel, &job.cancel),
+            (Some(_), SolveState::Solved(_)) => self
+                .explaining
+                .as_ref()
+                .is_some_and(|cancel| Arc::ptr_eq(cancel, &job.cancel)),
+            _ => false,
+        }
+    }
+
+    /// Stores the end of a what-if job if it is still the one the solution waits for:
+    /// its what-if, or `None` when it panicked (logged).
+    pub fn accept_what_if(&mut self, cancel: &Arc<AtomicBool>, what_if: Option<Solved>) -> bool {
+        if !self
+            .explaining
+            .as_ref()
+            .is_some_and(|explaining| Arc::ptr_eq(explaining, cancel))
+        {
+            return false;
+        }
+        self.explaining = None;
+        let SolveState::Solved(current) = &self.solve else {
+            return false;
+        };
+        let what_if = match what_if {
+            Some(solved) if Arc::ptr_eq(&solved.solution, &current.solution) => solved.what_if,
+            Some(_) => return false,
+            None => WhatIfState::NotComputed("not computed: it failed (see the log)".to_owned()),
+        };
+        self.set_what_if(what_if);
+        true
+    }
+
+    /// Ends the what-if job without running it: the memory budget has no room for it.
+    pub fn refuse_what_if(&mut self, reason: String) {
+        self.cancel_solve();
+        self.explaining = None;
+        self.set_what_if(WhatIfState::NotComputed(reason));
+    }
+
+    /// Gives the solution its what-if, or why there is none, in place of the pending one.
+    pub fn set_what_if(&mut self, what_if: WhatIfState) {
+        let SolveState::Solved(current) = &self.solve else {
+            return;
+        };
+        let explained = Arc::new(Solved {
+            solution: current.solution.clone(),
+            what_if,
+        });
+        if let Some((_, last)) = &mut self.last_solved {
+            if Arc::ptr_eq(&last.solution, &explained.solution) {
+                *last = explained.clone();
+            }
+        }
+        self.solve = SolveState::Solved(explained);
     }
 
     /// Marks a solve of `game` pending and returns its job.
@@ -556,7 +675,11 @@ impl Document {
             fingerprint,
             cancel: cancel.clone(),
         };
-        SolveJob { game, cancel }
+        SolveJob {
+            game,
+            cancel,
+            explain: None,
+        }
     }
 
     /// Solves again what was evicted, when something wants the solution.
@@ -570,6 +693,7 @@ impl Document {
 
     /// Lets the retained solution go (the process's solver budget needs the room).
     pub fn evict(&mut self) {
+        self.cancel_solve();
         self.last_solved = None;
         if matches!(self.solve, SolveState::Solved(_)) {
             self.solve = SolveState::Evicted;
@@ -601,8 +725,12 @@ impl Document {
         true
     }
 
+    /// Stops the solve under way, and the what-if job of the solution.
     pub fn cancel_solve(&self) {
         if let SolveState::Pending { cancel, .. } = &self.solve {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        if let Some(cancel) = &self.explaining {
             cancel.store(true, Ordering::Relaxed);
         }
     }
@@ -616,6 +744,15 @@ impl Document {
     /// not needed.
     pub fn solve_settled(&self) -> bool {
         !matches!(self.solve, SolveState::Pending { .. })
+    }
+
+    /// Whether the solve is settled and, if it solved the game, its what-if too.
+    pub fn explained(&self) -> bool {
+        match &self.solve {
+            SolveState::Pending { .. } => false,
+            SolveState::Solved(solved) => solved.what_if != WhatIfState::Pending,
+            _ => true,
+        }
     }
 
     /// The solve the latest analysis waits for, if one is queued or running: its cancel
@@ -702,7 +839,7 @@ pub fn diagnostics(analysed: &Analysed, solve: &SolveState) -> Capped {
         };
     };
     let (solution, too_large) = match solve {
-        SolveState::Solved(solved) => (Some(&solved.solution), None),
+        SolveState::Solved(solved) => (Some(&*solved.solution), None),
         SolveState::TooLarge(too_large) => (None, Some(too_large)),
         _ => (None, None),
     };

@@ -300,16 +300,15 @@ impl Runner {
                 );
             }
             Action::Solve { uri, job } => {
-                let (game, cancel, config) = (job.game.clone(), job.cancel.clone(), self.solver);
+                let (work, config) = (job.clone(), self.solver);
                 let name = uri.as_str().to_owned();
+                let (what, lost) = match job.explain {
+                    None => ("the solver", "the outcome is not shown"),
+                    Some(_) => ("the what-if", "it is not shown"),
+                };
                 self.on_pool(
                     move || {
-                        let solved = cmg_core::explain::solve_and_explain_with(
-                            &game,
-                            config,
-                            cmg_core::explain::WhatIfBudget::Editor,
-                            &cancel,
-                        );
+                        let solved = work.run(config);
                         if solved.is_none() {
                             // Stopped (its document closed, evicted or edited): its
                             // tables, freed by now, go back to the system too.
@@ -317,11 +316,7 @@ impl Runner {
                         }
                         solved
                     },
-                    move |panic| {
-                        format!(
-                            "cmg: the solver failed on {name} ({panic}); the outcome is not shown"
-                        )
-                    },
+                    move |panic| format!("cmg: {what} failed on {name} ({panic}); {lost}"),
                     move |solved| Event::Solved {
                         uri,
                         job,

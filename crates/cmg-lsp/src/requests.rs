@@ -91,7 +91,7 @@ impl Snapshot {
     }
 
     pub(crate) fn solution(&self) -> Option<&Solution> {
-        self.solution.as_deref().map(|solved| &solved.solution)
+        self.solution.as_deref().map(|solved| &*solved.solution)
     }
 
     pub(crate) fn edits(&self, edits: &[ide::TextEdit]) -> Vec<TextEdit> {

@@ -19,6 +19,7 @@ use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
 use super::documents::Needs;
 use super::Server;
+use cmg_core::explain::WhatIfState;
 use cmg_core::model::Graph;
 use cmg_ide::view::{
     add_explanations, draws, layout_within, parse_turn, scene, scene_laid_out, slice, Layout,
@@ -51,8 +52,8 @@ pub struct SceneResponse {
     pub uri: Uri,
     /// The version the scene was made from.
     pub version: i32,
-    /// The solve of this version is still running: the scene has no outcomes yet, and
-    /// the client should ask again shortly.
+    /// The solve of this version, or its what-if, is still running: the scene has no
+    /// outcomes, or no what-if, yet, and the client should ask again shortly.
     pub pending: bool,
     pub scene: Scene,
 }
@@ -64,7 +65,13 @@ impl Server {
         let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
             return Ok(None);
         };
-        let (version, solving) = (snapshot.version, snapshot.solving);
+        let version = snapshot.version;
+        // Asked again while the solve or its what-if runs.
+        let solving = snapshot.solving
+            || snapshot
+                .solution
+                .as_ref()
+                .is_some_and(|solved| solved.what_if == WhatIfState::Pending);
         check_version(SCENE_METHOD, version, params.version)?;
         let document = self.layouts().document(&uri);
         // Queued before waiting for the turn, so that a newer version's request stops
@@ -80,7 +87,7 @@ impl Server {
         // there comes back as a join error, answered as an error response.
         let made = tokio::task::spawn_blocking(move || {
             let solved = snapshot.solution.as_deref();
-            let solution = solved.map(|solved| &solved.solution);
+            let solution = solved.map(|solved| &*solved.solution);
             let analysis = &snapshot.analysis;
             let graph = &analysis.model.graph;
             let (mut scene, laid_out) = if !draws(graph) {
@@ -330,7 +337,7 @@ impl Server {
         // O(nodes): small enough to answer here.
         let found = slice(
             &snapshot.analysis.model.graph,
-            snapshot.solution.as_deref().map(|solved| &solved.solution),
+            snapshot.solution.as_deref().map(|solved| &*solved.solution),
             params.cat,
             turn,
         );

@@ -14,7 +14,9 @@
 //! - A publication is sent only for the current generation, and never after a newer
 //!   publication of the same document.
 //! - A solution is kept only for the game it solved; solves share one queue, newest
-//!   first, one at a time.
+//!   first, one at a time. A solution is published as soon as it lands; its what-if,
+//!   a solve per edge, is a job of its own in the same queue, and lenses and hints are
+//!   refreshed again when it ends.
 //! - One memory budget for the process: the retained analyses (each counted with its
 //!   graph and its game, at [`Analysed::analysis_bytes`]) and solutions (at their
 //!   solve's peak, with their game: [`documents::solution_bytes`]), the analyses under
@@ -78,7 +80,7 @@ pub enum Event {
         generation: u64,
         analysed: Option<Analysed>,
     },
-    /// A solve ended (`Stopped` when cancelled or dropped).
+    /// A solve or a what-if job ended (`Stopped` when cancelled or dropped).
     Solved {
         uri: Uri,
         job: SolveJob,
@@ -129,7 +131,7 @@ pub enum SolveOutcome {
 pub enum Action {
     /// Run this analysis on the pool; its end is [`Event::Analysed`].
     Analyse { uri: Uri, job: AnalysisJob },
-    /// Run this solve on the pool; its end is [`Event::Solved`].
+    /// Run this solve (or what-if) on the pool; its end is [`Event::Solved`].
     Solve { uri: Uri, job: SolveJob },
     /// Send [`Event::SolveWaitOver`] after the short wait for a quick solve.
     WaitForSolve { uri: Uri, generation: u64 },
@@ -156,7 +158,7 @@ pub enum Action {
     /// Answer the request: the analysis of its text failed (panicked), and there is
     /// nothing to answer from until the next edit.
     Failed { ticket: Ticket },
-    /// Ask the client to refresh lenses and hints: a solution landed.
+    /// Ask the client to refresh lenses and hints: a solution or its what-if landed.
     RefreshViews,
     /// Free this on the pool, off the loop.
     Free(Garbage),
@@ -724,15 +726,29 @@ impl Scheduler {
                 return;
             }
         };
-        if let Some(tracked) = self.documents.get_mut(&uri) {
+        let Some(tracked) = self.documents.get_mut(&uri) else {
+            self.pump(actions);
+            return;
+        };
+        if job.explain.is_some() {
+            // The what-if of the solution shown: only what shows it changes.
+            if tracked.document.accept_what_if(&job.cancel, solution) {
+                actions.push(Action::RefreshViews);
+                self.settle_parked(&uri, actions);
+            }
+        } else {
             let solved = solution.is_some();
             if tracked.document.accept_solution(&job.cancel, solution) {
                 // The first publication if it still waited for this solve, or a second
                 // one now that the outcome is known.
                 tracked.publication.waiting = None;
+                let explain = tracked.document.explain_job(job.game.clone());
                 self.build(&uri, actions);
                 if solved {
                     actions.push(Action::RefreshViews);
+                }
+                if let Some(explain) = explain {
+                    self.enqueue(uri.clone(), explain);
                 }
                 self.settle_parked(&uri, actions);
             }

@@ -25,7 +25,7 @@ use cmg_core::analysis::{
     describe, editor_defaults, outcome_keyword, start_position, Analysis, MemorySetting,
     SolveLimits, SolvePlan, TooLarge,
 };
-use cmg_core::explain::{explain_solution, Solved, WhatIfBudget, WhatIfState};
+use cmg_core::explain::{explain_pending, solve_first, Solved, WhatIfBudget, WhatIfState};
 use cmg_core::model::Code;
 use cmg_ide::code_lens::line_ids;
 use cmg_ide::inlay_hints::{inlay_hints, InlayHintConfig, InlayHintKind};
@@ -56,13 +56,10 @@ enum State {
 
 /// What became of the solve of an analysed text.
 enum Solve {
-    /// Solved; the what-if, which takes a solve per edge, is computed on the first
-    /// request that shows it (`hover`, `scene`), so that a keystroke's summary does
-    /// not wait for it.
-    Solved {
-        solved: Box<Solved>,
-        explained: bool,
-    },
+    /// Solved; the what-if, which takes a solve per edge, is left pending and computed
+    /// on the first request that shows it (`hover`, `scene`), so that a keystroke's
+    /// summary does not wait for it.
+    Solved(Box<Solved>),
     TooLarge(TooLarge),
     /// Node 1 or node 2 is missing.
     NoGame,
@@ -119,7 +116,7 @@ impl Document {
         };
         let graph = &analysis.model.graph;
         let (solution, too_large) = match solve {
-            Solve::Solved { solved, .. } => (Some(&solved.solution), None),
+            Solve::Solved(solved) => (Some(&*solved.solution), None),
             Solve::TooLarge(too_large) => (None, Some(too_large)),
             Solve::NoGame => (None, None),
         };
@@ -199,14 +196,24 @@ impl Document {
             request,
             Request::Hover { explain: true, .. } | Request::Scene { explain: true, .. }
         ) {
-            explain(analysis, solve);
+            explain(solve);
         }
         let (analysis, solve) = (&*analysis, &*solve);
+        // A request that did not ask for the what-if says it is not computed: nothing
+        // here computes it later by itself, as the server does.
+        let unexplained;
         let solved = match solve {
-            Solve::Solved { solved, .. } => Some(solved.as_ref()),
+            Solve::Solved(solved) if solved.what_if == WhatIfState::Pending => {
+                unexplained = Solved {
+                    solution: solved.solution.clone(),
+                    what_if: WhatIfState::NotComputed("not computed yet".to_owned()),
+                };
+                Some(&unexplained)
+            }
+            Solve::Solved(solved) => Some(solved.as_ref()),
             _ => None,
         };
-        let solution = solved.map(|solved| &solved.solution);
+        let solution = solved.map(|solved| &*solved.solution);
         let lines = &analysis.line_index;
         match request {
             Request::Summary => unreachable!("answered above"),
@@ -408,14 +415,9 @@ fn solve(analysis: &Analysis) -> Solve {
         SolvePlan::TooLarge(too_large) => Solve::TooLarge(too_large),
         SolvePlan::Solve(game) => {
             // Nothing cancels a solve here: the page drops a stale answer instead.
-            match cmg_solve::solve_with(&game, SOLVER_CONFIG, &AtomicBool::new(false)) {
-                Some(solution) => Solve::Solved {
-                    solved: Box::new(Solved {
-                        solution,
-                        what_if: WhatIfState::NotComputed("not computed yet".to_owned()),
-                    }),
-                    explained: false,
-                },
+            let never = AtomicBool::new(false);
+            match solve_first(&game, SOLVER_CONFIG, WhatIfBudget::Editor, &never) {
+                Some(solved) => Solve::Solved(Box::new(solved)),
                 None => Solve::NoGame,
             }
         }
@@ -423,18 +425,13 @@ fn solve(analysis: &Analysis) -> Solve {
 }
 
 /// Computes the what-if of a solved game once, within the editor's budget, as the
-/// server's solve job does; on this thread (`cmg_solve::available_threads`).
-fn explain(analysis: &Analysis, solve: &mut Solve) {
-    if let Solve::Solved { solved, explained } = solve {
-        if !*explained {
-            let start = start_position(&analysis.model.graph);
-            let never = AtomicBool::new(false);
-            if let Some(what_if) =
-                explain_solution(&solved.solution, start, WhatIfBudget::Editor, &never)
-            {
-                solved.what_if = what_if;
-            }
-            *explained = true;
+/// server's what-if job does; on this thread (`cmg_solve::available_threads`).
+fn explain(solve: &mut Solve) {
+    if let Solve::Solved(solved) = solve {
+        if let Some(explained) =
+            explain_pending(solved, SOLVER_CONFIG.threads, &AtomicBool::new(false))
+        {
+            **solved = explained;
         }
     }
 }

@@ -3,9 +3,7 @@
 use std::fmt::Write;
 
 use cmg_core::analysis::{describe, start_position, Analysis};
-use cmg_core::explain::{
-    describe_after, describe_move, describe_what_if, strategy_title, Solved, WhatIfState,
-};
+use cmg_core::explain::{describe_after, describe_move, describe_what_if, strategy_title, Solved};
 use cmg_core::model::{EdgeDecl, EdgeOrigin};
 use cmg_solve::{strategy_players, Continuation, EdgeOutcome};
 
@@ -73,12 +71,10 @@ pub(super) fn edge_markdown(
         markdown.push_str("\n\nwhat-if: not computed");
         return markdown;
     };
-    let what_if = match &solved.what_if {
-        WhatIfState::Computed(what_if) => what_if,
-        WhatIfState::NotComputed(reason) => {
-            write!(markdown, "\n\nwhat-if: {reason}").unwrap();
-            return markdown;
-        }
+    let Some(what_if) = solved.what_if.computed() else {
+        let missing = solved.what_if.missing().unwrap_or_default();
+        write!(markdown, "\n\nwhat-if: {missing}").unwrap();
+        return markdown;
     };
     let solution = &solved.solution;
     let now = solution.outcome(what_if.start);

@@ -42,7 +42,7 @@ pub fn hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -> Optio
     // A solution of another graph is never shown (its queries could panic on this one).
     let solved = solved
         .filter(|solved| solution_for(&analysis.model.graph, Some(&solved.solution)).is_some());
-    let solution = solved.map(|solved| &solved.solution);
+    let solution = solved.map(|solved| &*solved.solution);
     if let Some(mention) = mention_at(analysis, offset) {
         let index = analysis.model.graph.index_of(mention.id)?;
         return Some(Hover {

@@ -17,7 +17,10 @@ fn analyze_solved(fixture: &str) -> (Analysis, Option<Solved>, u32) {
             &std::sync::atomic::AtomicBool::new(false),
         )
         .unwrap();
-        Solved { solution, what_if }
+        Solved {
+            solution: std::sync::Arc::new(solution),
+            what_if,
+        }
     });
     (analysis, solved, offset)
 }

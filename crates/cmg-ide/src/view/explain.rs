@@ -5,7 +5,6 @@ use serde::Serialize;
 use cmg_core::analysis::{solution_for, start_position, Analysis};
 use cmg_core::explain::{
     describe_after, describe_move, describe_what_if, player_name, strategy_title, Solved,
-    WhatIfState,
 };
 use cmg_solve::{strategy_players, Continuation, Player};
 
@@ -58,8 +57,8 @@ pub fn add_explanations(scene: &mut Scene, analysis: &Analysis, solved: Option<&
         return;
     }
     let solution = &solved.solution;
-    match &solved.what_if {
-        WhatIfState::Computed(what_if) => {
+    match solved.what_if.computed() {
+        Some(what_if) => {
             let (now, now_moves) = (solution.outcome(start), solution.moves_to_end(start));
             for edge in &mut scene.edges {
                 let key = graph.index_of(edge.a).zip(graph.index_of(edge.b));
@@ -69,7 +68,10 @@ pub fn add_explanations(scene: &mut Scene, analysis: &Analysis, solved: Option<&
                 }
             }
         }
-        WhatIfState::NotComputed(reason) => scene.what_if_note = Some(format!("what-if: {reason}")),
+        None => {
+            let missing = solved.what_if.missing().unwrap_or_default();
+            scene.what_if_note = Some(format!("what-if: {missing}"));
+        }
     }
     for &player in strategy_players(solution.outcome(start)) {
         let tree = solution.strategy_tree(player, start, u32::MAX, MAX_SCENE_TREE_LINES);

@@ -380,7 +380,7 @@ fn the_web_test_fixtures_are_current() {
                 &std::sync::atomic::AtomicBool::new(false),
             )
         });
-        let solution = solved.as_ref().map(|s| &s.solution);
+        let solution = solved.as_ref().map(|s| &*s.solution);
         let mut scene = scene(&analysis, solution, &Positions::new());
         add_explanations(&mut scene, &analysis, solved.as_ref());
         // Every slice, as the page would ask for them one by one.
@@ -468,7 +468,7 @@ fn explained_scene(analysis: &Analysis, budget: cmg_core::explain::WhatIfBudget)
     });
     let mut scene = scene(
         analysis,
-        solved.as_ref().map(|s| &s.solution),
+        solved.as_ref().map(|s| &*s.solution),
         &Positions::new(),
     );
     add_explanations(&mut scene, analysis, solved.as_ref());

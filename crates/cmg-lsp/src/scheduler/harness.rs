@@ -52,7 +52,7 @@ impl Work {
         })
     }
 
-    /// Ends the `k`-th solve under way. A cancelled one may still finish (the solver
+    /// Ends the `k`-th solve (or what-if) under way. A cancelled one may still finish (the solver
     /// looks at the flag only now and then): it is solved if `finish_cancelled`, else
     /// stopped.
     pub fn finish_solve(&mut self, k: usize, finish_cancelled: bool) -> Option<Event> {
@@ -61,12 +61,14 @@ impl Work {
         let outcome = if cancelled && !finish_cancelled {
             SolveOutcome::Stopped
         } else {
-            let solved = cmg_core::explain::solve_and_explain(
-                &job.game,
-                cmg_core::explain::WhatIfBudget::Editor,
-                &std::sync::atomic::AtomicBool::new(false),
-            )
-            .expect("never cancelled");
+            // Run as if never cancelled: the solver may finish before it looks.
+            let never = SolveJob {
+                cancel: Arc::new(std::sync::atomic::AtomicBool::new(false)),
+                ..job.clone()
+            };
+            let solved = never
+                .run(cmg_solve::Config::default())
+                .expect("never cancelled");
             SolveOutcome::Solved(Box::new(solved))
         };
         Some(Event::Solved { uri, job, outcome })

@@ -34,7 +34,7 @@ impl Scheduler {
             }
             let ready = document.is_current()
                 && document.released == document.generation
-                && (parked.needs != Needs::Solve || document.solve_settled());
+                && (parked.needs != Needs::Solve || document.explained());
             if !ready {
                 return true;
             }

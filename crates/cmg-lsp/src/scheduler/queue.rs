@@ -1,4 +1,5 @@
-//! The one solve queue: newest first, one solve at a time, started when its memory fits.
+//! The one solve queue: newest first, one solve (or what-if) at a time, started when its
+//! memory fits.
 
 use super::*;
 
@@ -20,26 +21,44 @@ impl Scheduler {
             return;
         }
         while let Some((uri, job)) = self.queue.pop() {
-            let cancelled = job.cancel.load(std::sync::atomic::Ordering::Relaxed);
-            let wanted = self.documents.get(&uri).is_some_and(|tracked| {
-                matches!(&tracked.document.solve, SolveState::Pending { cancel, .. } if Arc::ptr_eq(cancel, &job.cancel))
-            });
-            if cancelled || !wanted {
+            let wanted = self
+                .documents
+                .get(&uri)
+                .is_some_and(|tracked| tracked.document.wants(&job));
+            if !wanted {
                 continue;
             }
             let peak = documents::solve_bytes(&job.game);
-            if !self.make_room(&uri, peak, actions) {
+            // A what-if takes only the room left: it never evicts a solution (which a
+            // request would solve again, evicting another for its own what-if).
+            let fits = match job.explain {
+                None => self.make_room(&uri, peak, actions),
+                Some(_) => peak <= self.left(),
+            };
+            if !fits {
                 if !self.reserved.is_empty() || self.publishing(&uri) {
                     self.queue.push((uri, job));
                     return;
                 }
+                let left = self.left();
+                let tracked = self.documents.get_mut(&uri).expect("wanted");
+                if job.explain.is_some() {
+                    // The outcome is shown already; only the what-if is given up.
+                    tracked.document.refuse_what_if(format!(
+                        "not computed: it needs about {} MiB and the server's memory budget has {} MiB left",
+                        peak.div_ceil(1 << 20),
+                        left >> 20
+                    ));
+                    actions.push(Action::RefreshViews);
+                    self.settle_parked(&uri, actions);
+                    continue;
+                }
                 let too_large = TooLarge::MemoryBudget {
                     nodes: job.game.node_count(),
                     estimate: peak,
-                    budget: self.left(),
+                    budget: left,
                     setting: MemorySetting::ServerSetting,
                 };
-                let tracked = self.documents.get_mut(&uri).expect("wanted");
                 tracked.document.cancel_solve();
                 tracked.document.solve = SolveState::TooLarge(too_large);
                 tracked.publication.waiting = None;
@@ -47,14 +66,7 @@ impl Scheduler {
                 self.settle_parked(&uri, actions);
                 continue;
             }
-            self.running = Some((
-                uri.clone(),
-                SolveJob {
-                    game: job.game.clone(),
-                    cancel: job.cancel.clone(),
-                },
-                peak,
-            ));
+            self.running = Some((uri.clone(), job.clone(), peak));
             actions.push(Action::Solve { uri, job });
             return;
         }

@@ -5,6 +5,7 @@
 //! let live (`docs/dev/testing.md`).
 
 use cmg_core::analysis::Analysis;
+use cmg_core::explain::WhatIfState;
 use cmg_solve::peak_memory_bytes;
 use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity};
 
@@ -456,5 +457,78 @@ fn a_superseded_queued_solve_never_starts() {
     pool.finish_analysis(&mut scheduler);
     assert!(scheduler.documents[&b].document.solution().is_some());
     pool.finish_solve(&mut scheduler);
-    assert!(pool.solves.is_empty(), "a solve nobody waits for started");
+    // What starts next is a's what-if, and nothing of b.
+    assert!(
+        pool.solves
+            .iter()
+            .all(|(solving, job)| *solving == a && job.explain.is_some()),
+        "a solve nobody waits for started"
+    );
+}
+
+/// The outcome does not wait for the what-if: the solve's landing asks the client for
+/// fresh lenses and hints, and the what-if follows as a job of its own in the queue,
+/// which asks again when it ends. A request that needs the solve (from a client that
+/// cannot be asked to refresh) waits for the what-if too: its answer is the one the
+/// client keeps.
+#[test]
+fn the_outcome_lands_before_the_what_if() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, &graph_text(12, 0));
+    pool.finish_analysis(&mut scheduler);
+    let hints = pool.request(&mut scheduler, &a, Needs::Solve);
+    pool.finish_solve(&mut scheduler);
+    assert_eq!(pool.refreshes, 1, "the outcome waited for the what-if");
+    let solved = scheduler.documents[&a].document.solution().expect("solved");
+    assert_eq!(solved.what_if, WhatIfState::Pending);
+    assert!(
+        matches!(&pool.solves[..], [(running, job)] if *running == a && job.explain.is_some()),
+        "the what-if is not the job under way"
+    );
+    let lenses = pool.request(&mut scheduler, &a, Needs::Analysis);
+    assert!(pool.answered.contains(&lenses));
+    assert!(!pool.answered.contains(&hints));
+    pool.finish_solve(&mut scheduler);
+    assert_eq!(pool.refreshes, 2);
+    assert!(pool.answered.contains(&hints));
+    let solved = scheduler.documents[&a].document.solution().expect("solved");
+    assert!(solved.what_if.computed().is_some());
+    assert!(pool.solves.is_empty());
+}
+
+/// An edit that leaves the game alone (a comment) lets the what-if go on; one that
+/// changes the game stops it once its analysis says so, and its end changes nothing.
+#[test]
+fn only_a_new_game_stops_the_what_if() {
+    use std::sync::atomic::Ordering;
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    let text = graph_text(12, 0);
+    pool.open(&mut scheduler, &a, &text);
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_solve(&mut scheduler);
+    let what_if = pool.solves[0].1.cancel.clone();
+    pool.change(&mut scheduler, &a, 2, &format!("{text}# a note\n"));
+    pool.finish_analysis(&mut scheduler);
+    assert!(
+        !what_if.load(Ordering::Relaxed),
+        "a comment stopped the what-if"
+    );
+    assert_eq!(pool.solves.len(), 1, "a comment started another what-if");
+    pool.change(&mut scheduler, &a, 3, &graph_text(12, 1));
+    pool.finish_analysis(&mut scheduler);
+    assert!(
+        what_if.load(Ordering::Relaxed),
+        "a new game's what-if went on"
+    );
+    let refreshes = pool.refreshes;
+    pool.finish_solve(&mut scheduler);
+    assert_eq!(pool.refreshes, refreshes, "a stale what-if was shown");
+    // The new game's solve, then its what-if.
+    pool.drain(&mut scheduler);
+    let solved = scheduler.documents[&a].document.solution().expect("solved");
+    assert!(solved.what_if.computed().is_some());
 }

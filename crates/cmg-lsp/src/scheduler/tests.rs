@@ -447,7 +447,14 @@ proptest! {
         ops in proptest::collection::vec(op(), 1..60)
     ) {
         // Each document settles first, so that the other's analysis evicts it.
-        let settle = [Op::FinishAnalysis(0), Op::FinishSolve(0, false), Op::Timer(0), Op::FinishBuild(0)];
+        // The solve, then its what-if.
+        let settle = [
+            Op::FinishAnalysis(0),
+            Op::FinishSolve(0, false),
+            Op::FinishSolve(0, false),
+            Op::Timer(0),
+            Op::FinishBuild(0),
+        ];
         let mut all = vec![Op::Open(0, first)];
         all.extend(settle.clone());
         all.push(Op::Open(1, second));
@@ -464,8 +471,10 @@ proptest! {
 #[test]
 fn a_refusal_never_sent_leaves_the_next_analysis_quiet() {
     use Op::*;
+    // The solve, then its what-if.
     let settle = [
         FinishAnalysis(0),
+        FinishSolve(0, false),
         FinishSolve(0, false),
         Timer(0),
         FinishBuild(0),
