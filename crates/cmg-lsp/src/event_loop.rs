@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 use tower_lsp_server::jsonrpc::{Error, Result};
@@ -18,7 +18,7 @@ use tower_lsp_server::Client;
 use super::client::ClientSupport;
 use super::config::Config;
 use super::convert::Encoding;
-use super::documents::Needs;
+use super::documents::{Needs, OverBudget};
 use super::pull::Pulled;
 use super::requests::Snapshot;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
@@ -48,7 +48,39 @@ enum Message {
     Workspace {
         reply: oneshot::Sender<WorkspaceState>,
     },
+    /// Room in the budget for work outside the open documents.
+    Lease {
+        ticket: Ticket,
+        bytes: u64,
+        reply: std::sync::mpsc::Sender<std::result::Result<(), OverBudget>>,
+    },
 }
+
+/// Room lent by the memory budget to work outside the open documents; dropped, it goes
+/// back.
+pub struct Lease {
+    messages: mpsc::UnboundedSender<Message>,
+    ticket: Ticket,
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let ticket = self.ticket;
+        let _ = self.messages.send(Message::Event(Event::Return { ticket }));
+    }
+}
+
+/// Why there is no lease.
+#[derive(Debug)]
+pub enum NoRoom {
+    /// It does not fit, and nothing under way will free room.
+    Refused(OverBudget),
+    /// The room did not come by the deadline (or the loop stopped).
+    Late,
+}
+
+/// Lease tickets: a space of their own, apart from the requests'.
+static NEXT_LEASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1 << 62);
 
 /// Where the loop answers a request for a snapshot.
 type Reply = oneshot::Sender<std::result::Result<Option<Snapshot>, Unanswerable>>;
@@ -114,6 +146,7 @@ impl Loop {
             support,
             publications,
             replies: HashMap::new(),
+            lends: HashMap::new(),
             next_ticket: 0,
             solver: solver_config(),
         };
@@ -142,6 +175,36 @@ impl Loop {
             return Err(Unanswerable::Stopped);
         }
         answer.await.unwrap_or(Err(Unanswerable::Stopped))
+    }
+
+    /// Room for `bytes` in the server's memory budget, waited for until `deadline`;
+    /// blocks, so it runs on the blocking pool. See [`Scheduler`]'s leases.
+    pub fn lease_blocking(
+        &self,
+        bytes: u64,
+        deadline: Instant,
+    ) -> std::result::Result<Lease, NoRoom> {
+        let ticket = NEXT_LEASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let (reply, answer) = std::sync::mpsc::channel();
+        let lease = Lease {
+            messages: self.messages.clone(),
+            ticket,
+        };
+        let asked = Message::Lease {
+            ticket,
+            bytes,
+            reply,
+        };
+        if self.messages.send(asked).is_err() {
+            return Err(NoRoom::Late);
+        }
+        // Late or refused, the lease is dropped: it stops waiting, or gives back room
+        // lent just now.
+        match answer.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Ok(())) => Ok(lease),
+            Ok(Err(refused)) => Err(NoRoom::Refused(refused)),
+            Err(_) => Err(NoRoom::Late),
+        }
     }
 
     /// The settings, encoding and open documents, once the events before are handled.
@@ -219,6 +282,8 @@ struct Runner {
     support: Arc<OnceLock<ClientSupport>>,
     publications: mpsc::UnboundedSender<Publication>,
     replies: HashMap<Ticket, Reply>,
+    /// Where the answers to leases go.
+    lends: HashMap<Ticket, std::sync::mpsc::Sender<std::result::Result<(), OverBudget>>>,
     next_ticket: Ticket,
     solver: cmg_solve::Config,
 }
@@ -244,6 +309,14 @@ impl Runner {
                         open: self.scheduler.open_documents(),
                     });
                     continue;
+                }
+                Message::Lease {
+                    ticket,
+                    bytes,
+                    reply,
+                } => {
+                    self.lends.insert(ticket, reply);
+                    Event::Lease { ticket, bytes }
                 }
                 Message::Request { uri, needs, reply } => {
                     self.next_ticket += 1;
@@ -379,6 +452,11 @@ impl Runner {
             Action::Failed { ticket } => {
                 if let Some(reply) = self.replies.remove(&ticket) {
                     let _ = reply.send(Err(Unanswerable::Failed));
+                }
+            }
+            Action::Lend { ticket, granted } => {
+                if let Some(reply) = self.lends.remove(&ticket) {
+                    let _ = reply.send(granted);
                 }
             }
             Action::RefreshViews => {

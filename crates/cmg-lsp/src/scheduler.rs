@@ -31,6 +31,11 @@
 //!   document keeps its text, version and published diagnostics, and is analysed again
 //!   when a request about it comes. Work that does not fit waits for the work under way
 //!   to end, and is refused with a `too-large` diagnostic when nothing is under way.
+//! - Work outside the open documents (the closed files of the workspace diagnostics)
+//!   leases its room from the same budget, in the order it asks: a lease takes only
+//!   the room left, never evicting what a document holds, waits while work under way
+//!   will free room, and is refused when none will. The room is the work's until it
+//!   returns it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -116,6 +121,17 @@ pub enum Event {
     WaitOver {
         ticket: Ticket,
     },
+    /// Work outside the open documents (a closed file's analysis or solve for the
+    /// workspace diagnostics) asks for `bytes` of the budget; see [`Scheduler`]'s
+    /// leases.
+    Lease {
+        ticket: Ticket,
+        bytes: u64,
+    },
+    /// That work ended, or stopped waiting: its room goes back.
+    Return {
+        ticket: Ticket,
+    },
 }
 
 /// How a solve on the pool ended.
@@ -158,6 +174,12 @@ pub enum Action {
     /// Answer the request: the analysis of its text failed (panicked), and there is
     /// nothing to answer from until the next edit.
     Failed { ticket: Ticket },
+    /// The answer to [`Event::Lease`]: the room is the work's until it returns it, or
+    /// it does not fit and nothing under way will free it (what is left, and of what).
+    Lend {
+        ticket: Ticket,
+        granted: Result<(), OverBudget>,
+    },
     /// Ask the client to refresh lenses and hints: a solution or its what-if landed.
     RefreshViews,
     /// Free this on the pool, off the loop.
@@ -270,6 +292,10 @@ pub struct Scheduler {
     reserved: HashMap<u64, u64>,
     /// Documents whose analysis waits for room in the budget, in the order they came.
     waiting: Vec<Uri>,
+    /// The room lent to work outside the open documents, by ticket, and the leases that
+    /// wait for room, in the order they came.
+    leases: HashMap<Ticket, u64>,
+    lease_queue: Vec<(Ticket, u64)>,
     /// A clock of events, for "least recently used".
     tick: u64,
     /// Analyses evicted so far (for the tests and the log).
@@ -297,6 +323,8 @@ impl Scheduler {
             running: None,
             reserved: HashMap::new(),
             waiting: Vec::new(),
+            leases: HashMap::new(),
+            lease_queue: Vec::new(),
             tick: 0,
             evictions: 0,
         }
@@ -317,6 +345,9 @@ impl Scheduler {
         }
         if self.running.is_none() && !self.queue.is_empty() {
             self.pump(&mut actions);
+        }
+        if !self.lease_queue.is_empty() {
+            self.lend_waiting(&mut actions);
         }
         actions
     }
@@ -532,6 +563,14 @@ impl Scheduler {
                 }
                 self.settle_parked(&uri, actions);
                 self.pump(actions);
+            }
+            Event::Lease { ticket, bytes } => {
+                self.lease_queue.push((ticket, bytes));
+                self.lend_waiting(actions);
+            }
+            Event::Return { ticket } => {
+                self.leases.remove(&ticket);
+                self.lease_queue.retain(|(waiting, _)| *waiting != ticket);
             }
             Event::WaitOver { ticket } => {
                 let Some(parked) = self.parked.iter_mut().find(|p| p.ticket == ticket) else {

@@ -16,7 +16,12 @@
 //! spent, the files not yet read are left out of the report (the client keeps what it
 //! shows for them) and the next pull starts where this one stopped, so a workspace of
 //! slow files is covered over a few pulls, each answered within about its budget. The
-//! first file a report reads is always done, so every pull makes progress.
+//! first file a report reads is always done, so every pull makes progress, unless the
+//! memory it needs does not come in time.
+//!
+//! Each closed file's analysis and solve lease their memory from the server's one
+//! budget ([`Room`]), so a workspace of large closed files stays inside it; what the
+//! budget refuses is said in the file's report, as an open document's.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -31,9 +36,11 @@ use tower_lsp_server::ls_types::*;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
-use super::documents::{self, AnalysisJob};
+use super::documents::{self, AnalysisJob, SolveState};
+use super::event_loop::{Loop, NoRoom};
 use super::files::{self, ReadError};
 use super::server::{on_pool, Server};
+use cmg_core::analysis::{MemorySetting, TooLarge};
 
 /// The most files one report covers.
 pub const MAX_FILES: usize = 1000;
@@ -60,6 +67,21 @@ pub const BUDGET: Budget = Budget {
 /// The work units of solving one edge of a game, against one for building it: the
 /// solver visits each edge over several rounds.
 pub const SOLVE_WORK_PER_EDGE: u64 = 4;
+
+/// Where closed files get the memory they are analysed and solved in: the server's one
+/// budget, leased from its scheduler like the open documents' work ([`Loop`]'s
+/// `lease_blocking`), so a workspace of large closed files stays inside it.
+pub trait Room: Sync {
+    /// Room for `bytes`, waited for until `deadline`: held until the lease is dropped.
+    fn lease(&self, bytes: u64, deadline: Instant) -> Result<Box<dyn Send>, NoRoom>;
+}
+
+impl Room for Loop {
+    fn lease(&self, bytes: u64, deadline: Instant) -> Result<Box<dyn Send>, NoRoom> {
+        self.lease_blocking(bytes, deadline)
+            .map(|lease| Box::new(lease) as Box<dyn Send>)
+    }
+}
 
 /// What the walk of the folders found: the files by path, and what it left out.
 pub struct Found {
@@ -145,6 +167,7 @@ pub fn closed_reports(
     cancelled: &AtomicBool,
     budget: Budget,
     began: Instant,
+    room: &dyn Room,
 ) -> (Vec<WorkspaceDocumentDiagnosticReport>, Option<String>) {
     let mut reports = Vec::new();
     let mut read = 0u64;
@@ -214,11 +237,21 @@ pub fn closed_reports(
                     u64::MAX
                 };
                 let rope = Rope::from_str(text);
-                let (items, spent) = analyse(uri, rope, config, encoding, cancelled, solve_budget);
+                let deadline = began + budget.time;
+                let (items, spent) = analyse(
+                    uri,
+                    rope,
+                    config,
+                    encoding,
+                    cancelled,
+                    solve_budget,
+                    (room, deadline),
+                );
                 work += spent;
                 worked = true;
                 let Some(items) = items else {
-                    // Its solve would overrun the budget: the next report starts with it.
+                    // Its solve would overrun the budget, or the memory it needs did not
+                    // come in time: the next report starts with it.
                     stamps.1 = Some(path.clone());
                     stamps.0.remove(path);
                     let note = format!(
@@ -250,8 +283,11 @@ pub fn closed_reports(
 /// The diagnostics of a closed file in protocol form, as if it were open: analysed
 /// with the same limits, and solved (one thread, within the same limits) only when an
 /// `expect` needs the outcome; with the work units spent beyond reading the text (see
-/// [`Budget`]). `None` for the diagnostics when the solve would spend more than
-/// `solve_budget` units: it is not started.
+/// [`Budget`]). The analysis and the solve each lease their memory from `room` first,
+/// as an open document's would be reserved; what the budget refuses is said as an open
+/// document's diagnostics say it. `None` for the diagnostics when the solve would spend
+/// more than `solve_budget` units, or the room did not come by the deadline: the file
+/// is left for the next report.
 fn analyse(
     uri: &Uri,
     rope: Rope,
@@ -259,17 +295,40 @@ fn analyse(
     encoding: Encoding,
     cancelled: &AtomicBool,
     solve_budget: u64,
+    (room, deadline): (&dyn Room, Instant),
 ) -> (Option<Vec<Diagnostic>>, u64) {
-    let job = AnalysisJob {
+    let mut job = AnalysisJob {
         generation: 0,
         version: 0,
         rope,
         config: config.clone(),
         over_budget: None,
-        // Closed files are analysed outside the open documents' budget.
-        granted: u64::MAX,
+        granted: 0,
     };
-    let analysed = job.run();
+    let mut need = documents::analysis_estimate(job.rope.len_bytes(), config);
+    // The text's estimate, then, for a text that declares a larger graph, what its
+    // parse measured.
+    let (analysed, _lease) = loop {
+        let lease = match room.lease(need, deadline) {
+            Ok(lease) => Some(lease),
+            Err(NoRoom::Late) => return (None, 0),
+            Err(NoRoom::Refused(over)) => {
+                job.over_budget = Some(over);
+                None
+            }
+        };
+        job.granted = need;
+        let analysed = AnalysisJob {
+            rope: job.rope.clone(),
+            config: job.config.clone(),
+            ..job
+        }
+        .run();
+        match analysed.needs {
+            Some(more) if job.over_budget.is_none() && more > need => need = more,
+            _ => break (analysed, lease),
+        }
+    };
     let Some((game, _)) = &analysed.plan.game else {
         let items = documents::publication(uri, &analysed, &analysed.plan.refused, encoding);
         return (Some(items), 0);
@@ -284,6 +343,21 @@ fn analyse(
         if solve > solve_budget {
             return (None, built);
         }
+        let peak = documents::solve_bytes(game);
+        let _lease = match room.lease(peak, deadline) {
+            Ok(lease) => lease,
+            Err(NoRoom::Late) => return (None, built),
+            Err(NoRoom::Refused(over)) => {
+                let too_large = SolveState::TooLarge(TooLarge::MemoryBudget {
+                    nodes: game.node_count(),
+                    estimate: peak,
+                    budget: over.left,
+                    setting: MemorySetting::ServerSetting,
+                });
+                let items = documents::publication(uri, &analysed, &too_large, encoding);
+                return (Some(items), built);
+            }
+        };
         let solver = cmg_solve::Config {
             threads: Some(1),
             ..cmg_solve::Config::default()
@@ -346,6 +420,7 @@ pub(crate) async fn handle(
     }
     let flag = cancelled.0.clone();
     let stamps = server.stamps.clone();
+    let room = server.events.clone();
     let (closed, note) = on_pool("workspace diagnostics", move || {
         let mut stamps = stamps
             .lock()
@@ -359,6 +434,7 @@ pub(crate) async fn handle(
             &flag,
             BUDGET,
             began,
+            &room,
         )
     })
     .await?;
@@ -466,6 +542,102 @@ impl Drop for CancelOnDrop {
 mod tests {
     use super::*;
 
+    /// A budget with room for anything.
+    struct Unbounded;
+
+    impl Room for Unbounded {
+        fn lease(&self, _: u64, _: Instant) -> Result<Box<dyn Send>, NoRoom> {
+            Ok(Box::new(()))
+        }
+    }
+
+    /// A budget with room for `0` bytes at a time, whose leases the test counts; what
+    /// does not fit is refused, or late when `late`.
+    struct Tight(u64, bool, std::sync::Mutex<Vec<u64>>);
+
+    impl Room for Tight {
+        fn lease(&self, bytes: u64, _: Instant) -> Result<Box<dyn Send>, NoRoom> {
+            self.2.lock().unwrap().push(bytes);
+            match (bytes <= self.0, self.1) {
+                (true, _) => Ok(Box::new(())),
+                (false, true) => Err(NoRoom::Late),
+                (false, false) => Err(NoRoom::Refused(documents::OverBudget {
+                    estimate: bytes,
+                    left: self.0,
+                    budget: self.0,
+                })),
+            }
+        }
+    }
+
+    /// A closed file's analysis and solve lease their memory from the server's budget
+    /// first, as an open document's are reserved: what it refuses is said as for an
+    /// open document, and what comes late is left for the next report.
+    #[test]
+    fn closed_files_lease_their_memory_from_the_budget() {
+        let root = std::env::temp_dir().join(format!("cmg-room-{}", std::process::id()));
+        std::fs::create_dir_all(&root).unwrap();
+        let path = root.join("a.cmg");
+        let chain: String = (0..200).map(|i| format!("{i} -- ")).collect();
+        std::fs::write(&path, format!("{chain}200\nexpect cat\n")).unwrap();
+        let uri = uri_of(&path).unwrap();
+        let config = Config::default();
+        let text =
+            documents::analysis_estimate(std::fs::metadata(&path).unwrap().len() as usize, &config);
+        let report = |room: &Tight| {
+            let cancelled = AtomicBool::new(false);
+            let (reports, note) = closed_reports(
+                vec![(uri.clone(), path.clone())],
+                &HashMap::new(),
+                &mut Stamps::default(),
+                &config,
+                Encoding::Utf16,
+                &cancelled,
+                BUDGET,
+                Instant::now(),
+                room,
+            );
+            let messages: Vec<String> = reports
+                .into_iter()
+                .flat_map(|report| match report {
+                    WorkspaceDocumentDiagnosticReport::Full(full) => {
+                        full.full_document_diagnostic_report.items
+                    }
+                    WorkspaceDocumentDiagnosticReport::Unchanged(_) => Vec::new(),
+                })
+                .map(|diagnostic| diagnostic.message)
+                .collect();
+            (messages, note, room.2.lock().unwrap().clone())
+        };
+        // Room for everything: the analysis, then the solve, and the outcome checked.
+        let (messages, note, leases) = report(&Tight(u64::MAX, false, Default::default()));
+        assert_eq!(note, None);
+        assert_eq!(leases.len(), 2, "{leases:?}");
+        assert_eq!(leases[0], text);
+        assert!(
+            messages.iter().any(|m| m.contains("expect")),
+            "{messages:?}"
+        );
+        // Room for the analysis only: the solve is refused, and the file says so.
+        let (messages, _, _) = report(&Tight(text, false, Default::default()));
+        assert!(
+            messages.iter().any(|m| m.contains("memory budget")),
+            "{messages:?}"
+        );
+        // No room at all: the analysis is refused, and the file says so.
+        let (messages, _, leases) = report(&Tight(0, false, Default::default()));
+        assert_eq!(leases, [text]);
+        assert!(
+            messages.iter().any(|m| m.contains("memory budget")),
+            "{messages:?}"
+        );
+        // Room that comes too late: the file is left for the next report.
+        let (messages, note, _) = report(&Tight(0, true, Default::default()));
+        assert!(messages.is_empty());
+        assert!(note.is_some_and(|note| note.contains("left for the next pull")));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
     fn folder(uri: &str) -> WorkspaceFolder {
         WorkspaceFolder {
             uri: uri.parse().unwrap(),
@@ -564,6 +736,7 @@ mod tests {
                 &cancelled,
                 BUDGET,
                 Instant::now(),
+                &Unbounded,
             );
             assert_eq!(note, None);
             report_ids(&reports)
@@ -627,6 +800,7 @@ mod tests {
                     &cancelled,
                     budget,
                     Instant::now(),
+                    &Unbounded,
                 );
                 let ids = report_ids(&reports);
                 let full = ids.iter().filter(|(full, _)| *full).count();
@@ -678,6 +852,7 @@ mod tests {
                 &cancelled,
                 none,
                 Instant::now(),
+                &Unbounded,
             );
             for report in reports {
                 if let WorkspaceDocumentDiagnosticReport::Full(full) = report {

@@ -20,7 +20,7 @@ impl Scheduler {
         });
         let mut granted = estimate;
         if estimate > 0 && !self.make_room(&uri, estimate, actions) {
-            if !self.reserved.is_empty() || self.running.is_some() || self.publishing(&uri) {
+            if self.under_way() || self.publishing(&uri) {
                 if !self.waiting.contains(&uri) {
                     self.waiting.push(uri);
                 }
@@ -73,12 +73,47 @@ impl Scheduler {
     }
 
     /// The bytes the budget holds: what the documents retain, the analyses under way,
-    /// and the running solve.
+    /// the running solve, and the room lent.
     pub(super) fn used(&self) -> u64 {
         let retained: u64 = self.documents.values().map(Tracked::retained_bytes).sum();
         let reserved: u64 = self.reserved.values().sum();
         let running = self.running.as_ref().map_or(0, |(_, _, peak)| *peak);
-        retained + reserved + running
+        let leased: u64 = self.leases.values().sum();
+        retained + reserved + running + leased
+    }
+
+    /// Whether work is under way that will free room when it ends: an analysis, the
+    /// running solve, or a lease.
+    pub(super) fn under_way(&self) -> bool {
+        !self.reserved.is_empty() || self.running.is_some() || !self.leases.is_empty()
+    }
+
+    /// Lends room to the leases that wait for it, in the order they came: each takes
+    /// only the room left. The first that does not fit waits, with those after it, while
+    /// work under way will free room; when none will, it is refused.
+    pub(super) fn lend_waiting(&mut self, actions: &mut Vec<Action>) {
+        while let Some(&(ticket, bytes)) = self.lease_queue.first() {
+            if bytes <= self.left() {
+                self.leases.insert(ticket, bytes);
+                actions.push(Action::Lend {
+                    ticket,
+                    granted: Ok(()),
+                });
+            } else if self.under_way() {
+                return;
+            } else {
+                let refused = OverBudget {
+                    estimate: bytes,
+                    left: self.left(),
+                    budget: self.config.solver_memory_budget(),
+                };
+                actions.push(Action::Lend {
+                    ticket,
+                    granted: Err(refused),
+                });
+            }
+            self.lease_queue.remove(0);
+        }
     }
 
     /// What is left of the budget.

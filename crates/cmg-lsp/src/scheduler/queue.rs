@@ -36,7 +36,7 @@ impl Scheduler {
                 Some(_) => peak <= self.left(),
             };
             if !fits {
-                if !self.reserved.is_empty() || self.publishing(&uri) {
+                if self.under_way() || self.publishing(&uri) {
                     self.queue.push((uri, job));
                     return;
                 }

@@ -27,6 +27,8 @@ struct Pool {
     /// its diagnostics.
     published: Vec<(Uri, Option<i32>, Vec<Diagnostic>)>,
     refreshes: usize,
+    /// The answers to leases, in order.
+    lent: Vec<(Ticket, bool)>,
     next_ticket: Ticket,
 }
 
@@ -61,6 +63,7 @@ impl Pool {
                 Action::Modified { ticket } => self.modified.push(ticket),
                 Action::Failed { ticket } => self.failed.push(ticket),
                 Action::RefreshViews => self.refreshes += 1,
+                Action::Lend { ticket, granted } => self.lent.push((ticket, granted.is_ok())),
                 // The longest wait for a solve never ends in these sequences.
                 Action::Free(_) => {}
                 work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
@@ -531,4 +534,57 @@ fn only_a_new_game_stops_the_what_if() {
     pool.drain(&mut scheduler);
     let solved = scheduler.documents[&a].document.solution().expect("solved");
     assert!(solved.what_if.computed().is_some());
+}
+
+/// Closed files lease their room from the budget: a lease takes only the room left and
+/// never evicts what an open document holds; it waits while work under way will free
+/// room, in the order the leases came, and is refused when nothing will. What is lent
+/// counts until it is returned, and the budget is never exceeded.
+#[test]
+fn leases_take_only_the_room_left() {
+    let budget = 1u64 << 20;
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    pool.open(&mut scheduler, &a, &graph_text(100, 0));
+    pool.drain(&mut scheduler);
+    let held = scheduler.used();
+    assert!(held > 0 && retained(&scheduler, &a));
+    let lease = |pool: &mut Pool, scheduler: &mut Scheduler, ticket: Ticket, bytes: u64| {
+        pool.feed(scheduler, Event::Lease { ticket, bytes });
+        assert!(scheduler.used() <= budget, "the budget is exceeded");
+    };
+    // Half of what is left, twice: both lent; a third waits for nothing and is refused.
+    let half = (budget - held) / 2;
+    lease(&mut pool, &mut scheduler, 101, half);
+    lease(&mut pool, &mut scheduler, 102, half);
+    lease(&mut pool, &mut scheduler, 103, half);
+    assert_eq!(
+        pool.lent,
+        [(101, true), (102, true)],
+        "lent more than is left"
+    );
+    // The room lent is work under way: the third waits for it, and is lent when the
+    // first comes back.
+    pool.feed(&mut scheduler, Event::Return { ticket: 101 });
+    assert_eq!(pool.lent[2..], [(103, true)]);
+    // Nothing was evicted for them.
+    assert!(retained(&scheduler, &a));
+    assert_eq!(scheduler.evictions, 0);
+    // More than the budget has left once everything is returned: refused at once.
+    pool.feed(&mut scheduler, Event::Return { ticket: 102 });
+    pool.feed(&mut scheduler, Event::Return { ticket: 103 });
+    assert_eq!(scheduler.used(), held);
+    lease(&mut pool, &mut scheduler, 104, budget);
+    assert_eq!(pool.lent[3..], [(104, false)]);
+    // A lease waiting when it stops waiting is forgotten.
+    lease(&mut pool, &mut scheduler, 105, budget - held);
+    lease(&mut pool, &mut scheduler, 106, half);
+    assert_eq!(pool.lent[4..], [(105, true)]);
+    pool.feed(&mut scheduler, Event::Return { ticket: 106 });
+    pool.feed(&mut scheduler, Event::Return { ticket: 105 });
+    assert_eq!(pool.lent.len(), 5, "a lease that stopped waiting was lent");
+    assert_eq!(scheduler.used(), held);
 }
