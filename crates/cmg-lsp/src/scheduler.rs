@@ -12,7 +12,8 @@
 //!   handed out (event order puts diagnostics before answers), and answered
 //!   `ContentModified` as soon as a newer edit supersedes it.
 //! - A publication is sent only for the current generation, and never after a newer
-//!   publication of the same document.
+//!   publication of the same document; a version the client shows with its outcome is
+//!   not published again without it.
 //! - A solution is kept only for the game it solved; solves share one queue, newest
 //!   first, one at a time. A solution is published as soon as it lands; its what-if,
 //!   a solve per edge, is a job of its own in the same queue, and lenses and hints are
@@ -103,6 +104,8 @@ pub enum Event {
         generation: u64,
         build: u64,
         version: i32,
+        /// Whether it has the solve's outcome in it.
+        solved: bool,
         diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>,
     },
     /// The publication of `generation` is handed to the client: its requests may be
@@ -206,6 +209,7 @@ impl BuildJob {
     pub fn built(&self, diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>) -> Event {
         Event::Built {
             version: self.analysed.version,
+            solved: matches!(self.solve, SolveState::Solved(_)),
             uri: self.uri.clone(),
             generation: self.generation,
             build: self.build,
@@ -251,8 +255,8 @@ struct Parked {
 /// The publication state of one document.
 #[derive(Default)]
 struct Publication {
-    /// Builds handed out, and the latest one sent: an older build that ends after a
-    /// newer one is not sent.
+    /// Builds handed out, and the latest one sent (or ended stale): an older build that
+    /// ends after a newer one is not sent.
     builds: u64,
     sent: u64,
     /// The generation whose first publication waits for a quick solve.
@@ -265,6 +269,9 @@ struct Publication {
     /// Whether the latest publication sent is the note of an analysis refused for want
     /// of memory: the client no longer shows the document's diagnostics.
     refusal_shown: bool,
+    /// The version whose outcome the client shows, if the latest publication sent had
+    /// the outcome in it: that version is not published again without it.
+    outcome_shown: Option<i32>,
 }
 
 /// One solve's wait before publishing: the solve (its cancel flag names the job), the
@@ -482,6 +489,7 @@ impl Scheduler {
                 generation,
                 build,
                 version,
+                solved,
                 diagnostics,
             } => {
                 let Some(tracked) = self.documents.get_mut(&uri) else {
@@ -489,13 +497,24 @@ impl Scheduler {
                 };
                 let document = &mut tracked.document;
                 let current = document.generation == generation && document.is_current();
-                if !current || build <= tracked.publication.sent {
+                if build <= tracked.publication.sent {
+                    return;
+                }
+                if !current {
+                    // Not sent, but no longer under way: what waits for this
+                    // document's publication (`publishing`) need not wait for it. Every
+                    // older build is of an older generation, stale too. (A build of an
+                    // earlier opening counts its builds apart.)
+                    if generation >= tracked.opened {
+                        tracked.publication.sent = build;
+                    }
                     return;
                 }
                 tracked.publication.sent = build;
                 match diagnostics {
                     Some(diagnostics) => {
                         tracked.publication.refusal_shown = document.analysed.over_budget.is_some();
+                        tracked.publication.outcome_shown = solved.then_some(version);
                         actions.push(Action::Publish {
                             uri: uri.clone(),
                             generation: Some(generation),
@@ -600,7 +619,9 @@ impl Scheduler {
         let rebuild = config.max_diagnostics != self.config.max_diagnostics;
         let hints = config.node_hints != self.config.node_hints;
         self.config = config;
-        let uris: Vec<Uri> = self.documents.keys().cloned().collect();
+        // In a fixed order, so that the same events always do the same.
+        let mut uris: Vec<Uri> = self.documents.keys().cloned().collect();
+        uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
         for uri in uris {
             let tracked = self.documents.get_mut(&uri).expect("listed");
             let document = &mut tracked.document;
@@ -695,6 +716,15 @@ impl Scheduler {
                     // Nothing to publish for a failed analysis, nor for an evicted one
                     // analysed again (its diagnostics are on the client; refused now, it
                     // is published to say so); its requests are let go.
+                    tracked.publication.waiting = None;
+                    document.released = document.released.max(generation);
+                } else if document.pending_solve().is_some()
+                    && tracked.publication.outcome_shown == Some(document.version)
+                {
+                    // The same version analysed again (settings changed, its analysis
+                    // was evicted) while the client shows its outcome: no publication
+                    // takes the outcome away until the solve lands; the solve's landing
+                    // (or its refusal) publishes. The requests don't wait.
                     tracked.publication.waiting = None;
                     document.released = document.released.max(generation);
                 } else if let Some(pending) = document.pending_solve() {
