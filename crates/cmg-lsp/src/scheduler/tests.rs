@@ -414,6 +414,24 @@ fn run_with(config: Config, ops: Vec<Op>) -> Harness {
     harness
 }
 
+/// Document 0 opened with `TEXTS[first]` and settled (analysed, solved, its what-if
+/// computed, published), then document 1 with `TEXTS[second]`: under a tight budget the
+/// second's analysis evicts what the first holds.
+fn settled(first: usize, second: usize) -> Vec<Op> {
+    let settle = [
+        Op::FinishAnalysis(0),
+        Op::FinishSolve(0, false),
+        Op::FinishSolve(0, false),
+        Op::Timer(0),
+        Op::FinishBuild(0),
+    ];
+    let mut ops = vec![Op::Open(0, first)];
+    ops.extend(settle.clone());
+    ops.push(Op::Open(1, second));
+    ops.extend(settle);
+    ops
+}
+
 /// The cases of each property: 1000, or `PROPTEST_CASES` when it is set (run them at
 /// 20 000 once after changing the scheduler: a property that fails one run in fifty
 /// passes 1000 cases most of the time).
@@ -446,19 +464,7 @@ proptest! {
         second in 0..TEXTS.len(),
         ops in proptest::collection::vec(op(), 1..60)
     ) {
-        // Each document settles first, so that the other's analysis evicts it.
-        // The solve, then its what-if.
-        let settle = [
-            Op::FinishAnalysis(0),
-            Op::FinishSolve(0, false),
-            Op::FinishSolve(0, false),
-            Op::Timer(0),
-            Op::FinishBuild(0),
-        ];
-        let mut all = vec![Op::Open(0, first)];
-        all.extend(settle.clone());
-        all.push(Op::Open(1, second));
-        all.extend(settle);
+        let mut all = settled(first, second);
         all.extend(ops);
         run_with(tight(), all);
     }
@@ -471,18 +477,7 @@ proptest! {
 #[test]
 fn a_refusal_never_sent_leaves_the_next_analysis_quiet() {
     use Op::*;
-    // The solve, then its what-if.
-    let settle = [
-        FinishAnalysis(0),
-        FinishSolve(0, false),
-        FinishSolve(0, false),
-        Timer(0),
-        FinishBuild(0),
-    ];
-    let mut ops = vec![Open(0, 0)];
-    ops.extend(settle.clone());
-    ops.push(Open(1, 3));
-    ops.extend(settle);
+    let mut ops = settled(0, 3);
     ops.extend([
         Change(0, 2),
         FinishAnalysis(0),
@@ -946,17 +941,7 @@ fn a_version_shown_with_its_outcome_is_not_published_again_without_it() {
 #[test]
 fn a_stale_build_that_ends_holds_nothing_up() {
     use Op::*;
-    let settle = [
-        FinishAnalysis(0),
-        FinishSolve(0, false),
-        FinishSolve(0, false),
-        Timer(0),
-        FinishBuild(0),
-    ];
-    let mut all = vec![Open(0, 0)];
-    all.extend(settle.clone());
-    all.push(Open(1, 7));
-    all.extend(settle);
+    let mut all = settled(0, 7);
     all.extend([
         Request(0, false),
         FinishAnalysis(0),
