@@ -189,40 +189,6 @@ pub enum Action {
     Free(Garbage),
 }
 
-/// A publication to build and convert on the pool, for build `build` of `generation`.
-pub struct BuildJob {
-    uri: Uri,
-    generation: u64,
-    build: u64,
-    analysed: Arc<Analysed>,
-    solve: SolveState,
-    encoding: Encoding,
-}
-
-impl BuildJob {
-    /// The diagnostics in protocol form: the heavy part, run on the pool.
-    pub fn run(&self) -> Vec<tower_lsp_server::ls_types::Diagnostic> {
-        documents::publication(&self.uri, &self.analysed, &self.solve, self.encoding)
-    }
-
-    /// The end of the build: `None` if building panicked.
-    pub fn built(&self, diagnostics: Option<Vec<tower_lsp_server::ls_types::Diagnostic>>) -> Event {
-        Event::Built {
-            version: self.analysed.version,
-            solved: matches!(self.solve, SolveState::Solved(_)),
-            uri: self.uri.clone(),
-            generation: self.generation,
-            build: self.build,
-            diagnostics,
-        }
-    }
-
-    /// The document it is for.
-    pub fn uri(&self) -> &Uri {
-        &self.uri
-    }
-}
-
 /// What the loop frees off its own path: each is held only to be dropped there.
 #[allow(dead_code)]
 pub enum Garbage {
@@ -250,37 +216,6 @@ struct Parked {
     uri: Uri,
     generation: u64,
     needs: Needs,
-}
-
-/// The publication state of one document.
-#[derive(Default)]
-struct Publication {
-    /// Builds handed out, and the latest one sent (or ended stale): an older build that
-    /// ends after a newer one is not sent.
-    builds: u64,
-    sent: u64,
-    /// The generation whose first publication waits for a quick solve.
-    waiting: Option<u64>,
-    /// The wait for the pending solve. It belongs to the solve, not to a text: a solve
-    /// makes publications wait once, so a later text of the same game (typing in a
-    /// comment while a long solve runs) waits only for what is left of that wait, and
-    /// once it is over publishes at once, without the outcome until the solve lands.
-    solve_wait: Option<SolveWait>,
-    /// Whether the latest publication sent is the note of an analysis refused for want
-    /// of memory: the client no longer shows the document's diagnostics.
-    refusal_shown: bool,
-    /// The version whose outcome the client shows, if the latest publication sent had
-    /// the outcome in it: that version is not published again without it.
-    outcome_shown: Option<i32>,
-}
-
-/// One solve's wait before publishing: the solve (its cancel flag names the job), the
-/// generation whose analysis began the wait (its timer event names it), and whether
-/// the wait is over.
-struct SolveWait {
-    solve: Arc<std::sync::atomic::AtomicBool>,
-    started: u64,
-    over: bool,
 }
 
 pub struct Scheduler {
@@ -602,69 +537,6 @@ impl Scheduler {
         }
     }
 
-    /// Applies new settings. Equal ones change nothing: VS Code sends
-    /// `didChangeConfiguration` when any setting of any extension changes. Settings that
-    /// analyses depend on ([`Config::same_analysis`]) analyse every document again as a
-    /// new generation; its text is the same, so the requests waiting for the old
-    /// generation wait for the new one and are answered from it (their positions still
-    /// hold), never `ContentModified`. The other settings only change what is shown:
-    /// each analysis takes them as it is, the publications are built again if the
-    /// diagnostics cap changed, and the client is asked to refresh its hints if they
-    /// did.
-    fn apply_settings(&mut self, config: Config, actions: &mut Vec<Action>) {
-        if config == self.config {
-            return;
-        }
-        let reanalyse = !config.same_analysis(&self.config);
-        let rebuild = config.max_diagnostics != self.config.max_diagnostics;
-        let hints = config.node_hints != self.config.node_hints;
-        self.config = config;
-        // In a fixed order, so that the same events always do the same.
-        let mut uris: Vec<Uri> = self.documents.keys().cloned().collect();
-        uris.sort_by(|a, b| a.as_str().cmp(b.as_str()));
-        for uri in uris {
-            let tracked = self.documents.get_mut(&uri).expect("listed");
-            let document = &mut tracked.document;
-            // An evicted document's diagnostics on the client are of the old settings:
-            // its analysis on demand would not publish, so it is analysed now.
-            if reanalyse || document.evicted {
-                let before = document.generation;
-                let job = document.changed(&self.config);
-                let generation = document.generation;
-                for parked in &mut self.parked {
-                    if parked.uri == uri && parked.generation == before {
-                        parked.generation = generation;
-                    }
-                }
-                if let Some(job) = job {
-                    self.start_analysis(uri.clone(), job, actions);
-                }
-            } else {
-                document.analysed = Arc::new(document.analysed.reconfigured(&self.config));
-                // A solution evicted since it was published is solved again, and that
-                // publishes: one built now would lose the outcome the client shows. So
-                // does a solve under way.
-                let resolve = if rebuild {
-                    document.resolve_evicted()
-                } else {
-                    None
-                };
-                if let Some(job) = resolve {
-                    self.enqueue(uri.clone(), job);
-                } else if rebuild
-                    && tracked.publication.waiting.is_none()
-                    && tracked.document.solve_settled()
-                {
-                    self.build(&uri, actions);
-                }
-            }
-            self.settle_parked(&uri, actions);
-        }
-        if hints {
-            actions.push(Action::RefreshViews);
-        }
-    }
-
     fn analysed(
         &mut self,
         uri: Uri,
@@ -773,83 +645,6 @@ impl Scheduler {
         self.settle_parked(&uri, actions);
     }
 
-    fn solved(
-        &mut self,
-        uri: Uri,
-        job: SolveJob,
-        outcome: SolveOutcome,
-        actions: &mut Vec<Action>,
-    ) {
-        if self
-            .running
-            .as_ref()
-            .is_some_and(|(_, running, _)| Arc::ptr_eq(&running.cancel, &job.cancel))
-        {
-            self.running = None;
-        }
-        let solution = match outcome {
-            SolveOutcome::Solved(solution) => Some(*solution),
-            SolveOutcome::Panicked => None,
-            SolveOutcome::Stopped => {
-                self.pump(actions);
-                return;
-            }
-        };
-        let Some(tracked) = self.documents.get_mut(&uri) else {
-            self.pump(actions);
-            return;
-        };
-        if job.explain.is_some() {
-            // The what-if of the solution shown: only what shows it changes.
-            if tracked.document.accept_what_if(&job.cancel, solution) {
-                actions.push(Action::RefreshViews);
-                self.settle_parked(&uri, actions);
-            }
-        } else {
-            let solved = solution.is_some();
-            if tracked.document.accept_solution(&job.cancel, solution) {
-                // The first publication if it still waited for this solve, or a second
-                // one now that the outcome is known.
-                tracked.publication.waiting = None;
-                let explain = tracked.document.explain_job(job.game.clone());
-                self.build(&uri, actions);
-                if solved {
-                    actions.push(Action::RefreshViews);
-                }
-                if let Some(explain) = explain {
-                    self.enqueue(uri.clone(), explain);
-                }
-                self.settle_parked(&uri, actions);
-            }
-        }
-        self.pump(actions);
-    }
-
-    /// Hands out a build of the current publication of `uri`.
-    fn build(&mut self, uri: &Uri, actions: &mut Vec<Action>) {
-        let Some(tracked) = self.documents.get_mut(uri) else {
-            return;
-        };
-        let document = &tracked.document;
-        if !document.is_current() {
-            return;
-        }
-        tracked.publication.builds += 1;
-        let solve = match &document.solve {
-            // Before the solve lands, no `expect-mismatch` rather than a stale one.
-            SolveState::Pending { .. } | SolveState::Evicted => SolveState::NoGame,
-            other => other.clone(),
-        };
-        actions.push(Action::Build(BuildJob {
-            uri: uri.clone(),
-            generation: document.generation,
-            build: tracked.publication.builds,
-            analysed: document.analysed.clone(),
-            solve,
-            encoding: self.encoding,
-        }));
-    }
-
     /// The current text of an open document (for the tests).
     #[cfg(test)]
     pub fn text(&self, uri: &Uri) -> Option<String> {
@@ -861,7 +656,12 @@ impl Scheduler {
 
 mod budget;
 mod parking;
+mod publication;
 mod queue;
+mod settings;
+
+pub use publication::BuildJob;
+use publication::{Publication, SolveWait};
 
 #[cfg(test)]
 mod harness;

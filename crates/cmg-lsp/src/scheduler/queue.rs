@@ -71,4 +71,56 @@ impl Scheduler {
             return;
         }
     }
+
+    pub(super) fn solved(
+        &mut self,
+        uri: Uri,
+        job: SolveJob,
+        outcome: SolveOutcome,
+        actions: &mut Vec<Action>,
+    ) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|(_, running, _)| Arc::ptr_eq(&running.cancel, &job.cancel))
+        {
+            self.running = None;
+        }
+        let solution = match outcome {
+            SolveOutcome::Solved(solution) => Some(*solution),
+            SolveOutcome::Panicked => None,
+            SolveOutcome::Stopped => {
+                self.pump(actions);
+                return;
+            }
+        };
+        let Some(tracked) = self.documents.get_mut(&uri) else {
+            self.pump(actions);
+            return;
+        };
+        if job.explain.is_some() {
+            // The what-if of the solution shown: only what shows it changes.
+            if tracked.document.accept_what_if(&job.cancel, solution) {
+                actions.push(Action::RefreshViews);
+                self.settle_parked(&uri, actions);
+            }
+        } else {
+            let solved = solution.is_some();
+            if tracked.document.accept_solution(&job.cancel, solution) {
+                // The first publication if it still waited for this solve, or a second
+                // one now that the outcome is known.
+                tracked.publication.waiting = None;
+                let explain = tracked.document.explain_job(job.game.clone());
+                self.build(&uri, actions);
+                if solved {
+                    actions.push(Action::RefreshViews);
+                }
+                if let Some(explain) = explain {
+                    self.enqueue(uri.clone(), explain);
+                }
+                self.settle_parked(&uri, actions);
+            }
+        }
+        self.pump(actions);
+    }
 }
