@@ -17,6 +17,8 @@ use cmg_syntax::ColumnUnit;
 mod common;
 #[path = "../tests/it/common/hostile.rs"]
 mod hostile;
+#[path = "../crates/cmg-core/tests/common/shapes.rs"]
+mod shapes;
 
 /// Few samples: each input takes up to half a second, and the machine is shared.
 fn keep_short(group: &mut BenchmarkGroup<'_, WallTime>) {
@@ -187,14 +189,14 @@ fn bench_compact_diagnostics(c: &mut Criterion) {
     group.finish();
 }
 
-/// The check of each shape of [`hostile::SHAPES`] at 0.5, 1 and 2 MB: linear work shows
+/// The check of each shape of [`shapes::SHAPES`] at 0.5, 1 and 2 MB: linear work shows
 /// as a time per megabyte that stays flat across the three sizes.
 fn bench_check_shapes(c: &mut Criterion) {
     let mut group = c.benchmark_group("check_shapes");
     keep_short(&mut group);
-    for name in hostile::SHAPES {
+    for name in shapes::SHAPES {
         for kib in [512, 1024, 2048] {
-            let text = hostile::shape(name, kib << 10);
+            let text = shapes::shape(name, kib << 10);
             group.bench_with_input(BenchmarkId::new(name, kib), &text, |b, text| {
                 b.iter(|| Analysis::new(text.as_str()).diagnostics(None))
             });

@@ -12,7 +12,6 @@ mod cli_hostile;
 mod cli_view;
 #[cfg(unix)]
 mod cli_writes;
-mod diagnostics;
 mod doc_links;
 mod docs;
 mod format;

@@ -1,5 +1,7 @@
 //! One test per diagnostic code: the code, severity, range and message a fixture yields.
-//! `UPDATE_EXPECT=1 cargo test --test it diagnostics` refreshes the expectations.
+//! `UPDATE_EXPECT=1 cargo test -p cmg-core --test diagnostics` refreshes the
+//! expectations. They live with the crate that makes the diagnostics, so that its own
+//! tests (`cargo test -p cmg-core`, and cargo-mutants on its files) guard every rule.
 
 use cmg_core::analysis::{
     check_expectations, Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge,
@@ -7,6 +9,14 @@ use cmg_core::analysis::{
 use cmg_core::model::{Code, DiagnosticKind};
 use cmg_solve::solve;
 use expect_test::{expect, Expect};
+
+#[path = "common/shapes.rs"]
+mod shapes;
+
+/// `CMG_SLOW_TESTS=1`: the property below runs many more cases.
+fn slow_tests() -> bool {
+    std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| !value.is_empty() && value != "0")
+}
 
 /// Every diagnostic of `text` as `code severity line:col-line:col "covered text": message`,
 /// with related locations indented below.
@@ -408,7 +418,7 @@ fn repeating_file() -> impl proptest::strategy::Strategy<Value = String> {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
-        if crate::common::slow_tests() { 2000 } else { 300 }
+        if slow_tests() { 2000 } else { 300 }
     ))]
 
     /// Each duplicate-edge diagnostic points at the first pair in source order that
@@ -425,8 +435,8 @@ proptest::proptest! {
 /// reference below is quadratic). Each but the sparse one has repeats to check.
 #[test]
 fn every_shape_of_repeats_points_at_the_first_declarations() {
-    for name in crate::common::hostile::SHAPES {
-        let text = crate::common::hostile::shape(name, 16 << 10);
+    for name in shapes::SHAPES {
+        let text = shapes::shape(name, 16 << 10);
         let checked = duplicates_point_at_first_declarations(&text)
             .unwrap_or_else(|message| panic!("{name}: {message}"));
         assert!(
