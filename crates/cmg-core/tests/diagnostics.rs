@@ -218,6 +218,15 @@ fn one_sided_edge() {
             one-sided-edge warning 1:5-1:6 "2": node 0 lists 2, but list 2 does not list 0; the edge counts both ways: add 0 to list 2
         "#]],
     );
+    // A neighbour with no list of its own: the message says so (node 2 is named, as an
+    // entry, but has no list).
+    check(
+        "[[1,2],[0]]\n",
+        expect![[r#"
+        one-sided-edge warning 1:5-1:6 "2": node 0 lists 2, but this literal has no list 2; the edge counts both ways
+        cat-stuck error 1:5-1:6 "2": node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0
+    "#]],
+    );
 }
 
 #[test]
