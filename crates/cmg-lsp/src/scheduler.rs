@@ -34,9 +34,10 @@
 //!   to end, and is refused with a `too-large` diagnostic when nothing is under way.
 //! - Work outside the open documents (the closed files of the workspace diagnostics)
 //!   leases its room from the same budget, in the order it asks: a lease takes only
-//!   the room left, never evicting what a document holds, waits while work under way
-//!   will free room, and is refused when none will. The room is the work's until it
-//!   returns it.
+//!   the room left, never evicting what a document holds, waits while a document's
+//!   analysis or the running solve will free room (not for other leases: the work
+//!   holding one may be the work that asks), and is refused when none will. The room
+//!   is the work's until it returns it.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -90,7 +90,10 @@ impl Scheduler {
 
     /// Lends room to the leases that wait for it, in the order they came: each takes
     /// only the room left. The first that does not fit waits, with those after it, while
-    /// work under way will free room; when none will, it is refused.
+    /// the documents' work under way (an analysis, the running solve) will free room;
+    /// when none will, it is refused. It does not wait for other leases: the work that
+    /// holds one may be the very work that asks (a closed file's solve, while its
+    /// analysis holds its own), and would wait for itself.
     pub(super) fn lend_waiting(&mut self, actions: &mut Vec<Action>) {
         while let Some(&(ticket, bytes)) = self.lease_queue.first() {
             if bytes <= self.left() {
@@ -99,7 +102,7 @@ impl Scheduler {
                     ticket,
                     granted: Ok(()),
                 });
-            } else if self.under_way() {
+            } else if !self.reserved.is_empty() || self.running.is_some() {
                 return;
             } else {
                 let refused = OverBudget {
