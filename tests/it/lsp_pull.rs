@@ -345,3 +345,43 @@ async fn a_workspace_pull_covers_closed_files_and_open_edits_then_answers_unchan
         ("full", vec!["duplicate-edge".to_owned()])
     );
 }
+
+/// A closed file analysed and solved inside the server's memory budget of 1 MiB: its
+/// analysis is granted about half of it (128 bytes a byte of its 4 KB), and the solve of
+/// its 400 nodes (under 1 MiB, so the plan allows it) does not fit in the rest. Nothing
+/// else will free room, so its report says so at once (`too-large`, naming the memory)
+/// rather than waiting, until the report's time is up, for room its own analysis
+/// holds. (If the estimates ever let both fit, the `expect` is checked and the report
+/// has `expect-mismatch` instead: the test fails rather than passing by another way.)
+#[tokio::test]
+async fn a_closed_file_whose_solve_does_not_fit_the_budget_says_so() {
+    let folder = TempDir::new("workspace-budget");
+    let path: String = (0..400).map(|i| format!("{} -- {}\n", i, i + 1)).collect();
+    folder.write("long.cmg", &format!("{path}expect cat\n"));
+    let (_child, mut client) = start();
+    client
+        .call(
+            "initialize",
+            json!({"processId": null,
+                   "rootUri": null,
+                   "workspaceFolders": [{"uri": folder.uri(""), "name": "w"}],
+                   "capabilities": {"textDocument": {"diagnostic": {}}},
+                   "initializationOptions": {"solver": {"maxMemoryMiB": 1}}}),
+        )
+        .await;
+    client.notify("initialized", json!({})).await;
+    let report = client
+        .request("workspace/diagnostic", json!({"previousResultIds": []}))
+        .await;
+    let reports = by_uri(&report);
+    let (_, (kind, _, codes)) = reports.iter().next().expect("the closed file's report");
+    assert_eq!(
+        (kind.as_str(), codes.as_slice()),
+        ("full", &["too-large".to_owned()][..]),
+        "{report}"
+    );
+    let message = report["result"]["items"][0]["items"][0]["message"]
+        .as_str()
+        .unwrap_or("");
+    assert!(message.contains("memory"), "{message}");
+}
