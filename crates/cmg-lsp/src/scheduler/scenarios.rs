@@ -589,3 +589,114 @@ fn leases_take_only_the_room_left() {
     assert_eq!(pool.lent.len(), 4, "a lease that stopped waiting was lent");
     assert!(scheduler.used() <= budget);
 }
+
+/// A settings change redoes only what depends on it: the live-solve limit analyses
+/// every document again (here into a `too-large` note), the diagnostics cap only builds
+/// the publications again, the node hints only ask the client to refresh them, and
+/// equal settings do nothing at all. The lines that apply each were left alone by every
+/// other test of the crate (`docs/dev/testing.md`).
+#[test]
+fn a_settings_change_redoes_only_what_depends_on_it() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    // Three repeated edges: three warnings.
+    pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n1 -- 0\n2 -- 1\n1 -- 2\n");
+    pool.drain(&mut scheduler);
+    let codes = |pool: &Pool| -> Vec<String> {
+        let (_, _, diagnostics) = pool.published.last().expect("published");
+        diagnostics
+            .iter()
+            .map(|d| match &d.code {
+                Some(tower_lsp_server::ls_types::NumberOrString::String(code)) => code.clone(),
+                _ => String::new(),
+            })
+            .collect()
+    };
+    assert_eq!(codes(&pool), ["duplicate-edge"; 3]);
+    let (published, refreshes) = (pool.published.len(), pool.refreshes);
+    let settings = |pool: &mut Pool, scheduler: &mut Scheduler, value: serde_json::Value| {
+        pool.feed(scheduler, Event::Settings(value));
+        let asked = (pool.analyses.len(), pool.builds.len());
+        pool.drain(scheduler);
+        asked
+    };
+
+    // The cap: built again, not analysed again; one warning and the count of the rest.
+    let asked = settings(
+        &mut pool,
+        &mut scheduler,
+        serde_json::json!({"diagnostics": {"max": 1}}),
+    );
+    assert_eq!(asked, (0, 1));
+    assert_eq!(pool.published.len(), published + 1);
+    assert_eq!(codes(&pool).len(), 2, "{:?}", codes(&pool));
+
+    // The same settings again: nothing at all.
+    let asked = settings(
+        &mut pool,
+        &mut scheduler,
+        serde_json::json!({"diagnostics": {"max": 1}}),
+    );
+    assert_eq!(asked, (0, 0));
+    assert_eq!(pool.published.len(), published + 1);
+
+    // The node hints: only a refresh.
+    let asked = settings(
+        &mut pool,
+        &mut scheduler,
+        serde_json::json!({"diagnostics": {"max": 1}, "inlayHints": {"nodes": false}}),
+    );
+    assert_eq!(asked, (0, 0));
+    assert_eq!(pool.refreshes, refreshes + 1);
+
+    // The live-solve limit: analysed again, and too large to solve now.
+    let asked = settings(
+        &mut pool,
+        &mut scheduler,
+        serde_json::json!({"diagnostics": {"max": 1}, "inlayHints": {"nodes": false}, "solver": {"maxNodes": 2}}),
+    );
+    assert_eq!(asked.0, 1, "not analysed again");
+    assert!(
+        codes(&pool).contains(&"too-large".to_owned()),
+        "{:?}",
+        codes(&pool)
+    );
+}
+
+/// A solve that does not fit while another document's analysis holds its room waits
+/// for that analysis to end, and is solved then; it is refused only when nothing under
+/// way will free room.
+#[test]
+fn a_solve_waits_for_an_analysis_under_way_rather_than_being_refused() {
+    let budget = 1u64 << 20;
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [b, c] = [uri("b"), uri("c")];
+    // c: a long comment, whose analysis is reserved at its text's estimate.
+    let comment = format!("# {}\n", "x".repeat(3500));
+    pool.open(&mut scheduler, &c, &comment);
+    let reserved = scheduler.used();
+    // b: a game whose solve fits in the budget, but not beside c's analysis.
+    let nodes = (50..2000u32)
+        .find(|&n| peak_memory_bytes(n as usize) + reserved > budget)
+        .expect("a size");
+    pool.open(&mut scheduler, &b, &graph_text(nodes, 0));
+    let event = pool.work.finish_analysis(1).expect("b's analysis");
+    pool.feed(&mut scheduler, event);
+    assert!(
+        pool.solves.is_empty(),
+        "the solve started beside the analysis"
+    );
+    assert!(
+        matches!(
+            scheduler.documents[&b].document.solve,
+            SolveState::Pending { .. }
+        ),
+        "refused while an analysis was under way"
+    );
+    pool.drain(&mut scheduler);
+    assert!(scheduler.documents[&b].document.solution().is_some());
+}
