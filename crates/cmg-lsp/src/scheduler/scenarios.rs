@@ -631,6 +631,7 @@ fn a_settings_change_redoes_only_what_depends_on_it() {
     assert_eq!(asked, (0, 1));
     assert_eq!(pool.published.len(), published + 1);
     assert_eq!(codes(&pool).len(), 2, "{:?}", codes(&pool));
+    assert_eq!(pool.refreshes, refreshes, "hints refreshed for the cap");
 
     // The same settings again: nothing at all.
     let asked = settings(
@@ -640,6 +641,7 @@ fn a_settings_change_redoes_only_what_depends_on_it() {
     );
     assert_eq!(asked, (0, 0));
     assert_eq!(pool.published.len(), published + 1);
+    assert_eq!(pool.refreshes, refreshes);
 
     // The node hints: only a refresh.
     let asked = settings(
