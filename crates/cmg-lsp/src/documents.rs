@@ -207,7 +207,8 @@ impl AnalysisJob {
 
 /// A solve to run off the request path, for the game of one analysis; or, with
 /// `explain`, the what-if of a solution of that game. Both take one solve slot and about
-/// one solve's memory (the what-if solves the game once per edge, one after another).
+/// one solve's memory: the what-if solves the game once per edge, one after another on
+/// one thread (side by side, each thread would hold a solve's tables of its own).
 #[derive(Clone)]
 pub struct SolveJob {
     pub game: Arc<Game>,
@@ -217,8 +218,9 @@ pub struct SolveJob {
 }
 
 impl SolveJob {
-    /// The work, on the pool: the solve (its what-if left pending when the editor's
-    /// budget allows one), or the what-if; `None` when cancelled.
+    /// The work, on the pool: the solve on `config`'s threads (its what-if left pending
+    /// when the editor's budget allows one), or the what-if on one; `None` when
+    /// cancelled.
     pub fn run(&self, config: cmg_solve::Config) -> Option<Solved> {
         match &self.explain {
             None => cmg_core::explain::solve_first(
@@ -227,9 +229,7 @@ impl SolveJob {
                 cmg_core::explain::WhatIfBudget::Editor,
                 &self.cancel,
             ),
-            Some(solved) => {
-                cmg_core::explain::explain_pending(solved, config.threads, &self.cancel)
-            }
+            Some(solved) => cmg_core::explain::explain_pending(solved, Some(1), &self.cancel),
         }
     }
 }
