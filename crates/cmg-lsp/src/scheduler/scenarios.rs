@@ -702,3 +702,23 @@ fn a_solve_waits_for_an_analysis_under_way_rather_than_being_refused() {
     pool.drain(&mut scheduler);
     assert!(scheduler.documents[&b].document.solution().is_some());
 }
+
+/// The documents the client has open, as the workspace report asks for them (it answers
+/// those from their live text, not from the disk).
+#[test]
+fn the_open_documents_are_those_opened_and_not_closed() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    let open = |scheduler: &Scheduler| {
+        let mut open = scheduler.open_documents();
+        open.sort_by(|x, y| x.as_str().cmp(y.as_str()));
+        open
+    };
+    assert!(open(&scheduler).is_empty());
+    pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n");
+    pool.open(&mut scheduler, &b, "0 -- 1 -- 2\n");
+    assert_eq!(open(&scheduler), [a.clone(), b.clone()]);
+    pool.feed(&mut scheduler, Event::Closed { uri: a });
+    assert_eq!(open(&scheduler), [b]);
+}
