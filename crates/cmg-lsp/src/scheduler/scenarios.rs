@@ -722,3 +722,42 @@ fn the_open_documents_are_those_opened_and_not_closed() {
     pool.feed(&mut scheduler, Event::Closed { uri: a });
     assert_eq!(open(&scheduler), [b]);
 }
+
+/// An analysis that does not fit beside the running solve waits for that solve to end
+/// (it will free its room), and is analysed then, rather than refused.
+#[test]
+fn an_analysis_waits_for_the_running_solve_rather_than_being_refused() {
+    let budget = 1u64 << 20;
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+    let mut scheduler = Scheduler::new(config.clone(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    // a: a game whose solve takes most of the budget; its publication is handed out
+    // while the solve runs, so only the solve is under way.
+    let nodes = (50..2000u32)
+        .find(|&n| peak_memory_bytes(n as usize) > budget * 6 / 10)
+        .expect("a size");
+    pool.open(&mut scheduler, &a, &graph_text(nodes, 0));
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    assert_eq!(pool.solves.len(), 1, "a's solve runs");
+    // b: a long comment whose analysis does not fit beside it.
+    let left = budget - scheduler.used();
+    let bytes = (left / 128 + 1) as usize;
+    let comment = format!("# {}\n", "x".repeat(bytes));
+    assert!(documents::analysis_estimate(comment.len(), &scheduler.config) > left);
+    pool.open(&mut scheduler, &b, &comment);
+    assert!(
+        pool.analyses.is_empty(),
+        "analysed beside the solve, over the budget"
+    );
+    pool.drain(&mut scheduler);
+    let analysed = &scheduler.documents[&b].document.analysed;
+    assert!(
+        analysed.over_budget.is_none(),
+        "refused while the solve would free room"
+    );
+    assert!(analysed.analysis.is_some());
+}
