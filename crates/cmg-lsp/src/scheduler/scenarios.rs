@@ -761,3 +761,35 @@ fn an_analysis_waits_for_the_running_solve_rather_than_being_refused() {
     );
     assert!(analysed.analysis.is_some());
 }
+
+/// A text that declared a dense graph is measured, and its next text is reserved at
+/// that measure; when the measure does not fit beside what the document still holds,
+/// the new text is measured again from its own size rather than refused (it may need
+/// far less: here the product is gone).
+#[test]
+fn a_text_that_no_longer_needs_the_old_measure_is_measured_again() {
+    let mut config = Config::default();
+    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
+    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
+    let mut pool = Pool::default();
+    let a = uri("a");
+    let left: Vec<String> = (3..200).map(|id| id.to_string()).collect();
+    let right: Vec<String> = (200..400).map(|id| id.to_string()).collect();
+    let dense = format!("{{{}}} -- {{{}}}\n", left.join(" "), right.join(" "));
+    pool.open(&mut scheduler, &a, &dense);
+    pool.drain(&mut scheduler);
+    let document = &scheduler.documents[&a].document;
+    assert!(document.measured.is_some(), "the product was not measured");
+    assert!(
+        document.analysed.over_budget.is_none(),
+        "the dense text was refused"
+    );
+    pool.change(&mut scheduler, &a, 2, "0 -- 1 -- 2\n");
+    pool.drain(&mut scheduler);
+    let analysed = &scheduler.documents[&a].document.analysed;
+    assert!(
+        analysed.over_budget.is_none(),
+        "refused at the old text's measure"
+    );
+    assert_eq!(analysed.version, 2);
+}
