@@ -210,6 +210,24 @@ async fn a_document_too_large_to_analyse_says_so_in_a_pull_too() {
     assert_eq!(codes(&report), ["too-large"], "{report}");
 }
 
+/// A server whose one workspace folder is `folder`, for a client that pulls
+/// diagnostics, initialized with `options`; with the answer to `initialize`.
+async fn start_in_workspace(folder: &TempDir, options: Value) -> (Child, Client, Value) {
+    let (child, mut client) = start();
+    let initialize = client
+        .call(
+            "initialize",
+            json!({"processId": null,
+                   "rootUri": null,
+                   "workspaceFolders": [{"uri": folder.uri(""), "name": "w"}],
+                   "capabilities": {"textDocument": {"diagnostic": {}}},
+                   "initializationOptions": options}),
+        )
+        .await;
+    client.notify("initialized", json!({})).await;
+    (child, client, initialize)
+}
+
 /// The workspace report by URI: its kind, result id and codes.
 fn by_uri(report: &Value) -> std::collections::BTreeMap<String, (String, String, Vec<String>)> {
     report["result"]["items"]
@@ -255,22 +273,12 @@ async fn a_workspace_pull_covers_closed_files_and_open_edits_then_answers_unchan
         .unwrap()
         .success());
 
-    let (_child, mut client) = start();
-    let initialize = client
-        .call(
-            "initialize",
-            json!({"processId": null,
-                   "rootUri": null,
-                   "workspaceFolders": [{"uri": folder.uri(""), "name": "w"}],
-                   "capabilities": {"textDocument": {"diagnostic": {}}},
-                   "initializationOptions": {"analysis": {"maxDocumentBytes": 200}}}),
-        )
-        .await;
+    let (_child, mut client, initialize) =
+        start_in_workspace(&folder, json!({"analysis": {"maxDocumentBytes": 200}})).await;
     assert_eq!(
         initialize["capabilities"]["diagnosticProvider"]["workspaceDiagnostics"],
         true
     );
-    client.notify("initialized", json!({})).await;
     // Open with unsaved edits: a duplicate edge that the file on disk does not have.
     let edited = folder.uri("edited.cmg");
     client.open(&edited, 3, "0 -- 1 -- 2\n1 -- 0\n").await;
@@ -358,18 +366,8 @@ async fn a_closed_file_whose_solve_does_not_fit_the_budget_says_so() {
     let folder = TempDir::new("workspace-budget");
     let path: String = (0..400).map(|i| format!("{} -- {}\n", i, i + 1)).collect();
     folder.write("long.cmg", &format!("{path}expect cat\n"));
-    let (_child, mut client) = start();
-    client
-        .call(
-            "initialize",
-            json!({"processId": null,
-                   "rootUri": null,
-                   "workspaceFolders": [{"uri": folder.uri(""), "name": "w"}],
-                   "capabilities": {"textDocument": {"diagnostic": {}}},
-                   "initializationOptions": {"solver": {"maxMemoryMiB": 1}}}),
-        )
-        .await;
-    client.notify("initialized", json!({})).await;
+    let (_child, mut client, _) =
+        start_in_workspace(&folder, json!({"solver": {"maxMemoryMiB": 1}})).await;
     let report = client
         .request("workspace/diagnostic", json!({"previousResultIds": []}))
         .await;
