@@ -48,49 +48,37 @@ const embedWasm = {
   },
 };
 
-const results = [];
-results.push(
+/** What every bundle shares: one file, minified (well under the size vsce warns about). */
+const bundled = { bundle: true, minify: true, logLevel: "warning" };
+/** The web entry and its worker run in a browser's extension host. */
+const browser = { ...bundled, platform: "browser", target: "es2022" };
+const results = [
   await build({
+    ...bundled,
     entryPoints: [join(root, "src", "extension.ts")],
     outfile: join(root, "dist", "extension.js"),
-    bundle: true,
     platform: "node",
     format: "cjs",
     target: "node18",
     // VS Code provides this module at run time; it cannot be bundled.
     external: ["vscode"],
     sourcemap: false,
-    // Minified, the bundle stays well under the size vsce warns about.
-    minify: true,
-    logLevel: "warning",
   }),
-);
-results.push(
   await build({
+    ...browser,
     entryPoints: [join(root, "src", "web", "extension.ts")],
     outfile: join(root, "dist", "web", "extension.js"),
-    bundle: true,
-    platform: "browser",
     format: "cjs",
-    target: "es2022",
     external: ["vscode"],
-    minify: true,
-    logLevel: "warning",
   }),
-);
-results.push(
   await build({
+    ...browser,
     entryPoints: [join(root, "src", "web", "server.ts")],
     outfile: join(root, "dist", "web", "server.js"),
-    bundle: true,
-    platform: "browser",
     format: "iife",
-    target: "es2022",
     plugins: [embedWasm],
-    minify: true,
-    logLevel: "warning",
   }),
-);
+];
 // esbuild has printed any warning already; failing on it keeps the build clean.
 if (results.some((result) => result.warnings.length > 0)) {
   process.exit(1);
