@@ -7,7 +7,7 @@
 //! end, so the start's answer is final the moment it is decided and the solve stops there.
 //! `tests` checks every position of the full run against `cmg_solve::solve`.
 
-use crate::graph::Graph;
+use crate::graph::{Constraints, Graph};
 
 /// The largest node count the evaluator (and so the search) handles: one `u64` of neighbours per node.
 pub const MAX_NODES: usize = 64;
@@ -31,6 +31,25 @@ const CAT_WINS: u8 = 2;
 
 fn index(mouse: usize, cat: usize, turn: usize) -> usize {
     ((mouse << 6) | cat) << 1 | turn
+}
+
+/// A start and its game, as [`Evaluator::longest_start`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Start {
+    pub mouse: usize,
+    pub cat: usize,
+    pub winner: Winner,
+    pub moves: u32,
+}
+
+impl Start {
+    /// The order of nodes that makes this start the standard one: the hole stays 0, the
+    /// mouse becomes 1 and the cat 2, the others keep their order (for [`Graph::relabelled`]).
+    pub fn order(&self, nodes: usize) -> Vec<usize> {
+        let mut order = vec![0, self.mouse, self.cat];
+        order.extend((1..nodes).filter(|&node| node != self.mouse && node != self.cat));
+        order
+    }
 }
 
 /// Reusable buffers for solving many graphs one after another.
@@ -72,6 +91,46 @@ impl Evaluator {
             return None;
         }
         self.run(graph, Some(index(1, 2, MOUSE_TURN)))
+    }
+
+    /// The longest decided game (won by `wanted`, when given) over every start with the
+    /// hole on node 0: any node but the hole for the mouse, to move, and any other for the
+    /// cat (one with a move besides the hole under `LeetCode` constraints). One full solve
+    /// answers them all; ties go to the smallest mouse, then cat.
+    pub fn longest_start(
+        &mut self,
+        graph: &Graph,
+        wanted: Option<Winner>,
+        constraints: Constraints,
+    ) -> Option<Start> {
+        let n = graph.node_count();
+        if n < 3 {
+            return None;
+        }
+        self.run(graph, None);
+        let rows = graph.rows();
+        let mut best: Option<Start> = None;
+        for mouse in 1..n {
+            for (cat, &row) in rows.iter().enumerate().skip(1) {
+                if mouse == cat || (constraints == Constraints::LeetCode && row & !1 == 0) {
+                    continue;
+                }
+                let at = index(mouse, cat, MOUSE_TURN);
+                let Some((winner, moves)) = decoded(self.winner[at], self.moves[at]) else {
+                    continue;
+                };
+                if wanted.is_some_and(|w| w != winner) || best.is_some_and(|b| b.moves >= moves) {
+                    continue;
+                }
+                best = Some(Start {
+                    mouse,
+                    cat,
+                    winner,
+                    moves,
+                });
+            }
+        }
+        best
     }
 
     /// Solves every position (no early stop) and returns the table as
@@ -180,7 +239,7 @@ fn decoded(winner: u8, moves: u16) -> Option<(Winner, u32)> {
 #[cfg(test)]
 mod tests {
     use super::{Evaluator, Winner};
-    use crate::graph::Graph;
+    use crate::graph::{Constraints, Graph};
     use crate::rng::Rng;
     use cmg_solve::{solve, Game, Outcome, Player, Position};
 
@@ -243,5 +302,54 @@ mod tests {
         }
         // The cases must include real games, not only draws and instant wins.
         assert!(decided_starts > 30, "{decided_starts}");
+    }
+
+    /// The longest start is the longest over every start of the full table, and the graph
+    /// renamed by its order has it as its standard start.
+    #[test]
+    fn the_longest_start_is_the_longest_of_the_table_and_renaming_makes_it_standard() {
+        let mut rng = Rng::new(11);
+        let mut evaluator = Evaluator::new();
+        let mut moved = 0;
+        for case in 0..400 {
+            let n = 3 + (case % 14);
+            let graph = random_graph(&mut rng, n, [15, 25, 40][case % 3]);
+            for wanted in [None, Some(Winner::Mouse), Some(Winner::Cat)] {
+                for constraints in [Constraints::LeetCode, Constraints::None] {
+                    let mut most = None;
+                    let table = evaluator.all(&graph);
+                    for mouse in 1..n {
+                        for cat in 1..n {
+                            let cat_stuck = graph.rows()[cat] & !1 == 0;
+                            if mouse == cat || (constraints == Constraints::LeetCode && cat_stuck) {
+                                continue;
+                            }
+                            if let Some((winner, moves)) = table(mouse, cat, true) {
+                                if wanted.is_none_or(|w| w == winner)
+                                    && most.is_none_or(|(_, m)| moves > m)
+                                {
+                                    most = Some((winner, moves));
+                                }
+                            }
+                        }
+                    }
+                    drop(table);
+                    let found = evaluator.longest_start(&graph, wanted, constraints);
+                    assert_eq!(found.map(|s| (s.winner, s.moves)), most, "case {case}");
+                    if let Some(start) = found {
+                        moved += usize::from((start.mouse, start.cat) != (1, 2));
+                        let renamed = graph.relabelled(&start.order(n));
+                        assert_eq!(renamed.edge_count(), graph.edge_count());
+                        assert_eq!(
+                            evaluator.start(&renamed),
+                            Some((start.winner, start.moves)),
+                            "case {case}"
+                        );
+                    }
+                }
+            }
+        }
+        // Most longest starts are not the standard one, so the renaming is exercised.
+        assert!(moved > 500, "{moved}");
     }
 }

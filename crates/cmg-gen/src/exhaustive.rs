@@ -309,23 +309,13 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
 
 /// `graph` with node `order[i]` renumbered `i`.
 fn relabelled(graph: &Small, order: &[usize]) -> Graph {
-    let mut label = [0usize; crate::canon::MAX];
-    for (i, &node) in order.iter().enumerate() {
-        label[node] = i;
-    }
-    let rows = order
-        .iter()
-        .map(|&node| {
-            let mut row = 0u64;
-            let mut bits = graph.rows[node];
-            while bits != 0 {
-                row |= 1 << label[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            row
-        })
-        .collect();
-    Graph::from_rows(rows)
+    Graph::from_rows(
+        graph.rows[..graph.n]
+            .iter()
+            .map(|&row| u64::from(row))
+            .collect(),
+    )
+    .relabelled(order)
 }
 
 impl Graph {

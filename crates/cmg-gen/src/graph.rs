@@ -76,6 +76,29 @@ impl Graph {
         self.rows[v] ^= 1 << u;
     }
 
+    /// The same graph with its nodes renamed: node `order[i]` becomes node `i` (`order` is a
+    /// permutation of `0..n`).
+    pub fn relabelled(&self, order: &[usize]) -> Graph {
+        debug_assert_eq!(order.len(), self.rows.len());
+        let mut label = [0usize; MAX_NODES];
+        for (new, &old) in order.iter().enumerate() {
+            label[old] = new;
+        }
+        let rows = order
+            .iter()
+            .map(|&old| {
+                let mut row = 0u64;
+                let mut bits = self.rows[old];
+                while bits != 0 {
+                    row |= 1 << label[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                row
+            })
+            .collect();
+        Graph { rows }
+    }
+
     /// Adds a node without edges.
     pub fn push_node(&mut self) {
         assert!(self.rows.len() < MAX_NODES);

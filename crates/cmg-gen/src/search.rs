@@ -6,7 +6,7 @@
 //! many steps ran: never on how fast they ran. The caller decides after each step whether
 //! to go on (a deadline, a cancel flag); the plan of steps comes from the requested seconds.
 
-use crate::eval::{Evaluator, Winner};
+use crate::eval::{Evaluator, Start, Winner};
 use crate::graph::{Constraints, Graph};
 use crate::rng::Rng;
 
@@ -30,10 +30,11 @@ pub struct Request {
     pub constraints: Constraints,
 }
 
-/// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step takes about
-/// 30 ms on an idle 2-core machine (two threads), a tenth of its 1/`STEPS_PER_SECOND` s, so
-/// that the plan usually ends before the deadline even on a machine shared with other work;
-/// when it does not, the caller stops between steps.
+/// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step takes 45 to
+/// 70 ms on an idle 2-core machine (two threads, 9 to 50 nodes), so a plan ends well
+/// before its deadline even on a machine shared with other work; when it does not, the
+/// caller stops between steps. A faster pace (12 steps a second, filling the time) was
+/// measured worse at 11 to 17 nodes and better at 50: docs/records.md, "Seeds and time".
 pub const STEPS_PER_SECOND: f64 = 4.0;
 
 /// The steps planned for `seconds` of search.
@@ -58,6 +59,35 @@ fn score(result: Option<(Winner, u32)>, wanted: Option<Winner>) -> u32 {
     match result {
         Some((winner, moves)) if wanted.is_none_or(|w| w == winner) => moves,
         _ => 0,
+    }
+}
+
+/// What a chain maximises: the longest game of the graph over every start (the hole
+/// fixed), not only the standard one. The nodes besides the hole are interchangeable, so a
+/// graph whose longest game starts elsewhere is, renamed, a graph whose standard start has
+/// that game; and one full solve scores all n² starts, which makes the landscape far less
+/// flat than the standard start's length alone (measured in docs/records.md).
+#[derive(Clone, Copy)]
+struct Goal {
+    wanted: Option<Winner>,
+    constraints: Constraints,
+}
+
+impl Goal {
+    fn best(self, evaluator: &mut Evaluator, graph: &Graph) -> Option<Start> {
+        evaluator.longest_start(graph, self.wanted, self.constraints)
+    }
+
+    fn score(self, evaluator: &mut Evaluator, graph: &Graph) -> u32 {
+        self.best(evaluator, graph).map_or(0, |start| start.moves)
+    }
+
+    /// `graph` renamed so that its longest start is the standard one.
+    fn standard(self, evaluator: &mut Evaluator, graph: &Graph) -> Graph {
+        match self.best(evaluator, graph) {
+            Some(start) => graph.relabelled(&start.order(graph.node_count())),
+            None => graph.clone(),
+        }
     }
 }
 
@@ -94,14 +124,7 @@ struct Chain {
 
 impl Chain {
     /// Runs `changes` edge changes at temperatures falling from `hot` to `cold`.
-    fn anneal(
-        &mut self,
-        changes: u32,
-        hot: f64,
-        cold: f64,
-        wanted: Option<Winner>,
-        constraints: Constraints,
-    ) {
+    fn anneal(&mut self, changes: u32, hot: f64, cold: f64, goal: Goal) {
         let n = self.graph.node_count();
         let ratio = (cold / hot).powf(1.0 / f64::from(changes.max(1)));
         let mut temperature = hot;
@@ -112,11 +135,11 @@ impl Chain {
             if v >= u {
                 v += 1;
             }
-            if !self.graph.toggle_keeps(u, v, constraints) {
+            if !self.graph.toggle_keeps(u, v, goal.constraints) {
                 continue;
             }
             self.graph.toggle(u, v);
-            let new = score(self.evaluator.start(&self.graph), wanted);
+            let new = goal.score(&mut self.evaluator, &self.graph);
             let accept = new >= self.score
                 || self.rng.unit() < (-(f64::from(self.score - new)) / temperature).exp();
             if accept {
@@ -131,9 +154,9 @@ impl Chain {
         }
     }
 
-    fn restart_from(&mut self, graph: &Graph, wanted: Option<Winner>) {
+    fn restart_from(&mut self, graph: &Graph, goal: Goal) {
         self.graph.clone_from(graph);
-        self.score = score(self.evaluator.start(graph), wanted);
+        self.score = goal.score(&mut self.evaluator, graph);
         self.best.clone_from(graph);
         self.best_score = self.score;
     }
@@ -167,6 +190,10 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
     );
     assert!(request.threads > 0);
     let wanted = request.winner;
+    let goal = Goal {
+        wanted,
+        constraints: request.constraints,
+    };
     let planned = request.steps.max(1);
     // Growing: a from-scratch search spends its first 80 % of steps on the sizes below n, evenly.
     let start_size = if request.from.is_some() {
@@ -202,7 +229,7 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
                 best: first.clone(),
                 best_score: 0,
             };
-            chain.restart_from(&first, wanted);
+            chain.restart_from(&first, goal);
             chain
         })
         .collect();
@@ -220,7 +247,7 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
                 graph.push_node();
                 let anchor = 1 + chain.rng.below(size as u64 - 2) as usize;
                 graph.toggle(size - 1, anchor);
-                chain.restart_from(&graph, wanted);
+                chain.restart_from(&graph, goal);
             }
             best = chains[0].graph.clone();
             best_score = chains[0].score;
@@ -228,7 +255,7 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
         let changes = changes_per_step(size);
         std::thread::scope(|scope| {
             for chain in &mut chains {
-                scope.spawn(move || chain.anneal(changes, 2.0, 0.05, wanted, request.constraints));
+                scope.spawn(move || chain.anneal(changes, 2.0, 0.05, goal));
             }
         });
         steps_run += 1;
@@ -242,7 +269,7 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
         // Every chain goes on from the best graph so far (with its own generator): in trials
         // at 13 nodes this beat chains that keep their own graphs by 2 to 4 moves.
         for chain in &mut chains {
-            chain.restart_from(&best, wanted);
+            chain.restart_from(&best, goal);
         }
         let progress = Progress {
             steps_run,
@@ -266,7 +293,9 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
         let last = best.node_count() - 1;
         best.toggle(last, 0);
     }
+    // The longest start becomes the standard one.
     let mut evaluator = Evaluator::new();
+    let best = goal.standard(&mut evaluator, &best);
     let result = evaluator
         .start(&best)
         .filter(|&found| score(Some(found), wanted) > 0);
