@@ -309,13 +309,7 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
 
 /// `graph` with node `order[i]` renumbered `i`.
 fn relabelled(graph: &Small, order: &[usize]) -> Graph {
-    Graph::from_rows(
-        graph.rows[..graph.n]
-            .iter()
-            .map(|&row| u64::from(row))
-            .collect(),
-    )
-    .relabelled(order)
+    Graph::renamed(order, |node| u64::from(graph.rows[node]))
 }
 
 impl Graph {

@@ -50,12 +50,6 @@ impl Graph {
         Some(graph)
     }
 
-    /// The graph of neighbour bitsets, one per node, as [`Graph::rows`] gives them back.
-    pub(crate) fn from_rows(rows: Vec<u64>) -> Graph {
-        debug_assert!(rows.len() <= MAX_NODES);
-        Graph { rows }
-    }
-
     pub fn node_count(&self) -> usize {
         self.rows.len()
     }
@@ -79,7 +73,12 @@ impl Graph {
     /// The same graph with its nodes renamed: node `order[i]` becomes node `i` (`order` is a
     /// permutation of `0..n`).
     pub fn relabelled(&self, order: &[usize]) -> Graph {
-        debug_assert_eq!(order.len(), self.rows.len());
+        Graph::renamed(order, |node| self.rows[node])
+    }
+
+    /// The graph whose node `i` is node `order[i]` of a graph given by its rows (`row(node)`,
+    /// a neighbour bitset), so that other holders of rows rename without a copy first.
+    pub(crate) fn renamed(order: &[usize], row: impl Fn(usize) -> u64) -> Graph {
         let mut label = [0usize; MAX_NODES];
         for (new, &old) in order.iter().enumerate() {
             label[old] = new;
@@ -87,13 +86,13 @@ impl Graph {
         let rows = order
             .iter()
             .map(|&old| {
-                let mut row = 0u64;
-                let mut bits = self.rows[old];
+                let mut renamed = 0u64;
+                let mut bits = row(old);
                 while bits != 0 {
-                    row |= 1 << label[bits.trailing_zeros() as usize];
+                    renamed |= 1 << label[bits.trailing_zeros() as usize];
                     bits &= bits - 1;
                 }
-                row
+                renamed
             })
             .collect();
         Graph { rows }

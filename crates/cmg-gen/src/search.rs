@@ -54,14 +54,6 @@ fn changes_per_step(nodes: usize) -> u32 {
 /// The size a search from scratch starts growing from.
 const FIRST_SIZE: usize = 8;
 
-/// A game's score: its moves when it is decided and won by the requested player; 0 otherwise.
-fn score(result: Option<(Winner, u32)>, wanted: Option<Winner>) -> u32 {
-    match result {
-        Some((winner, moves)) if wanted.is_none_or(|w| w == winner) => moves,
-        _ => 0,
-    }
-}
-
 /// What a chain maximises: the longest game of the graph over every start (the hole
 /// fixed), not only the standard one. The nodes besides the hole are interchangeable, so a
 /// graph whose longest game starts elsewhere is, renamed, a graph whose standard start has
@@ -80,14 +72,6 @@ impl Goal {
 
     fn score(self, evaluator: &mut Evaluator, graph: &Graph) -> u32 {
         self.best(evaluator, graph).map_or(0, |start| start.moves)
-    }
-
-    /// `graph` renamed so that its longest start is the standard one.
-    fn standard(self, evaluator: &mut Evaluator, graph: &Graph) -> Graph {
-        match self.best(evaluator, graph) {
-            Some(start) => graph.relabelled(&start.order(graph.node_count())),
-            None => graph.clone(),
-        }
     }
 }
 
@@ -294,14 +278,13 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
         best.toggle(last, 0);
     }
     // The longest start becomes the standard one.
-    let mut evaluator = Evaluator::new();
-    let best = goal.standard(&mut evaluator, &best);
-    let result = evaluator
-        .start(&best)
-        .filter(|&found| score(Some(found), wanted) > 0);
+    let start = goal.best(&mut Evaluator::new(), &best);
     Found {
-        graph: best,
-        result,
+        graph: match start {
+            Some(start) => best.relabelled(&start.order(n)),
+            None => best,
+        },
+        result: start.map(|start| (start.winner, start.moves)),
         steps_run,
         steps_planned: planned,
         solves: chains
