@@ -286,6 +286,26 @@ fn a_signal_stops_the_search_and_prints_the_best_so_far() {
     }
 }
 
+/// The game printed is the longest the search reported while it ran: the search scores a
+/// graph by its longest start and renames that start to the standard one, so the progress
+/// line and the result agree, and the reference solver finds that length at the start.
+#[test]
+fn the_game_printed_is_the_longest_the_progress_reported() {
+    for nodes in [9, 12, 17] {
+        for seed in 0..2 {
+            let mut reported = 0;
+            let found = search(&request(nodes, seed, 3), |progress| {
+                reported = progress.best_moves;
+                true
+            });
+            let lists = found.graph.adjacency();
+            let moves = found.result.map(|(_, moves)| moves);
+            assert_eq!(moves, Some(reported), "{lists:?}");
+            assert_eq!(reference_start(&lists).map(|(_, m)| m), moves, "{lists:?}");
+        }
+    }
+}
+
 #[test]
 fn longer_than_stops_early() {
     let (code, out, stderr) = gen(&["--nodes", "12", "--seconds", "60", "--longer-than", "10"]);
