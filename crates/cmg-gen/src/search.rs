@@ -30,10 +30,10 @@ pub struct Request {
     pub constraints: Constraints,
 }
 
-/// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step takes 45 to
-/// 70 ms on an idle 2-core machine (two threads, 9 to 50 nodes), so a plan ends well
-/// before its deadline even on a machine shared with other work; when it does not, the
-/// caller stops between steps. A faster pace (12 steps a second, filling the time) was
+/// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step takes 50 to
+/// 130 ms on an idle 2-core machine (two threads, 9 to 50 nodes; the cost of a solve
+/// depends on the graph's shape as well as its size), so a plan ends before its deadline
+/// on such a machine; when it does not, the caller stops between steps. A faster pace (12 steps a second, filling the time) was
 /// measured worse at 11 to 17 nodes and better at 50: docs/records.md, "Seeds and time".
 pub const STEPS_PER_SECOND: f64 = 4.0;
 
