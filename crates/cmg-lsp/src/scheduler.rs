@@ -449,7 +449,6 @@ impl Scheduler {
                 tracked.publication.sent = build;
                 match diagnostics {
                     Some(diagnostics) => {
-                        tracked.publication.refusal_shown = document.analysed.over_budget.is_some();
                         tracked.publication.outcome_shown = solved.then_some(version);
                         actions.push(Action::Publish {
                             uri: uri.clone(),
@@ -482,17 +481,9 @@ impl Scheduler {
                 };
                 tracked.last_used = tick;
                 let before = tracked.document.generation;
-                // A quiet analysis (of an evicted document) refused for want of memory,
-                // whose refusal the client has not been shown yet, still has the
-                // client's diagnostics: its next try is quiet too. Published, it would
-                // show them again without the outcome until the solve lands.
-                let quiet = tracked.document.quiet == before && !tracked.publication.refusal_shown;
                 let rebuilt = tracked.document.rebuild(&self.config);
                 let generation = tracked.document.generation;
                 if generation != before {
-                    if quiet {
-                        tracked.document.quiet = generation;
-                    }
                     // The same text analysed again: what waits for it waits for this.
                     for parked in &mut self.parked {
                         if parked.uri == uri && parked.generation == before {

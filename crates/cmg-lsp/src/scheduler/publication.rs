@@ -51,9 +51,6 @@ pub(super) struct Publication {
     /// comment while a long solve runs) waits only for what is left of that wait, and
     /// once it is over publishes at once, without the outcome until the solve lands.
     pub(super) solve_wait: Option<SolveWait>,
-    /// Whether the latest publication sent is the note of an analysis refused for want
-    /// of memory: the client no longer shows the document's diagnostics.
-    pub(super) refusal_shown: bool,
     /// The version whose outcome the client shows, if the latest publication sent had
     /// the outcome in it: that version is not published again without it.
     pub(super) outcome_shown: Option<i32>,

@@ -103,6 +103,8 @@ struct Harness {
     /// Per document: the opening and version last published, and whether that
     /// publication had the solve's outcome in it.
     shown: HashMap<Uri, (u32, i32, bool)>,
+    /// Per document: the opening and version of the last publication, whatever it was.
+    latest: HashMap<Uri, (u32, i32)>,
     handed: Vec<(Uri, u64)>,
 }
 
@@ -170,6 +172,7 @@ impl Harness {
                 };
                 let doc = self.client.get(&uri).expect("published a closed document");
                 assert_eq!(version, doc.version, "published a stale version");
+                self.latest.insert(uri.clone(), (doc.opening, version));
                 let mut messages: Vec<String> =
                     diagnostics.into_iter().map(|d| d.message).collect();
                 messages.sort();
@@ -410,6 +413,12 @@ fn run_with(config: Config, ops: Vec<Op>) -> Harness {
     assert_eq!(scheduler.parked(), 0);
     for (uri, doc) in &harness.client {
         assert_eq!(scheduler.text(uri).as_deref(), Some(doc.text.as_str()));
+        // Once the work is done, the client shows each open text's own diagnostics.
+        assert_eq!(
+            harness.latest.get(uri).copied(),
+            Some((doc.opening, doc.version)),
+            "the last publication is not of the text open now"
+        );
     }
     harness
 }
@@ -497,6 +506,29 @@ fn a_refusal_never_sent_leaves_the_next_analysis_quiet() {
     assert_eq!(harness.publications, 3);
 }
 
+/// A shrunk case of the tight-budget property: a changed text's analysis is refused
+/// for want of memory, and a request tries it again before the refusal is sent. The
+/// new try is of a new text the client has not seen: it is published, not kept quiet
+/// as the re-analysis of an evicted document is (the last check of `run_with`).
+#[test]
+fn a_new_text_analysed_again_before_its_refusal_is_sent_is_published() {
+    use Op::*;
+    let mut ops = settled(0, 7);
+    ops.extend([
+        FinishAnalysis(0),
+        Change(0, 7),
+        Close(1),
+        FinishSolve(0, false),
+        FinishAnalysis(0),
+        FinishAnalysis(0),
+        Change(0, 6),
+        FinishSolve(0, false),
+        FinishAnalysis(0),
+        Request(0, false),
+    ]);
+    run_with(tight(), ops);
+}
+
 /// The initialization options are the defaults of every configuration answer, and
 /// an answer equal to the settings in force does nothing at all.
 #[test]
@@ -576,6 +608,42 @@ fn an_evicted_document_is_analysed_again_for_a_request_and_not_published_again()
     harness.apply(&mut scheduler, Op::Change(d, 0));
     harness.drain(&mut scheduler);
     assert_eq!(harness.publications, 4);
+}
+
+/// The analysis of an older text, kept while the next waits for room, is the first
+/// thing evicted when another document needs room: nothing needs it any more. Here the
+/// reopened document is analysed at once.
+#[test]
+fn a_stale_analysis_is_evicted_to_make_room() {
+    use Op::*;
+    let mut scheduler = Scheduler::new(tight(), Encoding::Utf16);
+    let mut harness = Harness {
+        tight: true,
+        ..Harness::default()
+    };
+    for op in settled(7, 0) {
+        harness.apply(&mut scheduler, op);
+    }
+    harness.apply(&mut scheduler, Change(0, 0));
+    assert_eq!(
+        scheduler.waiting,
+        [uri(0)],
+        "the new text fits next to the old"
+    );
+    harness.apply(&mut scheduler, Open(1, 0));
+    assert_eq!(
+        scheduler.documents[&uri(0)].document.analysis_bytes(),
+        0,
+        "the stale analysis is kept"
+    );
+    assert!(harness
+        .work
+        .analyses
+        .iter()
+        .any(|(under_way, _)| *under_way == uri(1)));
+    assert!(!scheduler.waiting.contains(&uri(1)));
+    harness.drain(&mut scheduler);
+    assert!(harness.refused.is_empty());
 }
 
 /// Documents opened at once: while the others' publications are under way their
