@@ -14,7 +14,6 @@ mod cli_view;
 mod cli_writes;
 mod doc_links;
 mod docs;
-mod format;
 mod gen;
 mod gen_exhaustive;
 mod judge;

@@ -13,10 +13,8 @@ use expect_test::{expect, Expect};
 #[path = "common/shapes.rs"]
 mod shapes;
 
-/// `CMG_SLOW_TESTS=1`: the property below runs many more cases.
-fn slow_tests() -> bool {
-    std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| !value.is_empty() && value != "0")
-}
+// `CMG_SLOW_TESTS=1`: the property below runs many more cases.
+use cmg_solve::test_env::slow_tests;
 
 /// Every diagnostic of `text` as `code severity line:col-line:col "covered text": message`,
 /// with related locations indented below.

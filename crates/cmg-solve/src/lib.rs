@@ -23,6 +23,9 @@ mod strategy;
 mod table;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
+pub mod test_env;
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
 pub mod test_rng;
 mod what_if;
 mod workers;

@@ -1,11 +1,9 @@
-//! What the integration tests share: how they read `CMG_SLOW_TESTS`.
+//! What the integration tests share.
 
 /// Whether the slow variants of the tests run (more property cases, larger inputs): CI
-/// sets `CMG_SLOW_TESTS=1`. Any value but empty or `0` turns them on, read here alone so
-/// that every test agrees.
-pub fn slow_tests() -> bool {
-    std::env::var_os("CMG_SLOW_TESTS").is_some_and(|value| !value.is_empty() && value != "0")
-}
+/// sets `CMG_SLOW_TESTS=1`. Read by one function for every crate's tests, so that all
+/// agree.
+pub use cmg_solve::test_env::slow_tests;
 
 pub mod examples;
 pub mod hostile;

@@ -47,9 +47,7 @@ fn brute_force(n: usize, winner: Option<Winner>, constraints: Constraints) -> Op
     longest
 }
 
-fn slow() -> bool {
-    std::env::var_os("CMG_SLOW_TESTS").is_some()
-}
+use cmg_solve::test_env::slow_tests as slow;
 
 /// Up to 6 nodes (7 with `CMG_SLOW_TESTS`), for either winner, the mouse and the cat,
 /// under both constraints: the same length as the brute force, and a graph that has it.

@@ -32,6 +32,18 @@ fn spacing_and_one_statement_per_line() {
 }
 
 #[test]
+fn node_ids_lose_their_leading_zeros() {
+    check(
+        "007 -- 01 -- 00\nnode 010 \"ten\"\n[[01], [00]]\n",
+        expect![[r#"
+            7 -- 1 -- 0
+            node 10 "ten"
+            [[1], [0]]
+        "#]],
+    );
+}
+
+#[test]
 fn blank_lines_are_collapsed_and_trimmed() {
     check(
         "\n\n# head\n\n\n\n1 -- 2\n\n\n",
@@ -272,7 +284,7 @@ proptest! {
 }
 
 fn cases() -> u32 {
-    if crate::common::slow_tests() {
+    if cmg_solve::test_env::slow_tests() {
         4096
     } else {
         512
