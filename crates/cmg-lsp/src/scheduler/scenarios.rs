@@ -793,3 +793,45 @@ fn a_text_that_no_longer_needs_the_old_measure_is_measured_again() {
     );
     assert_eq!(analysed.version, 2);
 }
+
+/// Making room, the budget evicts a document whose solve is settled before one whose
+/// solve still waits in the queue, however recently each was used (evicting the second
+/// would cancel a solve that is wanted), and the solves queued for the documents it
+/// does not evict stay queued.
+#[test]
+fn a_settled_document_is_evicted_before_one_whose_solve_waits() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [settled, running, queued, newcomer] = [uri("s"), uri("r"), uri("q"), uri("n")];
+    pool.open(&mut scheduler, &settled, &graph_text(40, 0));
+    pool.drain(&mut scheduler);
+    // One solve runs, the next waits in the queue behind it.
+    pool.open(&mut scheduler, &running, &graph_text(40, 1));
+    pool.finish_analysis(&mut scheduler);
+    pool.open(&mut scheduler, &queued, &graph_text(40, 2));
+    pool.finish_analysis(&mut scheduler);
+    while !pool.timers.is_empty() {
+        pool.finish_timer(&mut scheduler);
+    }
+    while !pool.builds.is_empty() {
+        pool.finish_build(&mut scheduler);
+    }
+    assert_eq!(pool.solves.len(), 1);
+    assert!(scheduler.queue.iter().any(|(uri, _)| *uri == queued));
+    // The settled document is touched last: only the state of its solve puts it first.
+    pool.request(&mut scheduler, &settled, Needs::Analysis);
+    let text = graph_text(40, 3);
+    let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
+    scheduler.config.memory_cap = Some(scheduler.used() + estimate - 1);
+    pool.open(&mut scheduler, &newcomer, &text);
+    let analysis_bytes = |uri: &Uri| scheduler.documents[uri].document.analysis_bytes();
+    assert_eq!(analysis_bytes(&settled), 0, "the settled document was kept");
+    assert!(
+        analysis_bytes(&queued) > 0,
+        "the queued solve's document was evicted"
+    );
+    assert!(
+        scheduler.queue.iter().any(|(uri, _)| *uri == queued),
+        "the queued solve was dropped"
+    );
+}
