@@ -835,3 +835,128 @@ fn a_settled_document_is_evicted_before_one_whose_solve_waits() {
         "the queued solve was dropped"
     );
 }
+
+/// A document whose diagnostics are built again when its solve lands (the generation
+/// was handed over already) holds its analysis until that build is sent: another
+/// document's analysis that needs the room waits for it rather than being refused,
+/// though nothing else is under way.
+#[test]
+fn an_analysis_waits_for_a_rebuild_with_the_outcome_rather_than_being_refused() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    pool.open(&mut scheduler, &a, &graph_text(40, 0));
+    pool.finish_analysis(&mut scheduler);
+    // The wait for a quick solve ends first: published without the outcome.
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    assert_eq!(pool.published.len(), 1);
+    // The solve lands: a build with the outcome is handed out; the what-if ends too.
+    pool.finish_solve(&mut scheduler);
+    pool.finish_solve(&mut scheduler);
+    assert_eq!((pool.builds.len(), pool.solves.len()), (1, 0));
+    assert!(!scheduler.under_way());
+    // Room for b only with a's analysis gone: evicting a's solution is not enough.
+    let text = graph_text(400, 1);
+    let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
+    let solution = scheduler.documents[&a].solution_bytes();
+    assert!(estimate > solution + 1);
+    scheduler.config.memory_cap = Some(scheduler.used() + estimate - solution - 1);
+    pool.open(&mut scheduler, &b, &text);
+    assert!(pool.analyses.is_empty(), "started above the budget");
+    assert!(scheduler.waiting.contains(&b), "refused, not waiting");
+    pool.drain(&mut scheduler);
+    let analysed = &scheduler.documents[&b].document.analysed;
+    assert!(analysed.over_budget.is_none(), "refused");
+    assert!(analysed.analysis.is_some());
+}
+
+/// A publication handed to the client and not yet confirmed holds the analysis it was
+/// built from: another document's analysis that needs the room waits for the
+/// confirmation rather than being refused, though nothing else is under way. (The
+/// pools confirm each publication at once; here the confirmation is held back.)
+#[test]
+fn an_analysis_waits_for_a_publication_not_yet_confirmed() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    // No game: no solve, no wait for one.
+    pool.open(&mut scheduler, &a, "0 -- 1 -- 3\n");
+    pool.finish_analysis(&mut scheduler);
+    let built = pool.work.finish_build(0).expect("a build runs");
+    let mut handed = None;
+    for action in scheduler.handle(built) {
+        match action {
+            Action::Publish {
+                uri,
+                generation: Some(generation),
+                ..
+            } => handed = Some((uri, generation)),
+            other => assert!(pool
+                .work
+                .keep(other)
+                .is_none_or(|other| matches!(other, Action::Free(_)))),
+        }
+    }
+    let (published, generation) = handed.expect("a publication");
+    assert!(!scheduler.under_way());
+    let text = graph_text(40, 1);
+    let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
+    scheduler.config.memory_cap = Some(scheduler.used() + estimate - 1);
+    pool.open(&mut scheduler, &b, &text);
+    assert!(pool.analyses.is_empty(), "started above the budget");
+    assert!(scheduler.waiting.contains(&b), "refused, not waiting");
+    pool.feed(
+        &mut scheduler,
+        Event::Published {
+            uri: published,
+            generation,
+        },
+    );
+    pool.drain(&mut scheduler);
+    let analysed = &scheduler.documents[&b].document.analysed;
+    assert!(analysed.over_budget.is_none(), "refused");
+    assert!(analysed.analysis.is_some());
+}
+
+/// A document whose analysis was refused holds nothing, so making room never picks it
+/// (it would free nothing, and mark the document evicted); once room is made, a
+/// request tries it again and the client is shown the result instead of the refusal.
+#[test]
+fn a_refused_document_is_not_evicted_and_its_next_analysis_is_published() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b] = [uri("a"), uri("b")];
+    let text = graph_text(40, 0);
+    let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
+    scheduler.config.memory_cap = Some(estimate - 1);
+    pool.open(&mut scheduler, &a, &text);
+    pool.drain(&mut scheduler);
+    let refused = |pool: &Pool| {
+        let (_, _, diagnostics) = pool
+            .published
+            .iter()
+            .rev()
+            .find(|(uri, ..)| *uri == a)
+            .unwrap();
+        diagnostics
+            .iter()
+            .any(|d| d.message.contains("memory budget"))
+    };
+    assert!(refused(&pool));
+    // Another document needs room: a has none to give.
+    let other = graph_text(30, 1);
+    let needed = documents::analysis_estimate(other.len(), &scheduler.config);
+    scheduler.config.memory_cap = Some(scheduler.used() + needed - 1);
+    pool.open(&mut scheduler, &b, &other);
+    pool.drain(&mut scheduler);
+    assert!(
+        !scheduler.documents[&a].document.evicted,
+        "a refused document was evicted"
+    );
+    // With room enough, a request tries a again, and the client is shown the result.
+    scheduler.config.memory_cap = None;
+    pool.request(&mut scheduler, &a, Needs::Analysis);
+    pool.drain(&mut scheduler);
+    assert!(!refused(&pool), "the client still shows the refusal");
+}
