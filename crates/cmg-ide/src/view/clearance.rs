@@ -338,8 +338,17 @@ fn clear_edges(
             found = left;
         }
     }
-    // What is left: nudge the worst clashes (those a spread would have to blow the
-    // picture up for) a few passes, then spread out by the one factor the rest needs.
+    last_passes(edges, positions, work, cap)
+}
+
+/// What the rounds leave: nudges the worst clashes (those a spread would have to blow
+/// the picture up for) a few passes, then spreads out by the one factor the rest needs.
+fn last_passes(
+    edges: &[[usize; 2]],
+    positions: &mut [[f64; 2]],
+    work: &mut Work,
+    cap: usize,
+) -> Cleared {
     for attempt in 0..LAST_PASSES {
         let Some(clashes) = clashes_within(edges, positions, work, cap) else {
             return Cut;

@@ -318,6 +318,35 @@ fn the_pictures_the_pass_makes_are_pinned() {
         summary(&positions)
     )
     .unwrap();
+    // The last passes, which only pictures the rounds cannot clear reach: on crowded
+    // pictures straight away, with nodes sitting on edges (nudged apart first).
+    for (n, side, seed) in [(12, 30.0, 4), (40, 60.0, 5)] {
+        let (mut positions, edges) = picture(n, side, seed);
+        for (i, &[a, b]) in edges.iter().enumerate().take(4) {
+            let on = (i + 7) % n;
+            if on != a && on != b {
+                positions[on] = [
+                    (positions[a][0] + positions[b][0]) / 2.0,
+                    (positions[a][1] + positions[b][1]) / 2.0,
+                ];
+            }
+        }
+        let cap = max_clashes(n, edges.len());
+        let mut work = unlimited();
+        let cleared = last_passes(&edges, &mut positions, &mut work, cap);
+        assert_eq!(cleared, Cleared::All);
+        assert!(
+            clashes(&edges, &positions).is_empty(),
+            "the last passes left clashes"
+        );
+        writeln!(
+            lines,
+            "last passes, {n} nodes: {} units, {}",
+            work.spent(),
+            summary(&positions)
+        )
+        .unwrap();
+    }
     expect_test::expect![[r#"
         12 nodes, seeded false: All, 57785 units, 232.5 x 277.8 px, 8fc9d47a1affd2b0
         12 nodes, seeded true: All, 47808 units, 213.5 x 183.2 px, f7337515ab77ae65
@@ -325,6 +354,8 @@ fn the_pictures_the_pass_makes_are_pinned() {
         40 nodes, seeded true: All, 784027 units, 1016.2 x 962.4 px, 14439c6111518a22
         120 nodes, seeded false: All, 1513873 units, 4614.7 x 4624.3 px, a5ba2eed5d69cb10
         400 nodes on two spots: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
+        last passes, 12 nodes: 2987 units, 424.0 x 365.6 px, cd4f38a73bdcc748
+        last passes, 40 nodes: 37900 units, 1157.8 x 1682.7 px, 648747dd1cf47d70
     "#]]
     .assert_eq(&lines);
 }
