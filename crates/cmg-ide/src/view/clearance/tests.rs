@@ -303,21 +303,23 @@ fn the_pictures_the_pass_makes_are_pinned() {
     // More clashes than the pass keeps: the nodes that share a spot (two spots) are
     // set apart first, within a budget that runs out.
     let n = 400;
-    let mut positions: Vec<[f64; 2]> = (0..n).map(|i| [(i % 2) as f64 * 1000.0, 0.0]).collect();
     let edges: Vec<[usize; 2]> = (0..n)
         .flat_map(|a| (a + 1..n).step_by(7).map(move |b| [a, b]))
         .collect();
-    let mut work = Work::new(Limits {
-        work: 2_000_000,
-        cancel: None,
-    });
-    let cleared = clear_edges(&edges, &mut positions, true, &mut work);
-    writeln!(
-        lines,
-        "{n} nodes on two spots: {cleared:?}, {}",
-        summary(&positions)
-    )
-    .unwrap();
+    for seeded in [false, true] {
+        let mut positions: Vec<[f64; 2]> = (0..n).map(|i| [(i % 2) as f64 * 1000.0, 0.0]).collect();
+        let mut work = Work::new(Limits {
+            work: 2_000_000,
+            cancel: None,
+        });
+        let cleared = clear_edges(&edges, &mut positions, seeded, &mut work);
+        writeln!(
+            lines,
+            "{n} nodes on two spots, seeded {seeded}: {cleared:?}, {}",
+            summary(&positions)
+        )
+        .unwrap();
+    }
     // The last passes, which only pictures the rounds cannot clear reach: on crowded
     // pictures straight away, with nodes sitting on edges (nudged apart first).
     for (n, side, seed) in [(12, 30.0, 4), (40, 60.0, 5)] {
@@ -353,7 +355,8 @@ fn the_pictures_the_pass_makes_are_pinned() {
         40 nodes, seeded false: All, 320621 units, 1116.2 x 1130.7 px, df249890a5a24ad0
         40 nodes, seeded true: All, 784027 units, 1016.2 x 962.4 px, 14439c6111518a22
         120 nodes, seeded false: All, 1513873 units, 4614.7 x 4624.3 px, a5ba2eed5d69cb10
-        400 nodes on two spots: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
+        400 nodes on two spots, seeded false: Cut, 124701.0 x 55048.7 px, 65b80fdaf1461343
+        400 nodes on two spots, seeded true: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
         last passes, 12 nodes: 2987 units, 424.0 x 365.6 px, cd4f38a73bdcc748
         last passes, 40 nodes: 37900 units, 1157.8 x 1682.7 px, 648747dd1cf47d70
     "#]]
@@ -377,4 +380,24 @@ fn summary(positions: &[[f64; 2]]) -> String {
         high[0] - low[0],
         high[1] - low[1]
     )
+}
+
+/// A pass whose cancel flag is set stops at once and says it was cancelled (not only
+/// out of work), so that `clear` gives no picture: the layout's own check of the flag
+/// comes before the pass and cannot see a cancel that arrives during it.
+#[test]
+fn a_cancelled_pass_stops_and_says_so() {
+    let (mut positions, edges) = picture(40, 60.0, 1);
+    let before = positions.clone();
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    let mut work = Work::new(Limits {
+        work: u64::MAX,
+        cancel: Some(&flag),
+    });
+    assert_eq!(
+        clear_edges(&edges, &mut positions, false, &mut work),
+        Cleared::Cut
+    );
+    assert!(work.cancelled());
+    assert_eq!(positions, before, "moved after the cancel");
 }
