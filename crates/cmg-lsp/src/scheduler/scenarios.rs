@@ -862,13 +862,9 @@ fn an_analysis_waits_for_a_rebuild_with_the_outcome_rather_than_being_refused() 
     let solution = scheduler.documents[&a].solution_bytes();
     assert!(estimate > solution + 1);
     scheduler.config.memory_cap = Some(scheduler.used() + estimate - solution - 1);
-    pool.open(&mut scheduler, &b, &text);
-    assert!(pool.analyses.is_empty(), "started above the budget");
-    assert!(scheduler.waiting.contains(&b), "refused, not waiting");
+    open_to_wait(&mut pool, &mut scheduler, &b, &text);
     pool.drain(&mut scheduler);
-    let analysed = &scheduler.documents[&b].document.analysed;
-    assert!(analysed.over_budget.is_none(), "refused");
-    assert!(analysed.analysis.is_some());
+    assert_analysed(&scheduler, &b);
 }
 
 /// A publication handed to the client and not yet confirmed holds the analysis it was
@@ -903,9 +899,7 @@ fn an_analysis_waits_for_a_publication_not_yet_confirmed() {
     let text = graph_text(40, 1);
     let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
     scheduler.config.memory_cap = Some(scheduler.used() + estimate - 1);
-    pool.open(&mut scheduler, &b, &text);
-    assert!(pool.analyses.is_empty(), "started above the budget");
-    assert!(scheduler.waiting.contains(&b), "refused, not waiting");
+    open_to_wait(&mut pool, &mut scheduler, &b, &text);
     pool.feed(
         &mut scheduler,
         Event::Published {
@@ -914,9 +908,7 @@ fn an_analysis_waits_for_a_publication_not_yet_confirmed() {
         },
     );
     pool.drain(&mut scheduler);
-    let analysed = &scheduler.documents[&b].document.analysed;
-    assert!(analysed.over_budget.is_none(), "refused");
-    assert!(analysed.analysis.is_some());
+    assert_analysed(&scheduler, &b);
 }
 
 /// A document whose analysis was refused holds nothing, so making room never picks it
@@ -959,4 +951,18 @@ fn a_refused_document_is_not_evicted_and_its_next_analysis_is_published() {
     pool.request(&mut scheduler, &a, Needs::Analysis);
     pool.drain(&mut scheduler);
     assert!(!refused(&pool), "the client still shows the refusal");
+}
+
+/// Opens `uri` with `text` when it does not fit: its analysis waits for room.
+fn open_to_wait(pool: &mut Pool, scheduler: &mut Scheduler, uri: &Uri, text: &str) {
+    pool.open(scheduler, uri, text);
+    assert!(pool.analyses.is_empty(), "started above the budget");
+    assert!(scheduler.waiting.contains(uri), "refused, not waiting");
+}
+
+/// `uri`'s analysis is done and was not refused.
+fn assert_analysed(scheduler: &Scheduler, uri: &Uri) {
+    let analysed = &scheduler.documents[uri].document.analysed;
+    assert!(analysed.over_budget.is_none(), "refused");
+    assert!(analysed.analysis.is_some());
 }
