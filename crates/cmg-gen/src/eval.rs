@@ -43,12 +43,9 @@ pub struct Start {
 }
 
 impl Start {
-    /// The order of nodes that makes this start the standard one: the hole stays 0, the
-    /// mouse becomes 1 and the cat 2, the others keep their order (for [`Graph::relabelled`]).
+    /// The order of nodes that makes this start the standard one ([`Graph::standard_order`]).
     pub fn order(&self, nodes: usize) -> Vec<usize> {
-        let mut order = vec![0, self.mouse, self.cat];
-        order.extend((1..nodes).filter(|&node| node != self.mouse && node != self.cat));
-        order
+        Graph::standard_order(nodes, self.mouse, self.cat)
     }
 }
 
@@ -94,9 +91,8 @@ impl Evaluator {
     }
 
     /// The longest decided game (won by `wanted`, when given) over every start with the
-    /// hole on node 0: any node but the hole for the mouse, to move, and any other for the
-    /// cat (one with a move besides the hole under `LeetCode` constraints). One full solve
-    /// answers them all; ties go to the smallest mouse, then cat.
+    /// hole on node 0 ([`Graph::starts`]), the mouse to move. One full solve answers them
+    /// all; ties go to the smallest mouse, then cat.
     pub fn longest_start(
         &mut self,
         graph: &Graph,
@@ -108,27 +104,21 @@ impl Evaluator {
             return None;
         }
         self.run(graph, None);
-        let rows = graph.rows();
         let mut best: Option<Start> = None;
-        for mouse in 1..n {
-            for (cat, &row) in rows.iter().enumerate().skip(1) {
-                if mouse == cat || (constraints == Constraints::LeetCode && row & !1 == 0) {
-                    continue;
-                }
-                let at = index(mouse, cat, MOUSE_TURN);
-                let Some((winner, moves)) = decoded(self.winner[at], self.moves[at]) else {
-                    continue;
-                };
-                if wanted.is_some_and(|w| w != winner) || best.is_some_and(|b| b.moves >= moves) {
-                    continue;
-                }
-                best = Some(Start {
-                    mouse,
-                    cat,
-                    winner,
-                    moves,
-                });
+        for (mouse, cat) in graph.starts(constraints) {
+            let at = index(mouse, cat, MOUSE_TURN);
+            let Some((winner, moves)) = decoded(self.winner[at], self.moves[at]) else {
+                continue;
+            };
+            if wanted.is_some_and(|w| w != winner) || best.is_some_and(|b| b.moves >= moves) {
+                continue;
             }
+            best = Some(Start {
+                mouse,
+                cat,
+                winner,
+                moves,
+            });
         }
         best
     }

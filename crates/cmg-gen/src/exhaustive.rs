@@ -185,7 +185,6 @@ impl Plan {
     /// Solves `graph` once per hole, and offers its longest start.
     fn examine(&self, graph: &Small, evaluator: &mut Evaluator, found: &mut Longest) {
         let n = graph.n;
-        let leetcode = self.request.constraints == Constraints::LeetCode;
         found.graphs += 1;
         for hole in 0..n {
             let order = |first: &[usize]| -> Vec<usize> {
@@ -196,26 +195,20 @@ impl Plan {
             let with_hole = relabelled(graph, &order(&[hole]));
             let table = evaluator.all(&with_hole);
             found.solves += 1;
-            for mouse in 1..n {
-                for cat in 1..n {
-                    // The cat must have a move that is not into the hole.
-                    if mouse == cat || (leetcode && with_hole.rows()[cat] & !1 == 0) {
-                        continue;
-                    }
-                    let Some((winner, moves)) = table(mouse, cat, true) else {
-                        continue;
-                    };
-                    if self.request.winner.is_some_and(|wanted| wanted != winner)
-                        || found.best_moves().is_some_and(|most| most > moves)
-                    {
-                        continue;
-                    }
-                    found.offer(Best {
-                        moves,
-                        winner,
-                        graph: relabelled(&with_hole.to_small(), &order(&[0, mouse, cat])),
-                    });
+            for (mouse, cat) in with_hole.starts(self.request.constraints) {
+                let Some((winner, moves)) = table(mouse, cat, true) else {
+                    continue;
+                };
+                if self.request.winner.is_some_and(|wanted| wanted != winner)
+                    || found.best_moves().is_some_and(|most| most > moves)
+                {
+                    continue;
                 }
+                found.offer(Best {
+                    moves,
+                    winner,
+                    graph: with_hole.relabelled(&Graph::standard_order(n, mouse, cat)),
+                });
             }
         }
     }
@@ -310,20 +303,6 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
 /// `graph` with node `order[i]` renumbered `i`.
 fn relabelled(graph: &Small, order: &[usize]) -> Graph {
     Graph::renamed(order, |node| u64::from(graph.rows[node]))
-}
-
-impl Graph {
-    /// This graph as the exhaustive search's small graph (at most 16 nodes).
-    fn to_small(&self) -> Small {
-        let mut small = Small {
-            n: self.node_count(),
-            rows: [0; crate::canon::MAX],
-        };
-        for (slot, &row) in small.rows.iter_mut().zip(self.rows()) {
-            *slot = row as u16;
-        }
-        small
-    }
 }
 
 #[cfg(test)]

@@ -70,6 +70,15 @@ impl Graph {
         self.rows[v] ^= 1 << u;
     }
 
+    /// The order of `n` nodes that makes `(mouse, cat)` the standard start: the hole stays
+    /// 0, the mouse becomes 1 and the cat 2, the others keep their order (for
+    /// [`Graph::relabelled`]).
+    pub fn standard_order(n: usize, mouse: usize, cat: usize) -> Vec<usize> {
+        let mut order = vec![0, mouse, cat];
+        order.extend((1..n).filter(|&node| node != mouse && node != cat));
+        order
+    }
+
     /// The same graph with its nodes renamed: node `order[i]` becomes node `i` (`order` is a
     /// permutation of `0..n`).
     pub fn relabelled(&self, order: &[usize]) -> Graph {
@@ -138,6 +147,19 @@ impl Graph {
                     && self.rows[2] & !1 != 0
             }
         }
+    }
+
+    /// Every start with the hole on node 0 that `constraints` allow, as `(mouse, cat)`:
+    /// the mouse on any node but the hole, the cat on any other (under `LeetCode`, one with
+    /// a move besides the hole). Mouse first, then cat, in increasing order.
+    pub fn starts(&self, constraints: Constraints) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let n = self.rows.len();
+        (1..n).flat_map(move |mouse| {
+            (1..n).filter_map(move |cat| {
+                let stuck = constraints == Constraints::LeetCode && self.rows[cat] & !1 == 0;
+                (mouse != cat && !stuck).then_some((mouse, cat))
+            })
+        })
     }
 
     /// Whether toggling `u -- v` keeps `constraints` on a graph that meets them: only a

@@ -33,8 +33,9 @@ pub struct Request {
 /// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step takes 50 to
 /// 130 ms on an idle 2-core machine (two threads, 9 to 50 nodes; the cost of a solve
 /// depends on the graph's shape as well as its size), so a plan ends before its deadline
-/// on such a machine; when it does not, the caller stops between steps. A faster pace (12 steps a second, filling the time) was
-/// measured worse at 11 to 17 nodes and better at 50: docs/records.md, "Seeds and time".
+/// on such a machine; when it does not, the caller stops between steps. A faster pace (12
+/// steps a second, filling the time) was measured worse at 11 to 17 nodes and better at
+/// 50: docs/records.md, "Seeds and time".
 pub const STEPS_PER_SECOND: f64 = 4.0;
 
 /// The steps planned for `seconds` of search.
@@ -173,9 +174,8 @@ pub fn search(request: &Request, mut go_on: impl FnMut(&Progress) -> bool) -> Fo
         "3 to 64 nodes, got {n}"
     );
     assert!(request.threads > 0);
-    let wanted = request.winner;
     let goal = Goal {
-        wanted,
+        wanted: request.winner,
         constraints: request.constraints,
     };
     let planned = request.steps.max(1);
