@@ -953,6 +953,61 @@ fn a_refused_document_is_not_evicted_and_its_next_analysis_is_published() {
     assert!(!refused(&pool), "the client still shows the refusal");
 }
 
+/// With three documents, making room meets a stale analysis (of an older text, kept
+/// while the next waits for room) beside another document's analysis: the stale one
+/// goes first, since nothing needs it, and the other is kept for its requests. (With
+/// two documents the choice never arises: the one that needs room is never a
+/// candidate, so the properties, which use two, cannot pin it.)
+#[test]
+fn a_stale_analysis_goes_before_another_documents() {
+    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
+    let mut pool = Pool::default();
+    let [a, b, c] = [uri("a"), uri("b"), uri("c")];
+    let estimate = |text: &str, scheduler: &Scheduler| {
+        documents::analysis_estimate(text.len(), &scheduler.config)
+    };
+    // a: a large game whose solve runs; its publication is handed out.
+    pool.open(&mut scheduler, &a, &graph_text(400, 0));
+    pool.finish_analysis(&mut scheduler);
+    pool.finish_timer(&mut scheduler);
+    pool.finish_build(&mut scheduler);
+    assert_eq!(pool.solves.len(), 1, "a's solve runs");
+    let stale = scheduler.documents[&a].document.analysis_bytes();
+    // a's next text does not fit beside its older analysis: it waits for the solve.
+    let next = graph_text(40, 1);
+    let room = estimate(&next, &scheduler) - 1;
+    scheduler.config.memory_cap = Some(scheduler.used() + room);
+    pool.change(&mut scheduler, &a, 2, &next);
+    assert!(pool.analyses.is_empty(), "started above the budget");
+    assert!(scheduler.waiting.contains(&a), "refused, not waiting");
+    // b, small and without a game, fits beside it and settles; it is the newest.
+    pool.open(&mut scheduler, &b, "0 -- 1\n");
+    while !pool.analyses.is_empty() || !pool.builds.is_empty() {
+        if pool.analyses.is_empty() {
+            pool.finish_build(&mut scheduler);
+        } else {
+            pool.finish_analysis(&mut scheduler);
+        }
+    }
+    assert!(scheduler.waiting.contains(&a), "a's next text was started");
+    let held = scheduler.documents[&b].retained_bytes();
+    // c (a's next text without its last newline) needs more than is left, and less
+    // than either analysis frees; with the stale one gone, a's next text fits too.
+    let third = next.trim_end();
+    let need = estimate(third, &scheduler);
+    assert!(room - held < need && need <= room, "{room} {held} {need}");
+    assert!(stale > held + need + 1, "{stale} {held} {need}");
+    pool.open(&mut scheduler, &c, third);
+    assert!(
+        scheduler.documents[&b].document.analysis_bytes() > 0,
+        "b's analysis was evicted"
+    );
+    assert!(
+        !scheduler.waiting.contains(&a),
+        "the stale analysis was kept"
+    );
+}
+
 /// Opens `uri` with `text` when it does not fit: its analysis waits for room.
 fn open_to_wait(pool: &mut Pool, scheduler: &mut Scheduler, uri: &Uri, text: &str) {
     pool.open(scheduler, uri, text);
