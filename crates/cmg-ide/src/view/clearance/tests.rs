@@ -280,6 +280,7 @@ fn the_pictures_the_pass_makes_are_pinned() {
     use std::fmt::Write;
     let mut lines = String::new();
     for (n, side, seed, seeded) in [
+        (8, 10.0, 0, true),
         (12, 60.0, 1, false),
         (12, 60.0, 1, true),
         (40, 200.0, 2, false),
@@ -350,6 +351,7 @@ fn the_pictures_the_pass_makes_are_pinned() {
         .unwrap();
     }
     expect_test::expect![[r#"
+        8 nodes, seeded true: All, 18967 units, 162.9 x 190.1 px, 27cc10000f80c885
         12 nodes, seeded false: All, 57785 units, 232.5 x 277.8 px, 8fc9d47a1affd2b0
         12 nodes, seeded true: All, 47808 units, 213.5 x 183.2 px, f7337515ab77ae65
         40 nodes, seeded false: All, 320621 units, 1116.2 x 1130.7 px, df249890a5a24ad0
@@ -400,4 +402,62 @@ fn a_cancelled_pass_stops_and_says_so() {
     );
     assert!(work.cancelled());
     assert_eq!(positions, before, "moved after the cancel");
+}
+
+/// The layout hands out positions rounded to hundredths of a pixel, which may bring a
+/// line a little closer to a node than the clearance: such a picture still counts as
+/// clear (a kept seed is checked with `is_clear`), and one a tenth of a pixel closer
+/// does not.
+#[test]
+fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
+    let analysis = cmg_core::analysis::Analysis::new("0 -- 1\n1 -- 2\n".to_owned());
+    let graph = &analysis.model.graph;
+    let index = |id: u32| graph.index_of(id).expect("a node") as usize;
+    let round = |p: [f64; 2]| p.map(|v| (v * 100.0).round() / 100.0);
+    let gap = |p: &[[f64; 2]]| {
+        let (c, a, b) = (p[index(2)], p[index(0)], p[index(1)]);
+        let near = nearest_on_segment(c, a, b);
+        (c[0] - near[0]).hypot(c[1] - near[1])
+    };
+    // Node 2 exactly the clearance away from the middle of the line 0 -- 1, for the
+    // first slope at which rounding brings it closer.
+    let rounded_closer = (1..100).find_map(|k| {
+        let end = [300.0, 3.0 + 0.713 * k as f64];
+        let length = end[0].hypot(end[1]);
+        let normal = [-end[1] / length, end[0] / length];
+        let at = |inside: f64| {
+            let away = EDGE_CLEARANCE - inside;
+            let mut p = vec![[0.0; 2]; 3];
+            p[index(0)] = [0.0, 0.0];
+            p[index(1)] = end;
+            p[index(2)] = [
+                end[0] / 2.0 + away * normal[0],
+                end[1] / 2.0 + away * normal[1],
+            ];
+            p.into_iter().map(round).collect::<Vec<_>>()
+        };
+        let rounded = at(0.0);
+        (gap(&rounded) < EDGE_CLEARANCE).then(|| (rounded, at(0.1)))
+    });
+    let (rounded, closer) = rounded_closer.expect("a slope at which rounding brings it closer");
+    assert!(
+        is_clear(graph, &rounded, &mut unlimited()),
+        "{}",
+        gap(&rounded)
+    );
+    assert!(
+        !is_clear(graph, &closer, &mut unlimited()),
+        "{}",
+        gap(&closer)
+    );
+}
+
+/// The clashes the pass keeps grow with the graph: a crowded picture of 1600 nodes
+/// holds more than the fixed part of the cap (`1 << 20`), and keeps them all.
+#[test]
+fn a_large_pictures_clashes_are_all_kept() {
+    let (positions, edges) = picture(1600, 190.0, 0);
+    let cap = max_clashes(positions.len(), edges.len());
+    let found = clashes_within(&edges, &positions, &mut unlimited(), cap).expect("given up");
+    assert!(found.len() > 1 << 20, "{} clashes", found.len());
 }
