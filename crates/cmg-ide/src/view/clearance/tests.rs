@@ -405,9 +405,9 @@ fn a_cancelled_pass_stops_and_says_so() {
 }
 
 /// The layout hands out positions rounded to hundredths of a pixel, which may bring a
-/// line a little closer to a node than the clearance: such a picture still counts as
-/// clear (a kept seed is checked with `is_clear`), and one a tenth of a pixel closer
-/// does not.
+/// line a little closer to a node than the clearance, or two nodes closer than the
+/// spacing: such a picture still counts as clear (a kept seed is checked with
+/// `is_clear`), and one a tenth of a pixel closer does not.
 #[test]
 fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
     let analysis = cmg_core::analysis::Analysis::new("0 -- 1\n1 -- 2\n".to_owned());
@@ -449,6 +449,37 @@ fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
         !is_clear(graph, &closer, &mut unlimited()),
         "{}",
         gap(&closer)
+    );
+    // The same for two nodes the spacing apart, far from every line.
+    let apart = |p: &[[f64; 2]]| {
+        let (a, b) = (p[index(0)], p[index(2)]);
+        (a[0] - b[0]).hypot(a[1] - b[1])
+    };
+    let rounded_closer = (1..100).find_map(|k| {
+        let angle = 0.3 + 0.0137 * k as f64;
+        let at = |inside: f64| {
+            let away = NODE_SPACING - inside;
+            let mut p = vec![[0.0; 2]; 3];
+            let (cos, sin) = (angle.cos(), angle.sin());
+            p[index(0)] = [0.0, 0.0];
+            p[index(2)] = [away * cos, away * sin];
+            // Far off at a right angle: each line passes its other node wide.
+            p[index(1)] = [away * cos - 500.0 * sin, away * sin + 500.0 * cos];
+            p.into_iter().map(round).collect::<Vec<_>>()
+        };
+        let rounded = at(0.0);
+        (apart(&rounded) < NODE_SPACING).then(|| (rounded, at(0.1)))
+    });
+    let (rounded, closer) = rounded_closer.expect("an angle at which rounding brings them closer");
+    assert!(
+        is_clear(graph, &rounded, &mut unlimited()),
+        "{}",
+        apart(&rounded)
+    );
+    assert!(
+        !is_clear(graph, &closer, &mut unlimited()),
+        "{}",
+        apart(&closer)
     );
 }
 
