@@ -419,68 +419,54 @@ fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
         let near = nearest_on_segment(c, a, b);
         (c[0] - near[0]).hypot(c[1] - near[1])
     };
-    // Node 2 exactly the clearance away from the middle of the line 0 -- 1, for the
-    // first slope at which rounding brings it closer.
-    let rounded_closer = (1..100).find_map(|k| {
-        let end = [300.0, 3.0 + 0.713 * k as f64];
-        let length = end[0].hypot(end[1]);
-        let normal = [-end[1] / length, end[0] / length];
-        let at = |inside: f64| {
-            let away = EDGE_CLEARANCE - inside;
-            let mut p = vec![[0.0; 2]; 3];
-            p[index(0)] = [0.0, 0.0];
-            p[index(1)] = end;
-            p[index(2)] = [
-                end[0] / 2.0 + away * normal[0],
-                end[1] / 2.0 + away * normal[1],
-            ];
-            p.into_iter().map(round).collect::<Vec<_>>()
-        };
-        let rounded = at(0.0);
-        (gap(&rounded) < EDGE_CLEARANCE).then(|| (rounded, at(0.1)))
-    });
-    let (rounded, closer) = rounded_closer.expect("a slope at which rounding brings it closer");
-    assert!(
-        is_clear(graph, &rounded, &mut unlimited()),
-        "{}",
-        gap(&rounded)
-    );
-    assert!(
-        !is_clear(graph, &closer, &mut unlimited()),
-        "{}",
-        gap(&closer)
-    );
-    // The same for two nodes the spacing apart, far from every line.
     let apart = |p: &[[f64; 2]]| {
         let (a, b) = (p[index(0)], p[index(2)]);
         (a[0] - b[0]).hypot(a[1] - b[1])
     };
-    let rounded_closer = (1..100).find_map(|k| {
-        let angle = 0.3 + 0.0137 * k as f64;
-        let at = |inside: f64| {
-            let away = NODE_SPACING - inside;
+    // Nodes 0, 1 and 2 placed by `place` (the `k`-th try, a pair `away` apart), their
+    // positions rounded: at the first try where rounding brings the pair closer than
+    // `limit`, the picture is clear, and a tenth of a pixel closer it is not.
+    type Place<'a> = &'a dyn Fn(usize, f64) -> [[f64; 2]; 3];
+    let check = |limit: f64, measure: &dyn Fn(&[[f64; 2]]) -> f64, place: Place| {
+        let at = |k: usize, inside: f64| {
             let mut p = vec![[0.0; 2]; 3];
-            let (cos, sin) = (angle.cos(), angle.sin());
-            p[index(0)] = [0.0, 0.0];
-            p[index(2)] = [away * cos, away * sin];
-            // Far off at a right angle: each line passes its other node wide.
-            p[index(1)] = [away * cos - 500.0 * sin, away * sin + 500.0 * cos];
-            p.into_iter().map(round).collect::<Vec<_>>()
+            for (id, spot) in place(k, limit - inside).into_iter().enumerate() {
+                p[index(id as u32)] = round(spot);
+            }
+            p
         };
-        let rounded = at(0.0);
-        (apart(&rounded) < NODE_SPACING).then(|| (rounded, at(0.1)))
+        let k = (1..100)
+            .find(|&k| measure(&at(k, 0.0)) < limit)
+            .expect("a try at which rounding brings them closer");
+        let (rounded, closer) = (at(k, 0.0), at(k, 0.1));
+        assert!(
+            is_clear(graph, &rounded, &mut unlimited()),
+            "{}",
+            measure(&rounded)
+        );
+        assert!(
+            !is_clear(graph, &closer, &mut unlimited()),
+            "{}",
+            measure(&closer)
+        );
+    };
+    // Node 2 the clearance away from the middle of the line 0 -- 1, at some slope.
+    check(EDGE_CLEARANCE, &gap, &|k, away| {
+        let end = [300.0, 3.0 + 0.713 * k as f64];
+        let length = end[0].hypot(end[1]);
+        let normal = [-end[1] / length, end[0] / length];
+        let middle = [end[0] / 2.0, end[1] / 2.0];
+        let node = [middle[0] + away * normal[0], middle[1] + away * normal[1]];
+        [[0.0, 0.0], end, node]
     });
-    let (rounded, closer) = rounded_closer.expect("an angle at which rounding brings them closer");
-    assert!(
-        is_clear(graph, &rounded, &mut unlimited()),
-        "{}",
-        apart(&rounded)
-    );
-    assert!(
-        !is_clear(graph, &closer, &mut unlimited()),
-        "{}",
-        apart(&closer)
-    );
+    // Nodes 0 and 2 the spacing apart at some angle, node 1 far off at a right angle
+    // (each line passes its other node wide).
+    check(NODE_SPACING, &apart, &|k, away| {
+        let angle = 0.3 + 0.0137 * k as f64;
+        let (cos, sin) = (angle.cos(), angle.sin());
+        let far = [away * cos - 500.0 * sin, away * sin + 500.0 * cos];
+        [[0.0, 0.0], far, [away * cos, away * sin]]
+    });
 }
 
 /// The clashes the pass keeps grow with the graph: a crowded picture of 1600 nodes
