@@ -279,28 +279,53 @@ fn the_clashes_after_a_spread_are_those_before_measured_again() {
 fn the_pictures_the_pass_makes_are_pinned() {
     use std::fmt::Write;
     let mut lines = String::new();
-    for (n, side, seed, seeded) in [
-        (8, 10.0, 0, true),
-        (12, 60.0, 1, false),
-        (12, 60.0, 1, true),
-        (40, 200.0, 2, false),
-        (40, 200.0, 2, true),
-        (120, 400.0, 3, false),
+    // Crowded pictures with nodes sharing two spots, and two as drawn at random ("apart"),
+    // in one of whose rounds exactly half of the nodes find no spot free (the faster
+    // growth is for more).
+    for (n, side, seed, seeded, shared) in [
+        (8, 10.0, 0, true, true),
+        (12, 60.0, 1, false, true),
+        (12, 60.0, 1, true, true),
+        (40, 200.0, 2, false, true),
+        (40, 200.0, 2, true, true),
+        (120, 400.0, 3, false, true),
+        (6, 40.0, 1, false, false),
+        (10, 10.0, 6, true, false),
     ] {
         let (mut positions, edges) = picture(n, side, seed);
-        for (copy, of) in [(1, 0), (2, 0), (4, 3), (5, 3)] {
-            positions[copy] = positions[of];
+        if shared {
+            for (copy, of) in [(1, 0), (2, 0), (4, 3), (5, 3)] {
+                positions[copy] = positions[of];
+            }
         }
         let mut work = unlimited();
         let cleared = clear_edges(&edges, &mut positions, seeded, &mut work);
+        let apart = if shared { "" } else { " apart" };
         writeln!(
             lines,
-            "{n} nodes, seeded {seeded}: {cleared:?}, {} units, {}",
+            "{n} nodes{apart}, seeded {seeded}: {cleared:?}, {} units, {}",
             work.spent(),
             summary(&positions)
         )
         .unwrap();
     }
+    // A large picture starts less crowded than a small one: 1000 nodes, stopped by the
+    // budget right after the first spread (the count of clashes, then the spread).
+    let (mut positions, edges) = picture(1000, 300.0, 7);
+    let mut counting = unlimited();
+    let found = clashes_within(&edges, &positions, &mut counting, usize::MAX).expect("all");
+    let mut work = Work::new(Limits {
+        work: counting.spent() + found.len() as u64 - 1,
+        cancel: None,
+    });
+    let cleared = clear_edges(&edges, &mut positions, false, &mut work);
+    writeln!(
+        lines,
+        "1000 nodes, spread once: {cleared:?}, {} clashes before, {}",
+        found.len(),
+        summary(&positions)
+    )
+    .unwrap();
     // More clashes than the pass keeps: the nodes that share a spot (two spots) are
     // set apart first, within a budget that runs out.
     let n = 400;
@@ -357,6 +382,9 @@ fn the_pictures_the_pass_makes_are_pinned() {
         40 nodes, seeded false: All, 320621 units, 1116.2 x 1130.7 px, df249890a5a24ad0
         40 nodes, seeded true: All, 784027 units, 1016.2 x 962.4 px, 14439c6111518a22
         120 nodes, seeded false: All, 1513873 units, 4614.7 x 4624.3 px, a5ba2eed5d69cb10
+        6 nodes apart, seeded false: All, 9313 units, 110.6 x 118.5 px, 21ff7ecda12fb060
+        10 nodes apart, seeded true: All, 55229 units, 370.7 x 214.2 px, f79b8c215587c20e
+        1000 nodes, spread once: Cut, 237574 clashes before, 24935.5 x 25032.2 px, 053e76dac5eed4b0
         400 nodes on two spots, seeded false: Cut, 124701.0 x 55048.7 px, 65b80fdaf1461343
         400 nodes on two spots, seeded true: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
         last passes, 12 nodes: 2987 units, 424.0 x 365.6 px, cd4f38a73bdcc748
