@@ -506,3 +506,30 @@ fn a_large_pictures_clashes_are_all_kept() {
     let found = clashes_within(&edges, &positions, &mut unlimited(), cap).expect("given up");
     assert!(found.len() > 1 << 20, "{} clashes", found.len());
 }
+
+/// A picture whose edges would be listed in more grid cells than the pass allows
+/// (`max_grid_entries`: they cross the picture many times over) is not relocated in:
+/// the pass gives up at once and moves nothing. Here 2500 edges each cross a picture
+/// 400 times as wide as it is high, about 200 cells, from 50 nodes on its left to 50
+/// on its right.
+#[test]
+fn a_picture_whose_edges_cross_the_grid_too_often_is_given_up() {
+    let (width, height) = (400_000.0, 1000.0);
+    let positions: Vec<[f64; 2]> = (0..100)
+        .map(|i| {
+            let x = if i < 50 { 0.0 } else { width };
+            [x, (i % 50) as f64 * height / 50.0]
+        })
+        .collect();
+    let edges: Vec<[usize; 2]> = (0..50)
+        .flat_map(|a| (50..100).map(move |b| [a, b]))
+        .collect();
+    let before = positions.clone();
+    let mut positions = positions;
+    let mut work = unlimited();
+    assert_eq!(
+        clear_edges(&edges, &mut positions, true, &mut work),
+        Cleared::Cut
+    );
+    assert_eq!(positions, before, "relocated in");
+}
