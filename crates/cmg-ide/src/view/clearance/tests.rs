@@ -347,8 +347,10 @@ fn the_pictures_the_pass_makes_are_pinned() {
         .unwrap();
     }
     // The last passes, which only pictures the rounds cannot clear reach: on crowded
-    // pictures straight away, with nodes sitting on edges (nudged apart first).
-    for (n, side, seed) in [(12, 30.0, 4), (40, 60.0, 5)] {
+    // pictures straight away, with nodes sitting on edges (nudged apart first). The
+    // third still has a clash that needs a large spread at the last pass, which then
+    // spreads by what it needs, however much.
+    for (n, side, seed) in [(12, 30.0, 4), (40, 60.0, 5), (50, 1.0, 10)] {
         let (mut positions, edges) = picture(n, side, seed);
         for (i, &[a, b]) in edges.iter().enumerate().take(4) {
             let on = (i + 7) % n;
@@ -389,6 +391,7 @@ fn the_pictures_the_pass_makes_are_pinned() {
         400 nodes on two spots, seeded true: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
         last passes, 12 nodes: 2987 units, 424.0 x 365.6 px, cd4f38a73bdcc748
         last passes, 40 nodes: 37900 units, 1157.8 x 1682.7 px, 648747dd1cf47d70
+        last passes, 50 nodes: 60424 units, 4458.1 x 5915.9 px, 9433b028139c5476
     "#]]
     .assert_eq(&lines);
 }
