@@ -279,9 +279,9 @@ fn the_clashes_after_a_spread_are_those_before_measured_again() {
 fn the_pictures_the_pass_makes_are_pinned() {
     use std::fmt::Write;
     let mut lines = String::new();
-    // Crowded pictures with nodes sharing two spots, and two as drawn at random ("apart"),
-    // in one of whose rounds exactly half of the nodes find no spot free (the faster
-    // growth is for more).
+    // Crowded pictures with nodes sharing two spots, and three as drawn at random
+    // ("apart"), in one of whose rounds exactly half of the nodes find no spot free (the
+    // faster growth is for more; in the third, more than half had a clash to move from).
     for (n, side, seed, seeded, shared) in [
         (8, 10.0, 0, true, true),
         (12, 60.0, 1, false, true),
@@ -291,6 +291,7 @@ fn the_pictures_the_pass_makes_are_pinned() {
         (120, 400.0, 3, false, true),
         (6, 40.0, 1, false, false),
         (10, 10.0, 6, true, false),
+        (20, 5.0, 0, false, false),
     ] {
         let (mut positions, edges) = picture(n, side, seed);
         if shared {
@@ -386,6 +387,7 @@ fn the_pictures_the_pass_makes_are_pinned() {
         120 nodes, seeded false: All, 1513873 units, 4614.7 x 4624.3 px, a5ba2eed5d69cb10
         6 nodes apart, seeded false: All, 9313 units, 110.6 x 118.5 px, 21ff7ecda12fb060
         10 nodes apart, seeded true: All, 55229 units, 370.7 x 214.2 px, f79b8c215587c20e
+        20 nodes apart, seeded false: All, 264803 units, 473.6 x 523.2 px, 500abcf6933df583
         1000 nodes, spread once: Cut, 237574 clashes before, 24935.5 x 25032.2 px, 053e76dac5eed4b0
         400 nodes on two spots, seeded false: Cut, 124701.0 x 55048.7 px, 65b80fdaf1461343
         400 nodes on two spots, seeded true: Cut, 1805.2 x 796.9 px, 36b21552a87ecc95
