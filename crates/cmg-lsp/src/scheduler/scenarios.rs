@@ -978,8 +978,7 @@ fn a_stale_analysis_goes_before_another_documents() {
     let room = estimate(&next, &scheduler) - 1;
     scheduler.config.memory_cap = Some(scheduler.used() + room);
     pool.change(&mut scheduler, &a, 2, &next);
-    assert!(pool.analyses.is_empty(), "started above the budget");
-    assert!(scheduler.waiting.contains(&a), "refused, not waiting");
+    assert_waiting(&pool, &scheduler, &a);
     // b, small and without a game, fits beside it and settles; it is the newest.
     pool.open(&mut scheduler, &b, "0 -- 1\n");
     while !pool.analyses.is_empty() || !pool.builds.is_empty() {
@@ -1011,6 +1010,11 @@ fn a_stale_analysis_goes_before_another_documents() {
 /// Opens `uri` with `text` when it does not fit: its analysis waits for room.
 fn open_to_wait(pool: &mut Pool, scheduler: &mut Scheduler, uri: &Uri, text: &str) {
     pool.open(scheduler, uri, text);
+    assert_waiting(pool, scheduler, uri);
+}
+
+/// `uri`'s analysis was neither started above the budget nor refused: it waits for room.
+fn assert_waiting(pool: &Pool, scheduler: &Scheduler, uri: &Uri) {
     assert!(pool.analyses.is_empty(), "started above the budget");
     assert!(scheduler.waiting.contains(uri), "refused, not waiting");
 }
