@@ -31,12 +31,15 @@ fn picture(n: usize, side: f64, seed: u64) -> (Vec<[f64; 2]>, Vec<[usize; 2]>) {
     (positions, edges)
 }
 
+/// How far `c` is from the segment `p`–`q` (a node when `p == q`), measured as the pass
+/// measures a clash.
+fn gap(c: [f64; 2], p: [f64; 2], q: [f64; 2]) -> f64 {
+    let near = nearest_on_segment(c, p, q);
+    length([c[0] - near[0], c[1] - near[1]])
+}
+
 /// The clashes of node `v` at `at`, counted over every node and edge of the picture.
 fn counted_directly(v: usize, at: [f64; 2], edges: &[[usize; 2]], positions: &[[f64; 2]]) -> usize {
-    let gap = |c: [f64; 2], p: [f64; 2], q: [f64; 2]| {
-        let near = nearest_on_segment(c, p, q);
-        (c[0] - near[0]).hypot(c[1] - near[1])
-    };
     let moved = |w: usize| if w == v { at } else { positions[w] };
     let nodes = (0..positions.len())
         .filter(|&w| w != v && gap(at, positions[w], positions[w]) < NODE_SPACING + MARGIN)
@@ -447,15 +450,8 @@ fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
     let graph = &analysis.model.graph;
     let index = |id: u32| graph.index_of(id).expect("a node") as usize;
     let round = |p: [f64; 2]| p.map(|v| (v * 100.0).round() / 100.0);
-    let gap = |p: &[[f64; 2]]| {
-        let (c, a, b) = (p[index(2)], p[index(0)], p[index(1)]);
-        let near = nearest_on_segment(c, a, b);
-        (c[0] - near[0]).hypot(c[1] - near[1])
-    };
-    let apart = |p: &[[f64; 2]]| {
-        let (a, b) = (p[index(0)], p[index(2)]);
-        (a[0] - b[0]).hypot(a[1] - b[1])
-    };
+    let line_gap = |p: &[[f64; 2]]| gap(p[index(2)], p[index(0)], p[index(1)]);
+    let apart = |p: &[[f64; 2]]| gap(p[index(2)], p[index(0)], p[index(0)]);
     // Nodes 0, 1 and 2 placed by `place` (the `k`-th try, a pair `away` apart), their
     // positions rounded: at the first try where rounding brings the pair closer than
     // `limit`, the picture is clear, and a tenth of a pixel closer it is not.
@@ -484,7 +480,7 @@ fn a_clear_picture_rounded_to_hundredths_is_still_clear() {
         );
     };
     // Node 2 the clearance away from the middle of the line 0 -- 1, at some slope.
-    check(EDGE_CLEARANCE, &gap, &|k, away| {
+    check(EDGE_CLEARANCE, &line_gap, &|k, away| {
         let end = [300.0, 3.0 + 0.713 * k as f64];
         let length = end[0].hypot(end[1]);
         let normal = [-end[1] / length, end[0] / length];
@@ -520,7 +516,7 @@ fn a_large_pictures_clashes_are_all_kept() {
 #[test]
 fn a_picture_whose_edges_cross_the_grid_too_often_is_given_up() {
     let (width, height) = (400_000.0, 1000.0);
-    let positions: Vec<[f64; 2]> = (0..100)
+    let mut positions: Vec<[f64; 2]> = (0..100)
         .map(|i| {
             let x = if i < 50 { 0.0 } else { width };
             [x, (i % 50) as f64 * height / 50.0]
@@ -530,7 +526,6 @@ fn a_picture_whose_edges_cross_the_grid_too_often_is_given_up() {
         .flat_map(|a| (50..100).map(move |b| [a, b]))
         .collect();
     let before = positions.clone();
-    let mut positions = positions;
     let mut work = unlimited();
     assert_eq!(
         clear_edges(&edges, &mut positions, true, &mut work),
