@@ -306,6 +306,21 @@ fn the_game_printed_is_the_longest_the_progress_reported() {
     }
 }
 
+/// Up to 16 nodes the search is tabu walks, split between the two winners: at 9 nodes
+/// they reach the exact maximum within 5 steps, 25 moves, a mouse win (the longest cat win
+/// there is 24, so walks after cat wins alone would miss it).
+#[test]
+fn the_tabu_walks_reach_the_exact_maximum_at_nine_nodes() {
+    const { assert!(9 <= cmg_gen::TABU_MAX_NODES) };
+    for seed in 1..=2 {
+        let found = search(&request(9, seed, 5), |_| true);
+        assert_eq!(found.result, Some((Winner::Mouse, 25)), "seed {seed}");
+        let lists = found.graph.adjacency();
+        assert_meets_leetcode(&lists, 9);
+        assert_eq!(reference_start(&lists), found.result);
+    }
+}
+
 #[test]
 fn longer_than_stops_early() {
     let (code, out, stderr) = gen(&["--nodes", "12", "--seconds", "60", "--longer-than", "10"]);

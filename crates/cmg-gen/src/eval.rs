@@ -49,6 +49,15 @@ impl Start {
     }
 }
 
+/// The decided games of every start of one graph, as [`Evaluator::starts`] counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Starts {
+    /// The longest game; `None` if no start is decided.
+    pub longest: Option<Start>,
+    /// The sum of the lengths of all the decided games.
+    pub total: u64,
+}
+
 /// Reusable buffers for solving many graphs one after another.
 pub struct Evaluator {
     winner: Box<[u8]>,
@@ -99,28 +108,45 @@ impl Evaluator {
         wanted: Option<Winner>,
         constraints: Constraints,
     ) -> Option<Start> {
-        let n = graph.node_count();
-        if n < 3 {
-            return None;
+        self.starts(graph, wanted, constraints).longest
+    }
+
+    /// [`Evaluator::longest_start`] with the sum of the lengths of every decided game
+    /// counted there, which tells apart graphs whose longest games are equally long.
+    pub fn starts(
+        &mut self,
+        graph: &Graph,
+        wanted: Option<Winner>,
+        constraints: Constraints,
+    ) -> Starts {
+        let mut starts = Starts {
+            longest: None,
+            total: 0,
+        };
+        if graph.node_count() < 3 {
+            return starts;
         }
         self.run(graph, None);
-        let mut best: Option<Start> = None;
         for (mouse, cat) in graph.starts(constraints) {
             let at = index(mouse, cat, MOUSE_TURN);
             let Some((winner, moves)) = decoded(self.winner[at], self.moves[at]) else {
                 continue;
             };
-            if wanted.is_some_and(|w| w != winner) || best.is_some_and(|b| b.moves >= moves) {
+            if wanted.is_some_and(|w| w != winner) {
                 continue;
             }
-            best = Some(Start {
+            starts.total += u64::from(moves);
+            if starts.longest.is_some_and(|b| b.moves >= moves) {
+                continue;
+            }
+            starts.longest = Some(Start {
                 mouse,
                 cat,
                 winner,
                 moves,
             });
         }
-        best
+        starts
     }
 
     /// Solves every position (no early stop) and returns the table as
@@ -294,8 +320,9 @@ mod tests {
         assert!(decided_starts > 30, "{decided_starts}");
     }
 
-    /// The longest start is the longest over every start of the full table, and the graph
-    /// renamed by its order has it as its standard start.
+    /// The longest start is the longest over every start of the full table, the total is
+    /// the sum of the table's games over those starts, and the graph renamed by the
+    /// longest start's order has it as its standard start.
     #[test]
     fn the_longest_start_is_the_longest_of_the_table_and_renaming_makes_it_standard() {
         let mut rng = Rng::new(11);
@@ -307,6 +334,7 @@ mod tests {
             for wanted in [None, Some(Winner::Mouse), Some(Winner::Cat)] {
                 for constraints in [Constraints::LeetCode, Constraints::None] {
                     let mut most = None;
+                    let mut total = 0;
                     let table = evaluator.all(&graph);
                     for mouse in 1..n {
                         for cat in 1..n {
@@ -315,16 +343,21 @@ mod tests {
                                 continue;
                             }
                             if let Some((winner, moves)) = table(mouse, cat, true) {
-                                if wanted.is_none_or(|w| w == winner)
-                                    && most.is_none_or(|(_, m)| moves > m)
-                                {
+                                if wanted.is_some_and(|w| w != winner) {
+                                    continue;
+                                }
+                                total += u64::from(moves);
+                                if most.is_none_or(|(_, m)| moves > m) {
                                     most = Some((winner, moves));
                                 }
                             }
                         }
                     }
                     drop(table);
+                    let starts = evaluator.starts(&graph, wanted, constraints);
+                    assert_eq!(starts.total, total, "case {case}");
                     let found = evaluator.longest_start(&graph, wanted, constraints);
+                    assert_eq!(found, starts.longest, "case {case}");
                     assert_eq!(found.map(|s| (s.winner, s.moves)), most, "case {case}");
                     if let Some(start) = found {
                         moved += usize::from((start.mouse, start.cat) != (1, 2));

@@ -13,7 +13,9 @@ mod graph;
 mod rng;
 mod search;
 
-pub use eval::{Evaluator, Start, Winner, MAX_NODES};
+pub use eval::{Evaluator, Start, Starts, Winner, MAX_NODES};
 pub use exhaustive::{each_graph, Best, Exhaustive, Longest, Part, Plan, MAX_EXHAUSTIVE_NODES};
 pub use graph::{Constraints, Graph};
-pub use search::{planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND};
+pub use search::{
+    planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND, TABU_MAX_NODES,
+};

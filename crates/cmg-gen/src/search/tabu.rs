@@ -1,0 +1,216 @@
+//! A tabu search over single edge changes, at the full size from the first step: the
+//! search up to [`super::TABU_MAX_NODES`] nodes.
+//!
+//! Each walk looks at every change of one edge, moves to the best of them even when it
+//! is worse (that is how it leaves a local maximum), and may not change that edge back
+//! for the next few moves. A walk that has not improved on its best for a while starts
+//! again from a fresh graph: at these sizes the long games sit in basins far apart, and
+//! many short walks find the good ones more surely than one long walk. Walks keep their
+//! own graphs: the best is only compared between steps.
+
+use super::{first_graph, solves_per_step, Goal, Progress, Request};
+use crate::eval::{Evaluator, Winner};
+use crate::graph::{Constraints, Graph};
+use crate::rng::Rng;
+
+/// Moves an edge stays tabu after it changed: at least this many...
+const TENURE_MIN: u64 = 5;
+/// ...plus a random number below this.
+const TENURE_SPREAD: u64 = 10;
+/// Moves without a new best after which a walk starts again from a fresh graph (its best
+/// is kept). Measured at 13 nodes: going back to the best and changing half as many edges
+/// as there are nodes left 4 of seeds 1 to 5 at 58 moves or less; starting afresh after
+/// 1000 moves, 4 of seeds 1 to 10; after 400, 2; after 200, none (docs/dev/gen.md).
+const STALL: u64 = 200;
+
+/// A graph's score: the longest game, then the sum of every start's game.
+type Score = (u32, u64);
+
+/// One tabu walk: its graph, the moves until each edge may change again, its generator
+/// and evaluator, and the best graph it has seen.
+struct Walk {
+    goal: Goal,
+    graph: Graph,
+    rng: Rng,
+    evaluator: Evaluator,
+    /// `tabu_until[u * n + v]`: the first move at which edge `u -- v` (u < v) may change.
+    tabu_until: Vec<u64>,
+    moves: u64,
+    best: Graph,
+    best_moves: u32,
+    last_better: u64,
+}
+
+impl Walk {
+    fn new(goal: Goal, first: &Graph, rng: Rng) -> Walk {
+        let n = first.node_count();
+        let mut walk = Walk {
+            goal,
+            graph: first.clone(),
+            rng,
+            evaluator: Evaluator::new(),
+            tabu_until: vec![0; n * n],
+            moves: 0,
+            best: first.clone(),
+            best_moves: 0,
+            last_better: 0,
+        };
+        walk.best_moves = walk.score().0;
+        walk
+    }
+
+    fn score(&mut self) -> Score {
+        let starts = self
+            .evaluator
+            .starts(&self.graph, self.goal.wanted, self.goal.constraints);
+        (starts.longest.map_or(0, |start| start.moves), starts.total)
+    }
+
+    /// Makes `count` moves.
+    fn walk(&mut self, count: u32) {
+        let n = self.graph.node_count();
+        for _ in 0..count {
+            self.moves += 1;
+            // The best change that is not tabu (or that beats the walk's best), ties
+            // drawn uniformly.
+            let mut chosen: Option<((usize, usize), Score)> = None;
+            let mut ties = 0;
+            for u in 0..n {
+                for v in u + 1..n {
+                    if !self.graph.toggle_keeps(u, v, self.goal.constraints) {
+                        continue;
+                    }
+                    self.graph.toggle(u, v);
+                    let score = self.score();
+                    self.graph.toggle(u, v);
+                    let tabu = self.tabu_until[u * n + v] > self.moves;
+                    if tabu && score.0 <= self.best_moves {
+                        continue;
+                    }
+                    match chosen {
+                        Some((_, best)) if score < best => continue,
+                        Some((_, best)) if score == best => {
+                            ties += 1;
+                            if self.rng.below(ties) != 0 {
+                                continue;
+                            }
+                        }
+                        _ => ties = 1,
+                    }
+                    chosen = Some(((u, v), score));
+                }
+            }
+            let Some(((u, v), score)) = chosen else {
+                continue;
+            };
+            self.graph.toggle(u, v);
+            self.tabu_until[u * n + v] = self.moves + TENURE_MIN + self.rng.below(TENURE_SPREAD);
+            if score.0 > self.best_moves {
+                self.best_moves = score.0;
+                self.best.clone_from(&self.graph);
+                self.last_better = self.moves;
+            } else if self.moves - self.last_better > STALL {
+                self.graph = fresh_graph(n, &mut self.rng, self.goal.constraints);
+                self.tabu_until.fill(0);
+                self.last_better = self.moves;
+            }
+        }
+    }
+}
+
+/// A graph to start a walk from: the path of [`first_graph`] with `n` random edges
+/// toggled, so that walks and restarts start apart.
+fn fresh_graph(n: usize, rng: &mut Rng, constraints: Constraints) -> Graph {
+    let mut graph = first_graph(n);
+    shake(&mut graph, rng, n, constraints);
+    graph
+}
+
+/// Toggles up to `count` random edges, each one only if the constraints still hold.
+fn shake(graph: &mut Graph, rng: &mut Rng, count: usize, constraints: Constraints) {
+    let n = graph.node_count() as u64;
+    for _ in 0..count {
+        let u = rng.below(n) as usize;
+        let v = rng.below(n) as usize;
+        if u != v && graph.toggle_keeps(u, v, constraints) {
+            graph.toggle(u, v);
+        }
+    }
+}
+
+/// The winner each walk looks for. Asked for either, the walks split between the two:
+/// a walk after any game settles in whichever winner's long games it meets first, and at
+/// 13 nodes that is often a mouse win shorter than the cat wins there (docs/dev/gen.md).
+fn wanted(request: &Request, walk: usize) -> Option<Winner> {
+    request
+        .winner
+        .or(Some([Winner::Cat, Winner::Mouse][walk % 2]))
+}
+
+/// Runs the tabu search; returns the best graph, the steps run and the solves.
+pub(super) fn search(
+    request: &Request,
+    goal: Goal,
+    mut go_on: impl FnMut(&Progress) -> bool,
+) -> (Graph, u32, u64) {
+    let n = request.nodes;
+    let planned = request.steps.max(1);
+    let mut seeds = Rng::new(request.seed);
+    // At least two walks, one per winner; with one thread it runs both in turn.
+    let walk_count = request.threads.max(2);
+    let mut walks: Vec<Walk> = (0..walk_count)
+        .map(|index| {
+            let mut rng = Rng::new(seeds.next_u64());
+            let first = match &request.from {
+                Some(graph) => graph.clone(),
+                None => fresh_graph(n, &mut rng, goal.constraints),
+            };
+            let goal = Goal {
+                wanted: wanted(request, index),
+                ..goal
+            };
+            Walk::new(goal, &first, rng)
+        })
+        .collect();
+    let pairs = (n * (n - 1) / 2) as u32;
+    // Twice the annealing's solves per step: a move solves every change of one edge.
+    let moves = (2 * solves_per_step(n) / pairs).max(1);
+    let per_thread = walk_count.div_ceil(request.threads);
+    let mut evaluator = Evaluator::new();
+    let mut best = walks[0].best.clone();
+    let mut best_moves = goal.score(&mut evaluator, &best);
+    let mut steps_run = 0;
+    while steps_run < planned {
+        std::thread::scope(|scope| {
+            for group in walks.chunks_mut(per_thread) {
+                scope.spawn(move || group.iter_mut().for_each(|walk| walk.walk(moves)));
+            }
+        });
+        steps_run += 1;
+        // The walks' bests are compared in walk order, so ties go the same way every run,
+        // and by the request's goal: a walk after cat wins may hold a longer mouse win.
+        for walk in &walks {
+            let moves = goal.score(&mut evaluator, &walk.best);
+            if moves > best_moves {
+                best_moves = moves;
+                best.clone_from(&walk.best);
+            }
+        }
+        let progress = Progress {
+            steps_run,
+            steps_planned: planned,
+            nodes: n,
+            best_moves,
+            solves: walks.iter().map(|walk| walk.evaluator.solves()).sum(),
+        };
+        if progress.ends(request, &mut go_on) {
+            break;
+        }
+    }
+    let solves = walks
+        .iter()
+        .map(|walk| walk.evaluator.solves())
+        .sum::<u64>()
+        + evaluator.solves();
+    (best, steps_run, solves)
+}
