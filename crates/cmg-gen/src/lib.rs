@@ -2,9 +2,10 @@
 //! start (mouse on 1 to move, cat on 2, hole 0) is as long as possible.
 //!
 //! `eval` answers "who wins from the start, in how many moves" thousands of times a second;
-//! `search` anneals edge changes on a growing graph; `graph` holds the graph and the
-//! constraints; `exhaustive` looks at every graph on a few nodes, once per isomorphism
-//! class (`canon` tells the classes apart), for the longest game there is. It does no I/O.
+//! `search` changes one edge at a time (tabu walks on small graphs, annealing on a growing
+//! graph above them); `graph` holds the graph and the constraints; `exhaustive` looks at
+//! every graph on a few nodes, once per isomorphism class (`canon` tells the classes
+//! apart), for the longest game there is. It does no I/O.
 
 mod canon;
 mod eval;
