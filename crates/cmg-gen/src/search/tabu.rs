@@ -173,8 +173,10 @@ pub(super) fn search(
         })
         .collect();
     let pairs = (n * (n - 1) / 2) as u32;
-    // Twice the annealing's solves per step: a move solves every change of one edge.
-    let moves = (2 * solves_per_step(n) / pairs).max(1);
+    // Twice the annealing's solves per thread and step (a move solves every change of one
+    // edge), shared by the walks of a thread, so that a step takes as long on one thread.
+    let per_walk = 2 * u64::from(solves_per_step(n)) * request.threads as u64 / walk_count as u64;
+    let moves = (per_walk / u64::from(pairs)).max(1) as u32;
     let per_thread = walk_count.div_ceil(request.threads);
     let mut evaluator = Evaluator::new();
     let mut best = walks[0].best.clone();
