@@ -2,7 +2,7 @@
 //! (anneal a small graph, add a node, anneal again), on several threads: the search above
 //! [`super::TABU_MAX_NODES`] nodes.
 
-use super::{first_graph, solves_per_step, Goal, Progress, Request};
+use super::{first_graph, solves_per_step, Goal, Progress, Request, Walked};
 use crate::eval::Evaluator;
 use crate::graph::Graph;
 use crate::rng::Rng;
@@ -60,13 +60,13 @@ impl Chain {
     }
 }
 
-/// Runs the annealing; returns the best graph (smaller than the request's size if it
-/// stopped while growing), the steps run and the solves.
+/// Runs the annealing; the best graph is smaller than the request's size if it stopped
+/// while growing.
 pub(super) fn search(
     request: &Request,
     goal: Goal,
     mut go_on: impl FnMut(&Progress) -> bool,
-) -> (Graph, u32, u64) {
+) -> Walked {
     let n = request.nodes;
     let planned = request.steps.max(1);
     // Growing: a from-scratch search spends its first 80 % of steps on the sizes below n, evenly.
@@ -156,5 +156,9 @@ pub(super) fn search(
         }
     }
     let solves = chains.iter().map(|chain| chain.evaluator.solves()).sum();
-    (best, steps_run, solves)
+    Walked {
+        best,
+        steps_run,
+        solves,
+    }
 }

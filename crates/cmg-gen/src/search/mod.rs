@@ -81,6 +81,22 @@ impl Goal {
     fn score(self, evaluator: &mut Evaluator, graph: &Graph) -> u32 {
         self.best(evaluator, graph).map_or(0, |start| start.moves)
     }
+
+    /// The score with a second key for ties, as the tabu walks rank graphs.
+    fn ranked(self, evaluator: &mut Evaluator, graph: &Graph) -> Score {
+        let starts = evaluator.starts(graph, self.wanted, self.constraints);
+        (starts.longest.map_or(0, |start| start.moves), starts.total)
+    }
+}
+
+/// A graph's rank: the longest game, then the sum of every start's game.
+type Score = (u32, u64);
+
+/// What one of the searches hands back to [`search`].
+struct Walked {
+    best: Graph,
+    steps_run: u32,
+    solves: u64,
 }
 
 /// The best graph found.
@@ -149,24 +165,22 @@ pub fn search(request: &Request, go_on: impl FnMut(&Progress) -> bool) -> Found 
         wanted: request.winner,
         constraints: request.constraints,
     };
-    let (best, steps_run, solves) = if n <= TABU_MAX_NODES {
+    let walked = if n <= TABU_MAX_NODES {
         tabu::search(request, goal, go_on)
     } else {
         anneal::search(request, goal, go_on)
     };
-    finish(best, n, goal, steps_run, request.steps.max(1), solves)
+    finish(walked, n, goal, request.steps.max(1))
 }
 
 /// The graph printed from the best one found: grown to `n` nodes if the search stopped
 /// while growing, and renamed so that its longest start is the standard one.
-fn finish(
-    mut best: Graph,
-    n: usize,
-    goal: Goal,
-    steps_run: u32,
-    steps_planned: u32,
-    solves: u64,
-) -> Found {
+fn finish(walked: Walked, n: usize, goal: Goal, steps_planned: u32) -> Found {
+    let Walked {
+        mut best,
+        steps_run,
+        solves,
+    } = walked;
     // Stopped before the graph reached its size: the missing nodes hang off the hole, where
     // neither player can reach them (the cat may not enter the hole, and the mouse's game
     // ends there), so the game from the start stays what it was.

@@ -8,7 +8,7 @@
 //! many short walks find the good ones more surely than one long walk. Walks keep their
 //! own graphs: the best is only compared between steps.
 
-use super::{first_graph, solves_per_step, Goal, Progress, Request};
+use super::{first_graph, solves_per_step, Goal, Progress, Request, Score, Walked};
 use crate::eval::{Evaluator, Winner};
 use crate::graph::{Constraints, Graph};
 use crate::rng::Rng;
@@ -22,9 +22,6 @@ const TENURE_SPREAD: u64 = 10;
 /// as there are nodes left 4 of seeds 1 to 5 at 58 moves or less; starting afresh after
 /// 1000 moves, 4 of seeds 1 to 10; after 400, 2; after 200, none (docs/dev/gen.md).
 const STALL: u64 = 200;
-
-/// A graph's score: the longest game, then the sum of every start's game.
-type Score = (u32, u64);
 
 /// One tabu walk: its graph, the moves until each edge may change again, its generator
 /// and evaluator, and the best graph it has seen.
@@ -60,10 +57,7 @@ impl Walk {
     }
 
     fn score(&mut self) -> Score {
-        let starts = self
-            .evaluator
-            .starts(&self.graph, self.goal.wanted, self.goal.constraints);
-        (starts.longest.map_or(0, |start| start.moves), starts.total)
+        self.goal.ranked(&mut self.evaluator, &self.graph)
     }
 
     /// Makes `count` moves.
@@ -118,24 +112,19 @@ impl Walk {
     }
 }
 
-/// A graph to start a walk from: the path of [`first_graph`] with `n` random edges
-/// toggled, so that walks and restarts start apart.
+/// A graph to start a walk from: the path of [`first_graph`] with up to `n` random edges
+/// toggled (each only if the constraints still hold), so that walks and restarts start
+/// apart.
 fn fresh_graph(n: usize, rng: &mut Rng, constraints: Constraints) -> Graph {
     let mut graph = first_graph(n);
-    shake(&mut graph, rng, n, constraints);
-    graph
-}
-
-/// Toggles up to `count` random edges, each one only if the constraints still hold.
-fn shake(graph: &mut Graph, rng: &mut Rng, count: usize, constraints: Constraints) {
-    let n = graph.node_count() as u64;
-    for _ in 0..count {
-        let u = rng.below(n) as usize;
-        let v = rng.below(n) as usize;
+    for _ in 0..n {
+        let u = rng.below(n as u64) as usize;
+        let v = rng.below(n as u64) as usize;
         if u != v && graph.toggle_keeps(u, v, constraints) {
             graph.toggle(u, v);
         }
     }
+    graph
 }
 
 /// The winner each walk looks for. Asked for either, the walks split between the two:
@@ -147,12 +136,12 @@ fn wanted(request: &Request, walk: usize) -> Option<Winner> {
         .or(Some([Winner::Cat, Winner::Mouse][walk % 2]))
 }
 
-/// Runs the tabu search; returns the best graph, the steps run and the solves.
+/// Runs the tabu search.
 pub(super) fn search(
     request: &Request,
     goal: Goal,
     mut go_on: impl FnMut(&Progress) -> bool,
-) -> (Graph, u32, u64) {
+) -> Walked {
     let n = request.nodes;
     let planned = request.steps.max(1);
     let mut seeds = Rng::new(request.seed);
@@ -214,5 +203,9 @@ pub(super) fn search(
         .map(|walk| walk.evaluator.solves())
         .sum::<u64>()
         + evaluator.solves();
-    (best, steps_run, solves)
+    Walked {
+        best,
+        steps_run,
+        solves,
+    }
 }
