@@ -1,17 +1,18 @@
-//! Ctrl-C (SIGINT) and SIGTERM during a long search: the first asks the search to stop at
+//! Ctrl-C (SIGINT), SIGTERM and SIGHUP during a long search: the first asks the search to stop at
 //! its next step, so that the best found so far is printed and not lost; a second ends
 //! the process at once, as the signal would have without this.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 /// Which signal asked the search to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
     Interrupt,
     Terminate,
+    Hangup,
 }
 
 impl Signal {
@@ -19,6 +20,7 @@ impl Signal {
         match self {
             Signal::Interrupt => "SIGINT",
             Signal::Terminate => "SIGTERM",
+            Signal::Hangup => "SIGHUP",
         }
     }
 
@@ -27,6 +29,7 @@ impl Signal {
         match self {
             Signal::Interrupt => 130,
             Signal::Terminate => 143,
+            Signal::Hangup => 129,
         }
     }
 }
@@ -35,6 +38,7 @@ impl Signal {
 pub struct Interrupts {
     interrupt: Arc<AtomicBool>,
     terminate: Arc<AtomicBool>,
+    hangup: Arc<AtomicBool>,
 }
 
 impl Interrupts {
@@ -44,6 +48,7 @@ impl Interrupts {
         let interrupts = Interrupts {
             interrupt: Arc::default(),
             terminate: Arc::default(),
+            hangup: Arc::default(),
         };
         for (signal, flag, code) in [
             (SIGINT, &interrupts.interrupt, Signal::Interrupt.exit_code()),
@@ -52,6 +57,7 @@ impl Interrupts {
                 &interrupts.terminate,
                 Signal::Terminate.exit_code(),
             ),
+            (SIGHUP, &interrupts.hangup, Signal::Hangup.exit_code()),
         ] {
             // The second signal finds its flag set and ends the process: the shutdown
             // is registered before the flag, so it sees the flag as the earlier one left it.
@@ -65,10 +71,12 @@ impl Interrupts {
         interrupts
     }
 
-    /// The signal received, if any (SIGTERM first when both came).
+    /// The signal received, if any (SIGTERM first, then SIGHUP, when several came).
     pub fn received(&self) -> Option<Signal> {
         if self.terminate.load(Ordering::Relaxed) {
             Some(Signal::Terminate)
+        } else if self.hangup.load(Ordering::Relaxed) {
+            Some(Signal::Hangup)
         } else if self.interrupt.load(Ordering::Relaxed) {
             Some(Signal::Interrupt)
         } else {

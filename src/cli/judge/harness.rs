@@ -1,42 +1,50 @@
 //! Running a pasted LeetCode solution: a harness per language around the user's code,
-//! built with the toolchain on `PATH`, run as one process that answers graph after graph
-//! over a pipe.
+//! built with the toolchain on `PATH`, run as one process that answers graph after graph.
 //!
-//! The protocol is plain numbers, so that no harness needs a JSON library: one line per
-//! graph, `n`, then for each node its neighbour count and neighbours; the harness prints
-//! `@@cmg-answer A` for each, and anything else the solution prints is passed over (up
-//! to a bound). The process runs in a folder of its own under the temporary directory,
-//! with an empty environment but `PATH`, `HOME` (that folder), `LANG` and where the
-//! toolchains live (`RUSTUP_HOME`, `CARGO_HOME`, `JAVA_HOME`, pyenv's), and under
-//! `prlimit`: address space (where the runtime allows it), file size, CPU time in all
-//! (a backstop) and core dumps.
-//! A graph gets `TIME_LIMIT` to be answered; then the process is killed, and the next
-//! graph starts a new one.
+//! The answers travel on a channel of their own, where the solution's prints cannot
+//! reach them: the harness reads graphs from descriptor 3 and writes answers to
+//! descriptor 4, and the solution's standard input is empty. What it prints on
+//! standard output or error, with or without a newline, is drained and counted (up to
+//! a bound) and never read as an answer. The protocol is plain numbers, so that no
+//! harness needs a JSON library: one line per graph, `n`, then for each node its
+//! neighbour count and neighbours; one line per answer.
+//!
+//! The build and every run are watched by `process.rs` (time, memory, files,
+//! processes) and confined by `sandbox.rs` where the system allows. A graph gets
+//! `TIME_LIMIT` of CPU time to be answered, and `WALL_LIMIT` in all for a solution that
+//! waits rather than computes; then the process tree is killed, and the next graph
+//! starts a new one.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::process::Command;
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 use super::super::CliError;
+use super::process::{Event, Limits, Watched, MAX_LINE};
+use super::sandbox::Sandbox;
 
-/// The time one graph may take.
+/// The CPU time one graph may take.
 pub const TIME_LIMIT: Duration = Duration::from_secs(3);
-/// More for the first graph: a JVM or a Python interpreter starting up.
-const FIRST_GRAPH_GRACE: Duration = Duration::from_secs(10);
-/// The address space of a solution's process, where the runtime lets it be bounded.
+/// The time one graph may take in all, for a solution that waits instead of computing.
+const WALL_LIMIT: Duration = Duration::from_secs(10);
+/// More for the first graph of a process: a JVM or a Python interpreter starting up.
+const FIRST_GRAPH_GRACE: Duration = Duration::from_secs(5);
+/// The memory of a solution's processes (and its address space, where the runtime lets
+/// it be bounded).
 pub const MEMORY_LIMIT: u64 = 1 << 30;
+/// The memory of a build's processes.
+const BUILD_MEMORY: u64 = 2 << 30;
 /// What a solution may print besides its answers, per graph.
 const MAX_OTHER_OUTPUT: usize = 1 << 20;
-/// The longest line read from a solution.
-const MAX_LINE: u64 = 64 * 1024;
 /// Files a solution writes, in its folder.
 const MAX_FILE: u64 = 64 << 20;
+/// How much of a failing graph's standard error is kept.
+pub const ERROR_TAIL: usize = 4000;
 
-const ANSWER: &str = "@@cmg-answer ";
-
-/// The CPU seconds one process of a solution may use in all.
+/// The CPU seconds one process of a solution may use in all: a backstop should `cmg`
+/// itself be killed.
 const CPU_LIMIT_SECONDS: u64 = 600;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -77,12 +85,21 @@ impl Lang {
 pub enum Answer {
     /// It printed this answer (as printed: not always a number).
     Value(String),
-    /// It ended or crashed; the end of what it wrote to standard error.
+    /// It ended or crashed; the end of what it wrote to standard error, and how it ended.
     Crashed(String),
-    /// It ran out of memory (as its runtime says).
+    /// It ran out of memory: as its runtime says, or past the judge's bound.
     OutOfMemory(String),
     /// It took longer than the time limit.
     TimedOut,
+    /// The judge was asked to stop (a signal) while the solution ran.
+    Interrupted,
+}
+
+/// How a run is set up: the sandbox, how long the build may take, and what says stop.
+pub struct Setup {
+    pub sandbox: Sandbox,
+    pub build_seconds: u64,
+    pub stop: Box<dyn Fn() -> bool>,
 }
 
 /// A built solution, and the process that answers (started on demand).
@@ -90,24 +107,24 @@ pub struct Runner {
     dir: PathBuf,
     lang: Lang,
     program: Vec<String>,
-    process: Option<Process>,
-    started_once: bool,
+    setup: Setup,
+    process: Option<Watched>,
 }
 
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<Line>,
-}
+/// How often the judge looks at a process's CPU time and memory.
+const SAMPLE: Duration = Duration::from_millis(100);
+/// How long the judge waits for an answer between two looks at the process.
+const TICK: Duration = Duration::from_millis(20);
 
-enum Line {
-    Text(String),
-    TooLong,
+/// What happened while waiting for an answer.
+enum Waited {
+    Answer(Answer),
+    Ended,
 }
 
 impl Runner {
     /// Writes the harness around `source` in a new folder and builds it.
-    pub fn build(lang: Lang, source: &str) -> Result<Runner, CliError> {
+    pub fn build(lang: Lang, source: &str, setup: Setup) -> Result<Runner, CliError> {
         let dir = std::env::temp_dir().join(format!(
             "cmg-judge-{}-{}",
             std::process::id(),
@@ -122,11 +139,15 @@ impl Runner {
             dir,
             lang,
             program: Vec::new(),
+            setup,
             process: None,
-            started_once: false,
         };
         runner.program = runner.write_and_build(source)?;
         Ok(runner)
+    }
+
+    pub fn sandbox(&self) -> Sandbox {
+        self.setup.sandbox
     }
 
     fn write_and_build(&self, source: &str) -> Result<Vec<String>, CliError> {
@@ -134,7 +155,7 @@ impl Runner {
         let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
         let (file, text) = match self.lang {
             Lang::Py => ("solution.py", format!("{PY_PRELUDE}\n{source}\n{PY_MAIN}")),
-            Lang::Js => ("solution.js", format!("{source}\n{JS_MAIN}")),
+            Lang::Js => ("solution.js", format!("{JS_PRELUDE}\n{source}\n{JS_MAIN}")),
             Lang::Cpp => (
                 "solution.cpp",
                 format!("{CPP_PRELUDE}\n{source}\n{CPP_MAIN}"),
@@ -153,24 +174,31 @@ impl Runner {
         };
         std::fs::write(dir.join(file), text)
             .map_err(|error| CliError(format!("cannot write the harness: {error}")))?;
-        let build: Option<Vec<String>> = match self.lang {
-            Lang::Py => Some(vec![
+        let build: Vec<String> = match self.lang {
+            Lang::Py => vec![
                 "python3".into(),
                 "-m".into(),
                 "py_compile".into(),
                 path(file),
-            ]),
-            Lang::Js => Some(vec!["node".into(), "--check".into(), path(file)]),
-            Lang::Cpp => Some(vec![
+            ],
+            Lang::Js => vec!["node".into(), "--check".into(), path(file)],
+            Lang::Cpp => vec![
                 "g++".into(),
                 "-O2".into(),
                 "-std=c++17".into(),
                 "-o".into(),
                 path("solution"),
                 path(file),
-            ]),
-            Lang::Java => Some(vec!["javac".into(), "-d".into(), path(""), path(file)]),
-            Lang::Rust => Some(vec![
+            ],
+            Lang::Java => vec![
+                "javac".into(),
+                "-J-XX:-UsePerfData".into(),
+                "-J-Xmx512m".into(),
+                "-d".into(),
+                path(""),
+                path(file),
+            ],
+            Lang::Rust => vec![
                 "rustc".into(),
                 "-O".into(),
                 "--edition".into(),
@@ -178,31 +206,9 @@ impl Runner {
                 "-o".into(),
                 path("solution"),
                 path(file),
-            ]),
+            ],
         };
-        if let Some(build) = build {
-            let output = self
-                .command(&build)
-                .stdin(Stdio::null())
-                .output()
-                .map_err(|error| {
-                    CliError(format!(
-                        "cannot run {} to build the {} solution: {error} (is it installed and on PATH?)",
-                        build[0],
-                        self.lang.name()
-                    ))
-                })?;
-            if !output.status.success() {
-                let mut message = String::from_utf8_lossy(&output.stderr).into_owned();
-                message.push_str(&String::from_utf8_lossy(&output.stdout));
-                return Err(CliError(format!(
-                    "the {} solution does not build ({}):\n{}",
-                    self.lang.name(),
-                    build[0],
-                    tail(&message, 4000)
-                )));
-            }
-        }
+        self.build_step(&build)?;
         Ok(match self.lang {
             Lang::Py => vec!["python3".into(), "-u".into(), path(file)],
             Lang::Js => vec![
@@ -217,6 +223,7 @@ impl Runner {
                 "-Xmx1g".into(),
                 "-Xss256m".into(),
                 "-XX:+UseSerialGC".into(),
+                "-XX:-UsePerfData".into(),
                 "-cp".into(),
                 path(""),
                 "Main".into(),
@@ -224,9 +231,81 @@ impl Runner {
         })
     }
 
-    /// `program` in the solution's folder, with the environment cut down to what a
-    /// toolchain needs.
+    /// Runs the build under the same watch as a run: bounded time, memory, files and
+    /// processes, its output read from pipes with a cap.
+    fn build_step(&self, build: &[String]) -> Result<(), CliError> {
+        let tool = &build[0];
+        let cannot_run = |why: String| {
+            CliError(format!(
+                "cannot run {tool} to build the {} solution: {why} (is it installed and on PATH?)",
+                self.lang.name()
+            ))
+        };
+        if find_on_path(tool).is_none() {
+            return Err(cannot_run("not found".into()));
+        }
+        let limits = Limits {
+            address_space: None,
+            resident: BUILD_MEMORY,
+            file_size: MAX_FILE,
+            cpu_backstop: self.setup.build_seconds + 5,
+        };
+        let mut process = Watched::start(self.command(build), limits, false)
+            .map_err(|error| cannot_run(error.to_string()))?;
+        let started = Instant::now();
+        let wall = Duration::from_secs(self.setup.build_seconds);
+        let mut next_sample = started;
+        let failure = loop {
+            if (self.setup.stop)() {
+                break Some("it was interrupted".to_owned());
+            }
+            if process.exited().is_some() {
+                break None;
+            }
+            let now = Instant::now();
+            if now >= next_sample {
+                next_sample = now + SAMPLE;
+                let usage = process.usage();
+                if usage.resident > BUILD_MEMORY {
+                    break Some(format!(
+                        "it used more than {} MiB of memory: does the code include a device or a huge file?",
+                        BUILD_MEMORY >> 20
+                    ));
+                }
+                if now - started > wall || usage.cpu_seconds > wall.as_secs_f64() {
+                    break Some(format!(
+                        "it took longer than {} s: does the code include a FIFO or a device that never ends?",
+                        wall.as_secs()
+                    ));
+                }
+            }
+            std::thread::sleep(TICK);
+        };
+        let status = process.status_words();
+        let ok = failure.is_none() && process.exited().is_some_and(|s| s == 0);
+        process.kill_all();
+        process.stdout.wait_closed();
+        process.stderr.wait_closed();
+        if ok {
+            return Ok(());
+        }
+        let mut message = process.stderr.text();
+        message.push_str(&process.stdout.text());
+        if message.contains("cmg: cannot run ") {
+            return Err(cannot_run(tail(&message, 400)));
+        }
+        let why = failure.or(status).unwrap_or_default();
+        Err(CliError(format!(
+            "the {} solution does not build ({tool}; {why}):\n{}",
+            self.lang.name(),
+            tail(&message, 4000)
+        )))
+    }
+
+    /// `program` in the solution's folder, confined where the sandbox is on, with the
+    /// environment cut down to what a toolchain needs.
     fn command(&self, program: &[String]) -> Command {
+        let program = self.setup.sandbox.wrap(&self.dir, program);
         let mut command = Command::new(&program[0]);
         command
             .args(&program[1..])
@@ -272,117 +351,134 @@ impl Runner {
             }
         }
         line.push('\n');
-        let mut limit = TIME_LIMIT;
+        let (mut cpu_limit, mut wall_limit) = (TIME_LIMIT.as_secs_f64(), WALL_LIMIT);
         if self.process.is_none() {
             match self.start() {
                 Ok(process) => self.process = Some(process),
                 Err(message) => return Answer::Crashed(message),
             }
-            if !self.started_once {
-                limit += FIRST_GRAPH_GRACE;
-                self.started_once = true;
-            }
+            // A JVM or an interpreter starting up.
+            cpu_limit += FIRST_GRAPH_GRACE.as_secs_f64();
+            wall_limit += FIRST_GRAPH_GRACE * 2;
         }
-        let process = self.process.as_mut().expect("started");
-        if process.stdin.write_all(line.as_bytes()).is_err() || process.stdin.flush().is_err() {
-            return self.ended();
-        }
-        let deadline = std::time::Instant::now() + limit;
-        let mut other = 0usize;
-        loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match process.lines.recv_timeout(left) {
-                Ok(Line::Text(text)) => {
-                    if let Some(answer) = text.strip_prefix(ANSWER) {
-                        return Answer::Value(answer.trim().to_owned());
-                    }
-                    other += text.len() + 1;
-                    if other > MAX_OTHER_OUTPUT {
-                        self.kill();
-                        return Answer::Crashed(format!(
-                            "it printed more than {} MiB besides its answer",
-                            MAX_OTHER_OUTPUT >> 20
-                        ));
-                    }
-                }
-                Ok(Line::TooLong) => {
+        match self.wait_for_answer(&line, cpu_limit, wall_limit) {
+            Waited::Answer(answer) => {
+                if !matches!(answer, Answer::Value(_)) {
                     self.kill();
-                    return Answer::Crashed(format!(
-                        "it printed a line longer than {} KiB",
-                        MAX_LINE >> 10
-                    ));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Answer::TimedOut;
-                }
-                Err(RecvTimeoutError::Disconnected) => return self.ended(),
+                answer
             }
+            Waited::Ended => self.ended(),
         }
     }
 
-    fn start(&self) -> Result<Process, String> {
-        let mut program = vec![
-            "prlimit".to_owned(),
-            format!("--fsize={MAX_FILE}"),
-            "--core=0".to_owned(),
-            // A backstop: should cmg itself be killed, a solution that never answers
-            // does not spin on for ever.
-            format!("--cpu={CPU_LIMIT_SECONDS}"),
-        ];
-        // The JVM and V8 reserve far more address space than they use; they get heap
-        // limits of their own instead (-Xmx, --max-old-space-size).
-        if !matches!(self.lang, Lang::Java | Lang::Js) {
-            program.push(format!("--as={MEMORY_LIMIT}"));
-        }
-        program.push("--".to_owned());
-        program.extend(self.program.iter().cloned());
-        let stderr = std::fs::File::create(self.dir.join("stderr.txt"))
-            .map_err(|error| format!("cannot create its standard error file: {error}"))?;
-        let mut child = {
-            self.command(&program)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(stderr)
-                .spawn()
-                .map_err(|error| format!("cannot start {}: {error}", program[0]))?
+    fn wait_for_answer(&mut self, line: &str, cpu_limit: f64, wall_limit: Duration) -> Waited {
+        let stop = &self.setup.stop;
+        let Some(process) = self.process.as_mut() else {
+            return Waited::Ended;
         };
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let (send, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            loop {
-                let mut line = Vec::new();
-                match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) if line.last() != Some(&b'\n') && line.len() as u64 >= MAX_LINE => {
-                        let _ = send.send(Line::TooLong);
-                        return;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim_end().to_owned();
-                        if send.send(Line::Text(text)).is_err() {
-                            return;
-                        }
-                    }
-                }
+        let Some(channels) = process.channels.as_mut() else {
+            return Waited::Ended;
+        };
+        if channels.graphs.write_all(line.as_bytes()).is_err() || channels.graphs.flush().is_err() {
+            return Waited::Ended;
+        }
+        let started = Instant::now();
+        let cpu_at_start = process.usage().cpu_seconds;
+        let output_at_start = process.stdout.total() + process.stderr.total();
+        let mut next_sample = started + SAMPLE;
+        loop {
+            if stop() {
+                return Waited::Answer(Answer::Interrupted);
             }
-        });
-        Ok(Process {
-            child,
-            stdin,
-            lines,
-        })
+            let Some(channels) = process.channels.as_mut() else {
+                return Waited::Ended;
+            };
+            match channels.answers.recv_timeout(TICK) {
+                Ok(Event::Line(text)) => return Waited::Answer(Answer::Value(text)),
+                Ok(Event::TooLong) => {
+                    return Waited::Answer(Answer::Crashed(format!(
+                        "it wrote an answer longer than {} KiB",
+                        MAX_LINE >> 10
+                    )))
+                }
+                Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => return Waited::Ended,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if process.exited().is_some() {
+                // An answer written just before the end is still on its way.
+                if let Some(Ok(Event::Line(text))) = process
+                    .channels
+                    .as_mut()
+                    .map(|c| c.answers.recv_timeout(TICK))
+                {
+                    return Waited::Answer(Answer::Value(text));
+                }
+                return Waited::Ended;
+            }
+            let now = Instant::now();
+            if now < next_sample {
+                continue;
+            }
+            next_sample = now + SAMPLE;
+            let usage = process.usage();
+            if usage.resident > process.limits().resident {
+                return Waited::Answer(Answer::OutOfMemory(format!(
+                    "it used more than {} MiB of memory",
+                    process.limits().resident >> 20
+                )));
+            }
+            if usage.cpu_seconds - cpu_at_start > cpu_limit || now - started > wall_limit {
+                return Waited::Answer(Answer::TimedOut);
+            }
+            if process.stdout.total() + process.stderr.total() - output_at_start > MAX_OTHER_OUTPUT
+            {
+                return Waited::Answer(Answer::Crashed(format!(
+                    "it printed more than {} MiB besides its answer",
+                    MAX_OTHER_OUTPUT >> 20
+                )));
+            }
+        }
     }
 
-    /// The process ended without answering: how, from its standard error.
+    fn start(&self) -> Result<Watched, String> {
+        let limits = Limits {
+            // The JVM and V8 reserve far more address space than they use; the watch
+            // on resident memory bounds them.
+            address_space: (!matches!(self.lang, Lang::Java | Lang::Js)).then_some(MEMORY_LIMIT),
+            resident: MEMORY_LIMIT,
+            file_size: MAX_FILE,
+            cpu_backstop: CPU_LIMIT_SECONDS,
+        };
+        Watched::start(self.command(&self.program), limits, true)
+            .map_err(|error| format!("cannot start {}: {error}", self.program[0]))
+    }
+
+    /// The process ended, or closed its answer channel, without answering: how, from
+    /// its standard error and its exit status.
     fn ended(&mut self) -> Answer {
-        if let Some(mut process) = self.process.take() {
-            let _ = process.child.wait();
+        let Some(mut process) = self.process.take() else {
+            return Answer::Crashed("it ended".into());
+        };
+        // A moment to end by itself, so that its exit status and last words are known.
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while process.exited().is_none() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
         }
-        let stderr = std::fs::read(self.dir.join("stderr.txt")).unwrap_or_default();
-        let stderr = tail(&String::from_utf8_lossy(&stderr), 2000);
+        let ended = process.exited().is_some();
+        let status = process.status_words();
+        process.kill_all();
+        process.stderr.wait_closed();
+        let mut stderr = tail(&process.stderr.text(), ERROR_TAIL);
+        let how = match (ended, status) {
+            (true, Some(status)) => status,
+            _ => "it closed the judge's answer channel and went on running".to_owned(),
+        };
+        if stderr.is_empty() {
+            stderr = how;
+        } else {
+            stderr = format!("{stderr}\n({how})");
+        }
         let memory = [
             "MemoryError",
             "bad_alloc",
@@ -397,12 +493,10 @@ impl Runner {
         }
     }
 
-    fn kill(&mut self) {
+    /// Ends the process and everything it started.
+    pub fn kill(&mut self) {
         if let Some(mut process) = self.process.take() {
-            // `prlimit` runs the solution in its own place (exec), so this is the
-            // solution's process.
-            let _ = process.child.kill();
-            let _ = process.child.wait();
+            process.kill_all();
         }
     }
 }
@@ -414,8 +508,22 @@ impl Drop for Runner {
     }
 }
 
+/// Where `program` is found on `PATH`, if it is (a path with a slash as it is).
+fn find_on_path(program: &str) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    if program.contains('/') {
+        return Some(PathBuf::from(program));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join(program))
+        .find(|path| {
+            path.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
 /// The last `max` bytes of `text`, at a character boundary.
-fn tail(text: &str, max: usize) -> String {
+pub fn tail(text: &str, max: usize) -> String {
     let text = text.trim_end();
     let mut start = text.len().saturating_sub(max);
     while !text.is_char_boundary(start) {
@@ -424,7 +532,13 @@ fn tail(text: &str, max: usize) -> String {
     text[start..].to_owned()
 }
 
+// Each harness takes hold of its two descriptors before the solution's code runs, so
+// that nothing the solution does with its own streams reaches them.
+
 const PY_PRELUDE: &str = "import sys, collections, functools, itertools, heapq, math, bisect
+import os as __cmg_os
+__cmg_graphs = __cmg_os.fdopen(3, 'r')
+__cmg_answers = __cmg_os.fdopen(4, 'w')
 from typing import *
 from collections import *
 from functools import *
@@ -435,7 +549,7 @@ sys.setrecursionlimit(100000)
 
 const PY_MAIN: &str = "
 def __cmg_main():
-    for line in sys.stdin:
+    for line in __cmg_graphs:
         nums = list(map(int, line.split()))
         n, i, graph = nums[0], 1, []
         for _ in range(n):
@@ -443,28 +557,45 @@ def __cmg_main():
             graph.append(nums[i + 1:i + 1 + k])
             i += 1 + k
         answer = Solution().catMouseGame(graph)
-        sys.stdout.write('@@cmg-answer %s\\n' % (answer,))
-        sys.stdout.flush()
+        __cmg_answers.write('%s\\n' % (answer,))
+        __cmg_answers.flush()
 
 __cmg_main()
 ";
 
+const JS_PRELUDE: &str = r#"const __cmg_fs = require("fs");"#;
+
 const JS_MAIN: &str = r#"
 ;(function () {
-  const lines = require("readline").createInterface({ input: process.stdin });
-  lines.on("line", (line) => {
-    const nums = line.trim().split(/\s+/).map(Number);
-    const n = nums[0];
-    const graph = [];
-    let i = 1;
-    for (let node = 0; node < n; node += 1) {
-      const k = nums[i];
-      graph.push(nums.slice(i + 1, i + 1 + k));
-      i += 1 + k;
+  const chunk = Buffer.alloc(1 << 16);
+  let pending = "";
+  for (;;) {
+    let read;
+    try {
+      read = __cmg_fs.readSync(3, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if (error.code === "EAGAIN" || error.code === "EINTR") continue;
+      if (error.code === "EOF") return;
+      throw error;
     }
-    const answer = catMouseGame(graph);
-    process.stdout.write("@@cmg-answer " + answer + "\n");
-  });
+    if (read === 0) return;
+    pending += chunk.toString("latin1", 0, read);
+    let newline;
+    while ((newline = pending.indexOf("\n")) >= 0) {
+      const nums = pending.slice(0, newline).trim().split(/\s+/).map(Number);
+      pending = pending.slice(newline + 1);
+      const n = nums[0];
+      const graph = [];
+      let i = 1;
+      for (let node = 0; node < n; node += 1) {
+        const k = nums[i];
+        graph.push(nums.slice(i + 1, i + 1 + k));
+        i += 1 + k;
+      }
+      const answer = catMouseGame(graph);
+      __cmg_fs.writeSync(4, answer + "\n");
+    }
+  }
 })();
 "#;
 
@@ -472,20 +603,28 @@ const CPP_PRELUDE: &str = "#include <bits/stdc++.h>
 using namespace std;
 ";
 
+// A new object per graph, value-initialised as `Solution()` is (members without an
+// initialiser are zero), on the heap so that a large table fits.
 const CPP_MAIN: &str = r#"
 int main() {
+  FILE* cmg_graphs = fdopen(3, "r");
+  FILE* cmg_answers = fdopen(4, "w");
+  if (!cmg_graphs || !cmg_answers) return 3;
   int n;
-  while (std::cin >> n) {
+  while (fscanf(cmg_graphs, "%d", &n) == 1) {
     vector<vector<int>> graph(n);
     for (int i = 0; i < n; i++) {
-      int k;
-      std::cin >> k;
+      int k = 0;
+      if (fscanf(cmg_graphs, "%d", &k) != 1) return 3;
       graph[i].resize(k);
-      for (int j = 0; j < k; j++) std::cin >> graph[i][j];
+      for (int j = 0; j < k; j++) {
+        if (fscanf(cmg_graphs, "%d", &graph[i][j]) != 1) return 3;
+      }
     }
-    Solution solution;
-    int answer = solution.catMouseGame(graph);
-    std::cout << "@@cmg-answer " << answer << std::endl;
+    std::unique_ptr<Solution> solution(new Solution());
+    int answer = solution->catMouseGame(graph);
+    fprintf(cmg_answers, "%d\n", answer);
+    fflush(cmg_answers);
   }
   return 0;
 }
@@ -498,7 +637,8 @@ import java.io.*;
 const JAVA_MAIN: &str = r#"
 public class Main {
   public static void main(String[] args) throws IOException {
-    BufferedReader reader = new BufferedReader(new InputStreamReader(System.in));
+    BufferedReader reader = new BufferedReader(new InputStreamReader(new FileInputStream("/dev/fd/3")));
+    PrintStream answers = new PrintStream(new FileOutputStream("/dev/fd/4"), true);
     String line;
     while ((line = reader.readLine()) != null) {
       StringTokenizer tokens = new StringTokenizer(line);
@@ -510,8 +650,8 @@ public class Main {
         for (int j = 0; j < k; j++) graph[i][j] = Integer.parseInt(tokens.nextToken());
       }
       int answer = new Solution().catMouseGame(graph);
-      System.out.println("@@cmg-answer " + answer);
-      System.out.flush();
+      answers.println(answer);
+      answers.flush();
     }
   }
 }
@@ -526,9 +666,12 @@ struct Solution;
 const RUST_MAIN: &str = r#"
 fn main() {
     use std::io::{BufRead, Write};
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout();
-    for line in stdin.lock().lines() {
+    use std::os::fd::FromRawFd;
+    // SAFETY: the judge opens descriptors 3 and 4 for the harness, and nothing else
+    // holds them.
+    let graphs = unsafe { std::fs::File::from_raw_fd(3) };
+    let mut answers = unsafe { std::fs::File::from_raw_fd(4) };
+    for line in std::io::BufReader::new(graphs).lines() {
         let Ok(line) = line else { return };
         let nums: Vec<i32> = line.split_whitespace().map(|x| x.parse().unwrap()).collect();
         let n = nums[0] as usize;
@@ -540,8 +683,9 @@ fn main() {
             i += 1 + k;
         }
         let answer = Solution::cat_mouse_game(graph);
-        writeln!(out, "@@cmg-answer {}", answer).unwrap();
-        out.flush().unwrap();
+        if writeln!(answers, "{}", answer).is_err() {
+            return;
+        }
     }
 }
 "#;

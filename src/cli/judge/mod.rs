@@ -5,18 +5,30 @@
 //!
 //! What it tries, within `--seconds`: every graph on 3 to 6 nodes (one per isomorphism
 //! class, with every choice of hole, mouse and cat); the record graphs; long games from
-//! the generator, at growing sizes; random graphs. `harness.rs` runs the solution.
+//! the generator, at growing sizes; random graphs. `harness.rs` runs the solution,
+//! `process.rs` watches its processes and `sandbox.rs` confines them.
+//!
+//! Every step is bounded: the build (`harness.rs`), each graph, the search
+//! (`--seconds`, `--graphs`) and the shrinking (`--shrink-seconds`). SIGINT, SIGTERM
+//! and SIGHUP end the run with the report so far, every process of the solution gone
+//! and its folder removed.
 
 mod harness;
+mod process;
+pub mod sandbox;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cmg_gen::{Constraints, Graph};
 use cmg_solve::{Game, Outcome, Player, Position};
 
+use super::interrupt::{Interrupts, Signal};
 use super::{CliError, CliResult};
-use harness::{Answer, Lang, Runner};
+use harness::{Answer, Lang, Runner, Setup};
+use sandbox::Sandbox;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -28,6 +40,10 @@ pub struct Args {
     /// How long to look for a counterexample, shrinking aside.
     #[arg(long, value_name = "S", default_value_t = 60.0)]
     seconds: f64,
+    /// How long shrinking a counterexample may take [default: half of --seconds, at
+    /// least 5].
+    #[arg(long, value_name = "S")]
+    shrink_seconds: Option<f64>,
     /// Stop after N graphs, even with time left: a run of the same seed and N tries the
     /// same graphs on any machine.
     #[arg(long, value_name = "N")]
@@ -38,9 +54,14 @@ pub struct Args {
     /// One JSON object instead of the report.
     #[arg(long)]
     json: bool,
-    /// Write every graph the solution failed on into DIR, as `.cmg` files.
+    /// Write every graph the solution failed on into DIR, as `.cmg` files, numbered
+    /// after those already there.
     #[arg(long, value_name = "DIR")]
     keep: Option<String>,
+    /// Run the solution without the sandbox (Landlock on Linux), for a toolchain that
+    /// needs more than it allows.
+    #[arg(long)]
+    no_sandbox: bool,
 }
 
 /// What kind of graph a test was.
@@ -63,8 +84,8 @@ const KINDS: [(Kind, &str); 4] = [
 #[derive(Default)]
 struct Checked {
     counts: [u64; 4],
-    /// The longest decided game answered right, and the shortest decided game called a
-    /// draw: a turn-limited search shows as the first just under the second.
+    /// The longest decided game answered right: a turn-limited search shows as a draw
+    /// for a game just longer.
     longest_right: Option<u32>,
 }
 
@@ -84,6 +105,8 @@ struct Finding {
     got: Option<i64>,
     /// What it printed, or the end of its standard error.
     detail: String,
+    /// The end of its standard error, when it gave no answer.
+    error: Option<String>,
     /// Whether a second run on the graph failed the same way (`None`: not run again).
     reproduced: Option<bool>,
 }
@@ -107,6 +130,24 @@ const START: Position = Position {
 };
 
 pub fn run(args: &Args) -> CliResult {
+    let interrupts = Arc::new(Interrupts::install());
+    match judge(args, &interrupts) {
+        Err(error) if args.json => {
+            // The error is said on standard error too, by the caller.
+            super::output::print(&format!(
+                "{}\n",
+                serde_json::json!({ "error": error.to_string() })
+            ));
+            Err(error)
+        }
+        result => result,
+    }
+}
+
+/// The largest `--seconds` and `--shrink-seconds`: about eleven days.
+const MAX_SECONDS: f64 = 1e6;
+
+fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
     let lang = match args.lang.or_else(|| Lang::of_path(&args.solution)) {
         Some(lang) => lang,
         None => {
@@ -116,48 +157,161 @@ pub fn run(args: &Args) -> CliResult {
         )))
         }
     };
-    if !(args.seconds.is_finite() && args.seconds > 0.0) {
-        return Err(CliError(format!(
-            "--seconds must be a positive number, not {}",
-            args.seconds
-        )));
+    let seconds = |name: &str, value: f64, zero_ok: bool| {
+        if value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0)) && value <= MAX_SECONDS {
+            Ok(Duration::from_secs_f64(value))
+        } else {
+            Err(CliError(format!(
+                "{name} must be a number of seconds above 0 and at most {MAX_SECONDS}, not {value}"
+            )))
+        }
+    };
+    let search_time = seconds("--seconds", args.seconds, false)?;
+    let shrink_time = match args.shrink_seconds {
+        Some(value) => seconds("--shrink-seconds", value, true)?,
+        None => (search_time / 2).max(Duration::from_secs(5)),
+    };
+    if args.graphs == Some(0) {
+        return Err(CliError(
+            "--graphs must be at least 1: with no graph there is nothing to judge".into(),
+        ));
     }
     let source = super::input::read_source(&args.solution)?;
-    let mut runner = Runner::build(lang, &source.text)?;
+    check_shape(lang, &source.text)?;
+    process::become_subreaper();
+    let stop = {
+        let interrupts = Arc::clone(interrupts);
+        Box::new(move || interrupts.received().is_some())
+    };
+    let setup = Setup {
+        sandbox: Sandbox::probe(!args.no_sandbox),
+        build_seconds: args.seconds.clamp(30.0, 120.0) as u64,
+        stop,
+    };
+    let mut progress = Progress::new();
+    progress.show(&format!("building the {} solution", lang.name()));
+    let built = Runner::build(lang, &source.text, setup);
+    progress.clear();
+    if let Some(signal) = interrupts.received() {
+        return Ok(ExitCode::from(signal.exit_code()));
+    }
+    let mut runner = built?;
+    let sandbox = runner.sandbox();
     let started = Instant::now();
-    let deadline = started + Duration::try_from_secs_f64(args.seconds).unwrap_or(Duration::MAX);
     let mut checked = Checked::default();
     let mut keep = Keep::new(args.keep.as_deref())?;
     let budget = Budget {
-        deadline,
+        deadline: started + search_time,
         graphs: args.graphs,
     };
-    let found = search(&mut runner, &mut checked, &budget, args.seed, &mut keep);
+    let mut judge = Judge {
+        runner: &mut runner,
+        keep: &mut keep,
+        progress: &mut progress,
+        interrupts,
+    };
+    let found = search(&mut judge, &mut checked, &budget, args.seed);
     let finding = match found {
         Some(finding) => {
-            let mut shrunk = shrink(&mut runner, finding, &mut keep);
-            // Once more on the final graph, from a fresh process when the last one
-            // ended: a solution that answers differently is not deterministic.
-            let again = try_graph(&mut runner, &shrunk.graph, &mut Checked::default());
-            shrunk.reproduced =
-                Some(again.is_some_and(|again| {
-                    (again.verdict, again.got) == (shrunk.verdict, shrunk.got)
-                }));
+            let mut shrunk = shrink(&mut judge, finding, Instant::now() + shrink_time);
+            if judge.interrupts.received().is_none() {
+                // Once more on the final graph, from a fresh process when the last one
+                // ended: a solution that answers differently is not deterministic.
+                let again = try_graph(&mut judge, &shrunk.graph, &mut Checked::default());
+                if judge.interrupts.received().is_none() {
+                    shrunk.reproduced = Some(again.is_some_and(|again| {
+                        (again.verdict, again.got) == (shrunk.verdict, shrunk.got)
+                    }));
+                }
+            }
             Some(shrunk)
         }
         None => None,
     };
-    let seconds = started.elapsed().as_secs_f64();
+    judge.progress.clear();
+    // Every process of the solution ends, and its folder goes, before the report.
+    drop(runner);
+    let signal = interrupts.received();
+    let report = Report {
+        finding: &finding,
+        checked: &checked,
+        seconds: started.elapsed().as_secs_f64(),
+        sandbox,
+        no_sandbox: args.no_sandbox,
+        interrupted: signal,
+    };
     if args.json {
-        print_json(&finding, &checked, seconds);
+        print_json(&report);
     } else {
-        print_report(&finding, &checked, seconds, lang);
+        print_report(&report, lang);
     }
-    Ok(if finding.is_some() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    Ok(match (signal, &finding) {
+        (Some(signal), _) => ExitCode::from(signal.exit_code()),
+        (None, Some(_)) => ExitCode::FAILURE,
+        (None, None) => ExitCode::SUCCESS,
     })
+}
+
+/// What every step of a run shares: the solution, where failures are kept, the
+/// progress line, and the signals that stop it.
+struct Judge<'a> {
+    runner: &'a mut Runner,
+    keep: &'a mut Keep,
+    progress: &'a mut Progress,
+    interrupts: &'a Interrupts,
+}
+
+impl Judge<'_> {
+    fn stopped(&self) -> bool {
+        self.interrupts.received().is_some()
+    }
+}
+
+/// What the code must define for the harness to call it, checked before anything is
+/// built: a file in another shape (a script that reads its input, a bare function)
+/// would otherwise look like a wrong answer.
+fn check_shape(lang: Lang, source: &str) -> Result<(), CliError> {
+    let has = |word: &str| source.contains(word);
+    let (ok, expected, example) = match lang {
+        Lang::Py => (
+            has("class Solution") && has("def catMouseGame"),
+            "a class `Solution` with a method `catMouseGame(self, graph)`",
+            "class Solution:\n    def catMouseGame(self, graph: List[List[int]]) -> int:",
+        ),
+        Lang::Js => (
+            source.split("catMouseGame").count() > 1
+                && (has("function catMouseGame") || has("catMouseGame =") || has("catMouseGame=")),
+            "a function `catMouseGame(graph)`",
+            "var catMouseGame = function(graph) {\n    ...",
+        ),
+        Lang::Cpp => (
+            (has("class Solution") || has("struct Solution")) && has("catMouseGame"),
+            "a class `Solution` with a member `int catMouseGame(vector<vector<int>>& graph)`",
+            "class Solution {\npublic:\n    int catMouseGame(vector<vector<int>>& graph) {",
+        ),
+        Lang::Java => (
+            has("class Solution") && has("catMouseGame"),
+            "a class `Solution` with a method `int catMouseGame(int[][] graph)`",
+            "class Solution {\n    public int catMouseGame(int[][] graph) {",
+        ),
+        Lang::Rust => (
+            has("impl Solution") && has("fn cat_mouse_game"),
+            "`impl Solution` with `pub fn cat_mouse_game(graph: Vec<Vec<i32>>) -> i32`",
+            "impl Solution {\n    pub fn cat_mouse_game(graph: Vec<Vec<i32>>) -> i32 {",
+        ),
+    };
+    if ok {
+        return Ok(());
+    }
+    let what = if source.trim().is_empty() {
+        "the file is empty".to_owned()
+    } else {
+        "the file does not define it".to_owned()
+    };
+    Err(CliError(format!(
+        "the judge calls the solution as LeetCode does, so the {} file must define {expected}; {what}. It starts like this:\n{example}",
+        lang.name()
+    )))
 }
 
 /// When the search stops: the deadline, or a number of graphs.
@@ -172,29 +326,34 @@ impl Budget {
     }
 }
 
-/// The graphs in order, until one fails or the budget is spent.
-fn search(
-    runner: &mut Runner,
-    checked: &mut Checked,
-    budget: &Budget,
-    seed: u64,
-    keep: &mut Keep,
-) -> Option<Finding> {
+/// The graphs in order, until one fails, the budget is spent or a signal comes.
+fn search(judge: &mut Judge, checked: &mut Checked, budget: &Budget, seed: u64) -> Option<Finding> {
     let deadline = budget.deadline;
-    let mut test = |graph: Vec<Vec<u32>>, kind: Kind, checked: &mut Checked| {
-        let finding = try_graph(runner, &graph, checked);
+    let test = |judge: &mut Judge, graph: Vec<Vec<u32>>, kind: Kind, checked: &mut Checked| {
+        let finding = try_graph(judge, &graph, checked);
+        if judge.stopped() {
+            return None;
+        }
         checked.counts[KINDS.iter().position(|(k, _)| *k == kind).unwrap_or(0)] += 1;
+        let left = deadline.saturating_duration_since(Instant::now()).as_secs();
+        judge.progress.show(&format!(
+            "{} graphs tried ({}); now {} nodes; {left} s left",
+            checked.total(),
+            checked_words(checked),
+            graph.len()
+        ));
         if let Some(finding) = &finding {
-            keep.write(finding);
+            judge.keep.write(finding);
         }
         finding
     };
+    let over = |judge: &Judge, checked: &Checked| judge.stopped() || budget.spent(checked);
     for nodes in 3..=6 {
         for graph in small_graphs(nodes) {
-            if budget.spent(checked) {
+            if over(judge, checked) {
                 return None;
             }
-            if let Some(finding) = test(graph, Kind::Small, checked) {
+            if let Some(finding) = test(judge, graph, Kind::Small, checked) {
                 return Some(finding);
             }
         }
@@ -211,18 +370,19 @@ fn search(
         .collect();
     records.sort_by_key(Vec::len);
     for graph in records {
-        if budget.spent(checked) {
+        if over(judge, checked) {
             return None;
         }
-        if let Some(finding) = test(graph, Kind::Record, checked) {
+        if let Some(finding) = test(judge, graph, Kind::Record, checked) {
             return Some(finding);
         }
     }
     let mut rng = cmg_gen_rng(seed);
     let mut round = 0u64;
-    while !budget.spent(checked) {
+    while !over(judge, checked) {
         // Long games at growing sizes, then a random graph of a size near them.
         let nodes = 7 + (round % 24) as usize;
+        let interrupts = judge.interrupts;
         let found = cmg_gen::search(
             &cmg_gen::Request {
                 nodes,
@@ -234,18 +394,18 @@ fn search(
                 longer_than: None,
                 constraints: Constraints::LeetCode,
             },
-            |_| Instant::now() < deadline,
+            |_| Instant::now() < deadline && interrupts.received().is_none(),
         );
         if found.result.is_some() {
-            if let Some(finding) = test(found.graph.adjacency(), Kind::Long, checked) {
+            if let Some(finding) = test(judge, found.graph.adjacency(), Kind::Long, checked) {
                 return Some(finding);
             }
         }
-        if budget.spent(checked) {
+        if over(judge, checked) {
             break;
         }
         let graph = random_graph(&mut rng, nodes + (round % 20) as usize);
-        if let Some(finding) = test(graph, Kind::Random, checked) {
+        if let Some(finding) = test(judge, graph, Kind::Random, checked) {
             return Some(finding);
         }
         round += 1;
@@ -253,19 +413,29 @@ fn search(
     None
 }
 
+/// The solution's answer to `graph`; a time limit is tried once more in a fresh
+/// process before it counts, so that a busy moment never makes a right solution wrong.
+fn ask(runner: &mut Runner, graph: &[Vec<u32>]) -> Answer {
+    match runner.answer(graph) {
+        Answer::TimedOut => runner.answer(graph),
+        answer => answer,
+    }
+}
+
 /// Runs the solution on `graph` and says what was wrong, if anything.
-fn try_graph(runner: &mut Runner, graph: &[Vec<u32>], checked: &mut Checked) -> Option<Finding> {
+fn try_graph(judge: &mut Judge, graph: &[Vec<u32>], checked: &mut Checked) -> Option<Finding> {
     let (expected, moves) = expected(graph);
-    let finding = |verdict, got, detail: String| Finding {
+    let finding = |verdict, got, detail: String, error: Option<String>| Finding {
         verdict,
         graph: graph.to_vec(),
         expected,
         moves,
         got,
         detail,
+        error,
         reproduced: None,
     };
-    match runner.answer(graph) {
+    match ask(judge.runner, graph) {
         Answer::Value(text) => {
             let got = text.parse::<i64>().ok();
             if got == Some(i64::from(expected)) {
@@ -275,16 +445,25 @@ fn try_graph(runner: &mut Runner, graph: &[Vec<u32>], checked: &mut Checked) -> 
                 }
                 None
             } else {
-                Some(finding("wrong-answer", got, text))
+                Some(finding("wrong-answer", got, text, None))
             }
         }
-        Answer::Crashed(stderr) => Some(finding("runtime-error", None, stderr)),
-        Answer::OutOfMemory(stderr) => Some(finding("memory-limit", None, stderr)),
+        Answer::Crashed(stderr) => {
+            Some(finding("runtime-error", None, stderr.clone(), Some(stderr)))
+        }
+        Answer::OutOfMemory(stderr) => {
+            Some(finding("memory-limit", None, stderr.clone(), Some(stderr)))
+        }
         Answer::TimedOut => Some(finding(
             "time-limit",
             None,
-            format!("no answer within {} s", harness::TIME_LIMIT.as_secs()),
+            format!(
+                "no answer within {} s of CPU time, twice",
+                harness::TIME_LIMIT.as_secs()
+            ),
+            None,
         )),
+        Answer::Interrupted => None,
     }
 }
 
@@ -364,8 +543,9 @@ fn random_graph(rng: &mut impl FnMut() -> u64, nodes: usize) -> Vec<Vec<u32>> {
 }
 
 /// Removes edges and nodes while the solution still fails the same way and the graph
-/// meets the constraints; stops where no single removal keeps it failing.
-fn shrink(runner: &mut Runner, mut finding: Finding, keep: &mut Keep) -> Finding {
+/// meets the constraints; stops where no single removal keeps it failing, when the
+/// deadline passes, or on a signal, with the smallest graph so far.
+fn shrink(judge: &mut Judge, mut finding: Finding, deadline: Instant) -> Finding {
     if finding.verdict == "time-limit" {
         // Every try would wait for the limit; the graph stays as found.
         return finding;
@@ -375,10 +555,20 @@ fn shrink(runner: &mut Runner, mut finding: Finding, keep: &mut Keep) -> Finding
         let mut smaller = None;
         let graph = finding.graph.clone();
         let candidates = removals(&graph);
-        for candidate in candidates {
-            if let Some(found) = try_graph(runner, &candidate, &mut scratch) {
+        let count = candidates.len();
+        for (tried, candidate) in candidates.into_iter().enumerate() {
+            if judge.stopped() || Instant::now() >= deadline {
+                return finding;
+            }
+            let left = deadline.saturating_duration_since(Instant::now()).as_secs();
+            judge.progress.show(&format!(
+                "shrinking a {}-node counterexample: removal {} of {count}; {left} s left",
+                graph.len(),
+                tried + 1
+            ));
+            if let Some(found) = try_graph(judge, &candidate, &mut scratch) {
                 if found.verdict == finding.verdict {
-                    keep.write(&found);
+                    judge.keep.write(&found);
                     smaller = Some(found);
                     break;
                 }
@@ -451,7 +641,8 @@ const RECORDS: &[&str] = &[
     include_str!("../../../examples/records/n50-226-from-leetcode.cmg"),
 ];
 
-/// `--keep DIR`: every failing graph, as a `.cmg` file.
+/// `--keep DIR`: every failing graph, as a `.cmg` file, numbered after the files
+/// already there, so that no earlier run's graph is overwritten.
 struct Keep {
     dir: Option<std::path::PathBuf>,
     written: usize,
@@ -459,13 +650,21 @@ struct Keep {
 
 impl Keep {
     fn new(dir: Option<&str>) -> Result<Keep, CliError> {
+        let mut written = 0;
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)
                 .map_err(|error| CliError(format!("cannot create {dir}: {error}")))?;
+            let entries = std::fs::read_dir(dir)
+                .map_err(|error| CliError(format!("cannot read {dir}: {error}")))?;
+            written = entries
+                .flatten()
+                .filter_map(|entry| keep_number(&entry.file_name().to_string_lossy()))
+                .max()
+                .unwrap_or(0);
         }
         Ok(Keep {
             dir: dir.map(Into::into),
-            written: 0,
+            written,
         })
     }
 
@@ -481,6 +680,13 @@ impl Keep {
             eprintln!("cmg: cannot write {}: {error}", path.display());
         }
     }
+}
+
+/// The number of a kept file's name, `failing-NNN-...`.
+fn keep_number(name: &str) -> Option<usize> {
+    let rest = name.strip_prefix("failing-")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// The graph as a `.cmg` file whose `expect` line says the right answer.
@@ -599,30 +805,54 @@ fn checked_words(checked: &Checked) -> String {
         .join(", ")
 }
 
-fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang: Lang) {
-    let Some(finding) = finding else {
-        super::output::print(&format!(
-            "no counterexample: the {} solution answered all {} graphs right ({}) in {seconds:.1} s.\nThis is no proof: a graph it gets wrong may still exist.\n",
-            lang.name(),
-            checked.total(),
-            checked_words(checked)
-        ));
+/// What a run found, for the report and `--json`.
+struct Report<'a> {
+    finding: &'a Option<Finding>,
+    checked: &'a Checked,
+    seconds: f64,
+    sandbox: Sandbox,
+    no_sandbox: bool,
+    interrupted: Option<Signal>,
+}
+
+fn print_report(report: &Report, lang: Lang) {
+    let checked = report.checked;
+    let seconds = report.seconds;
+    let mut text = String::new();
+    if let Some(caveat) = report.sandbox.caveat(report.no_sandbox) {
+        text.push_str(&format!("note: {caveat}\n"));
+    }
+    let Some(finding) = report.finding else {
+        match report.interrupted {
+            Some(signal) => text.push_str(&format!(
+                "no counterexample in {} ({}; {seconds:.1} s; interrupted by {})\n",
+                super::render::plural(checked.total() as usize, "graph"),
+                checked_words(checked),
+                signal.name()
+            )),
+            None => text.push_str(&format!(
+                "no counterexample: the {} solution answered all {} graphs right ({}) in {seconds:.1} s.\nThis is no proof: a graph it gets wrong may still exist.\n",
+                lang.name(),
+                checked.total(),
+                checked_words(checked)
+            )),
+        }
+        super::output::print(&text);
         return;
     };
     let edges: usize = finding.graph.iter().map(Vec::len).sum::<usize>() / 2;
-    let mut text = format!(
-        "{} on a graph of {} nodes and {} (after {}: {}; {seconds:.1} s)\n",
-        match finding.verdict {
-            "wrong-answer" => "wrong answer",
-            "runtime-error" => "runtime error",
-            "time-limit" => "time limit exceeded",
-            _ => "memory limit exceeded",
-        },
+    text.push_str(&format!(
+        "{} on a graph of {} nodes and {} (after {}: {}; {seconds:.1} s{})\n",
+        verdict_words(finding.verdict),
         finding.graph.len(),
         super::render::plural(edges, "edge"),
         super::render::plural(checked.total() as usize, "graph"),
-        checked_words(checked)
-    );
+        checked_words(checked),
+        report.interrupted.map_or(String::new(), |signal| format!(
+            "; interrupted by {} while shrinking",
+            signal.name()
+        ))
+    ));
     text.push_str(&format!(
         "  expected: {} ({})\n",
         finding.expected,
@@ -632,7 +862,7 @@ fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang
         Some(got) => text.push_str(&format!("  got:      {got}\n")),
         None => text.push_str(&format!(
             "  got:      no answer: {}\n",
-            first_lines(&finding.detail)
+            last_lines(&finding.detail)
         )),
     }
     if finding.reproduced == Some(false) {
@@ -654,7 +884,18 @@ fn print_report(finding: &Option<Finding>, checked: &Checked, seconds: f64, lang
     super::output::print(&text);
 }
 
-fn first_lines(text: &str) -> String {
+fn verdict_words(verdict: &str) -> &'static str {
+    match verdict {
+        "wrong-answer" => "wrong answer",
+        "runtime-error" => "runtime error",
+        "time-limit" => "time limit exceeded",
+        "memory-limit" => "memory limit exceeded",
+        _ => "no counterexample",
+    }
+}
+
+/// The last six lines of `text`, indented under the report's `got:`.
+fn last_lines(text: &str) -> String {
     let lines: Vec<&str> = text.lines().rev().take(6).collect();
     lines
         .into_iter()
@@ -663,17 +904,15 @@ fn first_lines(text: &str) -> String {
         .join("\n            ")
 }
 
-fn print_json(finding: &Option<Finding>, checked: &Checked, seconds: f64) {
+fn print_json(report: &Report) {
     let checked_json: serde_json::Map<String, serde_json::Value> = KINDS
         .iter()
-        .zip(checked.counts)
+        .zip(report.checked.counts)
         .map(|((_, name), count)| ((*name).to_owned(), count.into()))
         .collect();
-    let value = match finding {
+    let mut value = match report.finding {
         None => serde_json::json!({
             "verdict": "no-counterexample",
-            "checked": checked_json,
-            "seconds": seconds,
         }),
         Some(finding) => serde_json::json!({
             "verdict": finding.verdict,
@@ -682,9 +921,50 @@ fn print_json(finding: &Option<Finding>, checked: &Checked, seconds: f64) {
             "got": finding.got,
             "moves": finding.moves,
             "reproduced": finding.reproduced,
-            "checked": checked_json,
-            "seconds": seconds,
+            "error": finding.error.as_deref().map(|error| harness::tail(error, harness::ERROR_TAIL)),
         }),
     };
+    value["checked"] = checked_json.into();
+    value["seconds"] = report.seconds.into();
+    value["sandbox"] = report.sandbox.word().into();
+    value["interrupted"] = report.interrupted.is_some().into();
     super::output::print(&format!("{value}\n"));
+}
+
+/// The progress line on standard error, on a terminal only: the phase, the graphs tried,
+/// the size and the time left, at most ten times a second.
+struct Progress {
+    on: bool,
+    last: Option<Instant>,
+    shown: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            on: std::io::stderr().is_terminal(),
+            last: None,
+            shown: false,
+        }
+    }
+
+    fn show(&mut self, text: &str) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|last| last.elapsed() < Duration::from_millis(100))
+        {
+            return;
+        }
+        self.last = Some(Instant::now());
+        self.shown = true;
+        eprint!("\r\x1b[2Kcmg judge: {text}");
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
 }
