@@ -22,7 +22,7 @@ use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::super::CliError;
-use super::process::{Event, Limits, Watched, MAX_LINE};
+use super::process::{Event, Limits, Watched, MAX_LINE, SAMPLE};
 use super::sandbox::Sandbox;
 
 /// The CPU time one graph may take.
@@ -111,8 +111,6 @@ pub struct Runner {
     process: Option<Watched>,
 }
 
-/// How often the judge looks at a process's CPU time and memory.
-const SAMPLE: Duration = Duration::from_millis(100);
 /// How long the judge waits for an answer between two looks at the process.
 const TICK: Duration = Duration::from_millis(20);
 

@@ -35,6 +35,8 @@ pub struct Limits {
 const MAX_PROCESSES: u64 = 128;
 /// How much of each output stream is kept: its end.
 const TAIL: usize = 16 * 1024;
+/// How often the tree's CPU time and memory are looked at.
+pub const SAMPLE: std::time::Duration = std::time::Duration::from_millis(100);
 /// The longest answer line read from the harness.
 pub const MAX_LINE: u64 = 64 * 1024;
 
@@ -123,6 +125,8 @@ pub struct Watched {
     limits: Limits,
     /// The most CPU time seen: the sum drops when a process that ended is reaped.
     cpu_seen: f64,
+    /// The last look at the tree, and when it was taken.
+    last: Option<(std::time::Instant, Usage)>,
 }
 
 /// Makes the judge the subreaper of everything it starts: a process whose parent ends
@@ -328,6 +332,7 @@ impl Watched {
             cgroup,
             limits,
             cpu_seen: 0.0,
+            last: None,
         })
     }
 
@@ -405,8 +410,20 @@ impl Watched {
         members
     }
 
-    /// The CPU time and resident memory of the whole tree now.
+    /// The CPU time and memory of the whole tree, as of at most `SAMPLE` ago: a look
+    /// reads every process's entry in `/proc`, too slow to take for each graph.
     pub fn usage(&mut self) -> Usage {
+        match self.last {
+            Some((when, usage)) if when.elapsed() < SAMPLE => usage,
+            _ => {
+                let usage = self.look();
+                self.last = Some((std::time::Instant::now(), usage));
+                usage
+            }
+        }
+    }
+
+    fn look(&mut self) -> Usage {
         // SAFETY: sysconf cannot fail for these names.
         let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
         let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(1) as u64;
