@@ -117,9 +117,10 @@ pub fn run(args: &Args) -> CliResult {
 /// game is solved only when an `expect` needs checking, under `cmg solve`'s memory
 /// budget (on the command line the limit is what the solve costs, not the editor's
 /// live-solve node count); what does not fit gets `too-large`, which says how to lift
-/// the budget.
+/// the budget. A file with syntax errors is not solved: its `expect`s are not checked
+/// (`expect-unchecked`).
 fn all_diagnostics(analysis: &Analysis, max_memory: u64) -> (Vec<Diagnostic>, Option<TooLarge>) {
-    if analysis.model.expects.is_empty() {
+    if analysis.model.expects.is_empty() || !analysis.checks_expects() {
         return (analysis.diagnostics(None), None);
     }
     let limits = SolveLimits {

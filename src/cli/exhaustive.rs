@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use cmg_gen::{Best, Constraints, Exhaustive, Graph, Longest, Part, Plan, Winner};
 use serde::{Deserialize, Serialize};
 
+use super::interrupt::Signal;
 use super::{CliError, CliResult};
 
 /// Names the record's format, so that another JSON file is not taken for one.
@@ -170,17 +171,43 @@ pub fn run(request: &Request) -> CliResult {
     save(&state)?;
     let record = record_now(&state);
     if let Some(signal) = interrupts.received() {
+        // A part's output is its record for `--merge`, which must be whole: a stopped
+        // part prints nothing. A whole search prints the best so far, marked.
+        let shown = part.count == 1 && state.found.best.is_some();
         eprintln!(
-            "cmg: {} after {:.1} s: {} of {} tasks done{}",
+            "cmg: {} after {:.1} s: {} of {} tasks done{}{}",
             signal.name(),
             started.elapsed().as_secs_f64(),
             state.done.len(),
             part_tasks,
+            if shown {
+                format!(
+                    "; the longest game of the {} graphs looked at follows, not a proof",
+                    state.found.graphs
+                )
+            } else {
+                String::new()
+            },
             match &request.checkpoint {
                 Some(path) => format!("; {path} keeps them: the same command resumes the search"),
+                None if shown => "; --checkpoint FILE keeps the work done".to_owned(),
                 None => "; nothing is proved (--checkpoint FILE keeps the work done)".to_owned(),
             }
         );
+        if shown {
+            let stopped = Stopped {
+                signal,
+                tasks_done: state.done.len(),
+                tasks: part_tasks,
+            };
+            print_result(
+                &record,
+                &state.found,
+                request.json,
+                &command(request),
+                Some(&stopped),
+            )?;
+        }
         return Ok(ExitCode::from(signal.exit_code()));
     }
     if part.count > 1 {
@@ -190,7 +217,7 @@ pub fn run(request: &Request) -> CliResult {
         ));
         return Ok(ExitCode::SUCCESS);
     }
-    print_result(&record, &state.found, request.json, &command(request))
+    print_result(&record, &state.found, request.json, &command(request), None)
 }
 
 struct State {
@@ -260,11 +287,42 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
         first.nodes,
         options(&first.outcome, &first.constraints)
     );
-    print_result(&record, &found, json, &command)
+    print_result(&record, &found, json, &command, None)
+}
+
+/// How far a search stopped by a signal got: its best graph so far is no proof.
+struct Stopped {
+    signal: Signal,
+    tasks_done: usize,
+    tasks: usize,
+}
+
+/// An interrupted search's best graph in `--format json`: an object rather than the
+/// bare adjacency list, so that no script takes it for the longest game there is.
+/// Its keys are in alphabetical order, as in every JSON object cmg prints.
+#[derive(Serialize)]
+struct StoppedJson<'a> {
+    adjacency: &'a [Vec<u32>],
+    /// Always false: the search did not look at every graph.
+    complete: bool,
+    graphs: u64,
+    interrupted: &'static str,
+    moves: u32,
+    tasks: usize,
+    tasks_done: usize,
+    winner: &'static str,
 }
 
 /// Prints the longest game as `.cmg` text (or its adjacency list), or says there is none.
-fn print_result(record: &Record, found: &Longest, json: bool, command: &str) -> CliResult {
+/// The game of a search `stopped` by a signal is marked as the longest of the graphs
+/// looked at, not a proof.
+fn print_result(
+    record: &Record,
+    found: &Longest,
+    json: bool,
+    command: &str,
+    stopped: Option<&Stopped>,
+) -> CliResult {
     let Some(best) = &found.best else {
         eprintln!(
             "cmg: no graph on {} nodes has a decided game{}: all {} were looked at",
@@ -278,33 +336,65 @@ fn print_result(record: &Record, found: &Longest, json: bool, command: &str) -> 
         );
         return Ok(ExitCode::FAILURE);
     };
+    let winner = winner_word(best.winner);
+    let adjacency = best.graph.adjacency();
     if json {
-        super::output::print(&format!(
-            "{}\n",
-            serde_json::to_string(&best.graph.adjacency()).expect("lists of numbers serialize")
-        ));
+        let text = match stopped {
+            None => serde_json::to_string(&adjacency),
+            Some(stopped) => serde_json::to_string(&StoppedJson {
+                complete: false,
+                interrupted: stopped.signal.name(),
+                graphs: found.graphs,
+                tasks: stopped.tasks,
+                tasks_done: stopped.tasks_done,
+                winner,
+                moves: best.moves,
+                adjacency: &adjacency,
+            }),
+        };
+        super::output::print(&format!("{}\n", text.expect("numbers and words serialize")));
         return Ok(ExitCode::SUCCESS);
     }
-    let winner = winner_word(best.winner);
+    let meeting = if record.constraints == "leetcode" {
+        " that meet LeetCode 913's constraints"
+    } else {
+        ""
+    };
+    let (first, scope) = match stopped {
+        None => (
+            String::new(),
+            format!(
+                "# the longest game over all {} graphs on {} nodes{meeting},\n\
+                 # one per isomorphism class, each solved once per choice of hole: a proof by exhaustion\n",
+                found.graphs, record.nodes
+            ),
+        ),
+        Some(stopped) => (
+            format!(
+                "# interrupted ({}) after {:.1} s, {} of {} tasks done: NOT a proof by exhaustion\n",
+                stopped.signal.name(),
+                record.seconds,
+                stopped.tasks_done,
+                stopped.tasks
+            ),
+            format!(
+                "# not exhaustive: interrupted after {} graphs on {} nodes{meeting};\n\
+                 # the longest game among those, and a longer one may exist\n",
+                found.graphs, record.nodes
+            ),
+        ),
+    };
     let mut text = format!(
-        "# made by: {command}\n\
-         # the longest game over all {} graphs on {} nodes{},\n\
-         # one per isomorphism class, each solved once per choice of hole: a proof by exhaustion\n\
+        "{first}# made by: {command}\n\
+         {scope}\
          # ({:.1} s, {} solves)\n\
          # the {winner} wins in {} ({}) from the start: mouse on 1 to move, cat on 2\n",
-        found.graphs,
-        record.nodes,
-        if record.constraints == "leetcode" {
-            " that meet LeetCode 913's constraints"
-        } else {
-            ""
-        },
         record.seconds,
         found.solves,
         super::render::plural(best.moves as usize, "move"),
         if best.moves == 1 { "one ply" } else { "plies" },
     );
-    for line in cmg_ide::edge_statements((0u32..).zip(&best.graph.adjacency())) {
+    for line in cmg_ide::edge_statements((0u32..).zip(&adjacency)) {
         text.push_str(&line);
         text.push('\n');
     }

@@ -22,6 +22,7 @@ mod input;
 mod interrupt;
 mod judge;
 mod output;
+mod picture;
 mod render;
 mod solve;
 mod solve_explain;

@@ -1,4 +1,4 @@
-//! `cmg view`: the game view, served on 127.0.0.1 and following the file as it is saved, or exported as an SVG picture.
+//! `cmg view`: the game view, served on 127.0.0.1 and following the file as it is saved, or exported as an SVG or PNG picture.
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -20,7 +20,9 @@ use hyper_util::service::TowerToHyperService;
 use notify::{EventKind, RecursiveMode, Watcher};
 use tokio::sync::{watch, Semaphore};
 
+use super::dot::{refuse_syntax_errors, refuse_truncated_graph};
 use super::input::read_source;
+use super::picture::{self, Format};
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
 use cmg_core::explain::{solve_and_explain, WhatIfBudget};
@@ -66,39 +68,15 @@ pub struct Args {
     /// The port on 127.0.0.1 to serve on; a free one when absent.
     #[arg(long, default_value_t = 0)]
     port: u16,
-    /// Write the picture as SVG to this file (`-`: standard output) instead of serving the page.
-    #[arg(long, value_name = "OUT.svg")]
+    /// Write the picture to this file instead of serving the page: SVG for `OUT.svg` (or
+    /// `-`, standard output), PNG for `OUT.png`.
+    #[arg(long, value_name = "OUT.svg|OUT.png")]
     export: Option<String>,
 }
 
 pub fn run(options: &Args) -> CliResult {
     if let Some(out) = &options.export {
-        let Some((scene, _)) = scene_of(&options.file, &Positions::new(), &AtomicBool::new(false))?
-        else {
-            unreachable!("nothing cancels an export");
-        };
-        if let Some(note) = &scene.layout_note {
-            eprintln!("cmg view: {note}");
-        }
-        // Never a picture of the legend alone with status 0: refused, nothing written
-        // (an older export at that path stays as it was).
-        if scene.too_large.is_some() {
-            eprintln!(
-                "cmg: {} is not exported: {}, so nothing was written (`cmg solve` and `cmg dot` take any size)",
-                super::render::visible(&options.file),
-                scene.summary
-            );
-            return Ok(ExitCode::FAILURE);
-        }
-        let picture = svg::to_svg(&scene);
-        // `-` is standard output, as for every other file argument.
-        if out == "-" {
-            super::output::print(&picture);
-        } else {
-            super::output::replace_file(Path::new(out), picture.as_bytes())
-                .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
-        }
-        return Ok(ExitCode::SUCCESS);
+        return export(&options.file, out);
     }
     if options.file == "-" {
         return Err(CliError(
@@ -107,6 +85,49 @@ pub fn run(options: &Args) -> CliResult {
         ));
     }
     serve(options)
+}
+
+/// `cmg view FILE --export OUT`: the picture of `file`, as SVG or PNG by `out`'s
+/// extension. A file that cannot be read whole is refused as `cmg dot` refuses it: a
+/// picture of the statements that parsed would pass for the file's.
+fn export(file: &str, out: &str) -> CliResult {
+    let format = Format::of(out)?;
+    let source = read_source(file)?;
+    let analysis = Analysis::new(source.text.as_str());
+    if refuse_syntax_errors(&source, &analysis, "exported")
+        || refuse_truncated_graph(&source, &analysis, "exported")
+    {
+        return Ok(ExitCode::FAILURE);
+    }
+    let Some((scene, _)) = scene_from(analysis, &Positions::new(), &AtomicBool::new(false)) else {
+        unreachable!("nothing cancels an export");
+    };
+    if let Some(note) = &scene.layout_note {
+        eprintln!("cmg view: {note}");
+    }
+    // Never a picture of the legend alone with status 0: refused, nothing written
+    // (an older export at that path stays as it was).
+    if scene.too_large.is_some() {
+        eprintln!(
+            "cmg: {} is not exported: {}, so nothing was written (`cmg solve` and `cmg dot` take any size)",
+            super::render::visible(file),
+            scene.summary
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    let svg = svg::to_svg(&scene);
+    let picture = match format {
+        Format::Svg => svg.into_bytes(),
+        Format::Png => picture::png(&svg)?,
+    };
+    // `-` is standard output, as for every other file argument.
+    if out == "-" {
+        super::output::print_bytes(&picture);
+    } else {
+        super::output::replace_file(Path::new(out), &picture)
+            .map_err(|error| CliError(format!("cannot write {out}: {error}")))?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The graph and solution a scene was drawn from, kept for the slices the page asks for.
@@ -121,7 +142,15 @@ fn scene_of(
     cancel: &AtomicBool,
 ) -> Result<Option<(Scene, Solved)>, CliError> {
     let source = read_source(path)?;
-    let analysis = Analysis::new(source.text);
+    Ok(scene_from(Analysis::new(source.text), previous, cancel))
+}
+
+/// [`scene_of`] for a file already read.
+fn scene_from(
+    analysis: Analysis,
+    previous: &Positions,
+    cancel: &AtomicBool,
+) -> Option<(Scene, Solved)> {
     // The layout needs only the graph: it runs on a second thread while this one solves
     // (at 2000 nodes the layout is most of the work, the solve and what-if the rest).
     let graph = &analysis.model.graph;
@@ -143,18 +172,18 @@ fn scene_of(
         (solved, laid_out)
     });
     if cancel.load(Ordering::Relaxed) {
-        return Ok(None);
+        return None;
     }
     let solution = solved.as_ref().map(|s| &*s.solution);
     let mut scene = match laid_out {
         Some(Ok(laid_out)) => scene_laid_out(&analysis, solution, laid_out),
-        Some(Err(_cancelled)) => return Ok(None),
+        Some(Err(_cancelled)) => return None,
         None => scene(&analysis, solution, previous),
     };
     add_explanations(&mut scene, &analysis, solved.as_ref());
     // The slices need only the solution; the what-if is in the scene now.
     let solution = solved.map(|solved| solved.solution);
-    Ok(Some((scene, Arc::new((analysis.model.graph, solution)))))
+    Some((scene, Arc::new((analysis.model.graph, solution))))
 }
 
 /// The latest scene as JSON, with a generation number that grows on every change.

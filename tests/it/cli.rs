@@ -111,7 +111,7 @@ impl Drop for TempDir {
 }
 
 /// The examples that only exist to show diagnostics.
-const DIAGNOSTIC_EXAMPLES: [&str; 2] = ["every-diagnostic.cmg", "no-game.cmg"];
+const DIAGNOSTIC_EXAMPLES: [&str; 3] = ["every-diagnostic.cmg", "no-game.cmg", "syntax-error.cmg"];
 
 /// Every diagnostic code, from the model's own list: a code added there is checked here
 /// without another copy to keep in step.
@@ -350,9 +350,9 @@ fn check_reads_stdin_for_dash() {
 
 #[test]
 fn check_keeps_going_after_a_broken_statement() {
-    // Three broken statements give three syntax errors, and the rest still counts:
-    // the expectation is checked against the graph of the good lines.
-    let text = "0 -- 1\n1 -- -- 2\n2 -- {3\n1 -- 3 -- 2\n]\nexpect cat\n";
+    // Three broken statements give three syntax errors, and the rest still counts (the
+    // repeated edge); the expectation is not held against the graph of the good lines.
+    let text = "0 -- 1\n1 -- -- 2\n2 -- {3\n1 -- 3 -- 2\n]\n3 -- 1\nexpect cat\n";
     let out = run_stdin(&["check", "--json", "-"], text);
     assert_eq!(out.code, 1, "{out:?}");
     let json = out.json();
@@ -362,12 +362,28 @@ fn check_keeps_going_after_a_broken_statement() {
         3,
         "{json:#}"
     );
-    let mismatch = find(&json, "expect-mismatch");
-    let message = mismatch["message"].as_str().unwrap();
-    assert!(
-        message.contains("cat") && message.contains("mouse"),
-        "{mismatch}"
+    assert!(found.iter().any(|c| c == "duplicate-edge"), "{json:#}");
+    assert!(!found.iter().any(|c| c == "expect-mismatch"), "{json:#}");
+    assert_eq!(
+        find(&json, "expect-unchecked")["start"]["line"],
+        7,
+        "{json:#}"
     );
+}
+
+/// A correct `expect` in a file with a typo: the outcome of the lines that parsed (cat
+/// wins in 2) is not the file's, so neither a mismatch nor a change to `expect cat`.
+#[test]
+fn check_does_not_hold_expect_to_a_file_that_does_not_parse() {
+    let out = run_stdin(&["check", "-"], "1 -- 3 -- 2\n0 - 1\nexpect mouse\n");
+    assert_eq!(out.code, 1, "{out:?}");
+    assert!(out.stdout.contains("error[syntax]"), "{out:?}");
+    assert!(
+        out.stdout.contains("information[expect-unchecked]"),
+        "{out:?}"
+    );
+    assert!(!out.all().contains("expect-mismatch"), "{out:?}");
+    assert!(!out.all().contains("expect cat"), "{out:?}");
 }
 
 // ---------------------------------------------------------------------------
@@ -1063,12 +1079,13 @@ fn every_example_starts_with_a_comment_and_is_formatted() {
         );
     }
     let mut args = vec!["fmt", "--check"];
-    // every-diagnostic.cmg has syntax errors on purpose, which fmt refuses.
+    // syntax-error.cmg has a syntax error and every-diagnostic.cmg a node id too large
+    // on purpose, which fmt refuses.
     args.extend(
         paths
             .iter()
             .map(|p| p.to_str().unwrap())
-            .filter(|p| !p.ends_with("every-diagnostic.cmg")),
+            .filter(|p| !p.ends_with("syntax-error.cmg") && !p.ends_with("every-diagnostic.cmg")),
     );
     let out = run(&args);
     assert_eq!(out.code, 0, "{out:?}");
@@ -1099,6 +1116,7 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
         "--json",
         &example("every-diagnostic.cmg"),
         &example("no-game.cmg"),
+        &example("syntax-error.cmg"),
     ]);
     assert_eq!(out.code, 1, "{out:?}");
     let json = out.json();
@@ -1148,6 +1166,7 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
         assert_eq!(severity(code), "warning", "{code}");
     }
     assert_eq!(severity("hole-unreachable"), "information");
+    assert_eq!(severity("expect-unchecked"), "information");
     assert_eq!(severity("unreachable-node"), "hint");
 
     // Duplicates point back at the first declaration.

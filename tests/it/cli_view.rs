@@ -64,6 +64,87 @@ fn export_writes_one_element_per_node() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `--export FILE.png` writes a PNG rasterised from the SVG, at twice its size; the SVG
+/// of `FILE.svg` is one resvg reads.
+#[test]
+fn export_writes_svg_or_png_by_the_extension() {
+    let dir = crate::common::temp_dir::TempDir::new("view-export-png");
+    let (svg_path, png_path) = (dir.path().join("game.svg"), dir.path().join("game.png"));
+    for out in [&svg_path, &png_path] {
+        let output = Command::cargo_bin("cmg")
+            .unwrap()
+            .args(["view", &example("leetcode-draw.cmg"), "--export"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+    }
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    let tree = resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).unwrap();
+    let size = tree.size();
+    assert!(size.width() > 0.0 && size.height() > 0.0);
+
+    let png = std::fs::read(&png_path).unwrap();
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    assert_eq!(&png[12..16], b"IHDR");
+    let number = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let (width, height) = (number(16), number(20));
+    assert_eq!(width, (size.width() * 2.0).ceil() as u32);
+    assert_eq!(height, (size.height() * 2.0).ceil() as u32);
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+    assert_eq!((pixmap.width(), pixmap.height()), (width, height));
+    // Drawn, not blank: the background is white, the outcomes' fills are not.
+    let colours: std::collections::HashSet<[u8; 4]> = pixmap
+        .pixels()
+        .iter()
+        .map(|p| [p.red(), p.green(), p.blue(), p.alpha()])
+        .collect();
+    assert!(colours.len() > 10, "{} colours", colours.len());
+}
+
+/// Another extension is a usage error naming the two there are, and a file with syntax
+/// errors is refused as `cmg dot` refuses it (exit 1, the errors shown): nothing is
+/// written either way.
+#[test]
+fn export_refuses_an_unknown_extension_and_a_file_with_syntax_errors() {
+    let dir = crate::common::temp_dir::TempDir::new("view-export-refused");
+    let broken = dir.path().join("broken.cmg");
+    std::fs::write(&broken, "1 -- 3 -- 2\n0 - 1\n").unwrap();
+    let export = |input: &std::path::Path, out: &str| {
+        Command::cargo_bin("cmg")
+            .unwrap()
+            .args(["view", "--export"])
+            .arg(dir.path().join(out))
+            .arg(input)
+            .output()
+            .unwrap()
+    };
+    let output = export(
+        std::path::Path::new(&example("leetcode-draw.cmg")),
+        "game.jpg",
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(".svg") && stderr.contains(".png"),
+        "{stderr}"
+    );
+
+    for out in ["game.svg", "game.png"] {
+        let output = export(&broken, out);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("error[syntax]"), "{stderr}");
+        assert!(stderr.contains("not exported"), "{stderr}");
+    }
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["broken.cmg"]);
+}
+
 #[test]
 fn following_standard_input_is_a_usage_error() {
     let output = Command::cargo_bin("cmg")

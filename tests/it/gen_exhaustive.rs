@@ -153,7 +153,11 @@ fn a_checkpoint_keeps_the_work_done() {
     );
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(output.stdout.is_empty());
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        stdout.starts_with("# interrupted (SIGINT) after "),
+        "{stdout}"
+    );
     assert!(
         stderr.contains("the same command resumes the search"),
         "{stderr}"
@@ -167,4 +171,57 @@ fn a_checkpoint_keeps_the_work_done() {
         .map(|range| range[1].as_u64().unwrap() + 1 - range[0].as_u64().unwrap())
         .sum();
     assert!(done < record["tasks"].as_u64().unwrap(), "{record}");
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM stops a whole search, checkpoint or not, with the longest
+/// game of the graphs looked at so far: marked as no proof by exhaustion in the text, and
+/// `complete: false` in JSON (an object, not the bare list a finished search prints); the
+/// exit code is the shell's for the signal. (Ten nodes take minutes; the signal comes
+/// after 1.5 s.)
+#[test]
+fn a_signal_prints_the_best_so_far_marked_as_no_proof() {
+    let search = ["gen", "--nodes", "10", "--exhaustive"];
+    let output = crate::common::signal::interrupted(&search, "INT", Duration::from_millis(1500));
+    let (stdout, stderr) = (
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    );
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(
+        stdout.starts_with("# interrupted (SIGINT) after "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("NOT a proof by exhaustion"), "{stdout}");
+    assert!(
+        stdout.contains("# not exhaustive: interrupted after "),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("one per isomorphism class"), "{stdout}");
+    assert!(stderr.contains("not a proof"), "{stderr}");
+    // The graph is what it claims: its `expect` holds, and its game is as long as said.
+    let (code, solved, err) = run_with_stdin(&["solve", "--json", "-"], &stdout);
+    assert_eq!(code, 0, "{err}");
+    let solved: serde_json::Value = serde_json::from_str(&solved).unwrap();
+    let claimed = stdout
+        .lines()
+        .find_map(|line| line.split(" wins in ").nth(1))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|moves| moves.parse::<u64>().ok())
+        .expect("a length comment");
+    assert_eq!(solved["moves"], claimed, "{stdout}");
+
+    let json: Vec<&str> = search.iter().copied().chain(["--format", "json"]).collect();
+    let output = crate::common::signal::interrupted(&json, "TERM", Duration::from_millis(1500));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(143), "{stderr}");
+    let found: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(found["complete"], false, "{found}");
+    assert_eq!(found["interrupted"], "SIGTERM", "{found}");
+    assert!(found["graphs"].as_u64().unwrap() > 0, "{found}");
+    assert!(
+        found["tasks_done"].as_u64().unwrap() < found["tasks"].as_u64().unwrap(),
+        "{found}"
+    );
+    assert_eq!(found["adjacency"].as_array().unwrap().len(), 10, "{found}");
+    assert!(found["moves"].as_u64().unwrap() > 0, "{found}");
 }

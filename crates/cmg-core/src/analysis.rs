@@ -121,16 +121,15 @@ impl Analysis {
     }
 
     /// The diagnostics the analysis adds to the model's: `expect-mismatch` given the
-    /// solution, `too-large` given the reason the graph is not solved; sorted.
+    /// solution (or `expect-unchecked` while the file does not parse), `too-large`
+    /// given the reason the graph is not solved; sorted.
     fn extra_diagnostics(
         &self,
         solution: Option<&Solution>,
         too_large: Option<&TooLarge>,
     ) -> Vec<Diagnostic> {
-        let mut extra = Vec::new();
-        if let Some(solution) = solution_for(&self.model.graph, solution) {
-            extra.extend(check_expectations(&self.model, solution));
-        }
+        let solution = solution_for(&self.model.graph, solution);
+        let mut extra = check_expectations(self, solution);
         // Over the edge limit the model already has its error at the statement; a
         // second word on the first line would only repeat it.
         if let Some(too_large) = too_large.filter(|t| **t != TooLarge::EdgeLimit) {
@@ -159,6 +158,15 @@ impl Analysis {
             (Some(_), _) => model.next(),
             (None, _) => extra.next(),
         })
+    }
+
+    /// Whether an `expect` of this file is compared with the solved outcome: only when
+    /// the whole file parses. A statement with a syntax error is left out of the graph,
+    /// so the outcome of the rest says nothing about the file the author means (`0 - 1`
+    /// may be the edge that lets the mouse win): no mismatch is reported, no fix to the
+    /// partial outcome offered, and each `expect` gets `expect-unchecked` instead.
+    pub fn checks_expects(&self) -> bool {
+        self.parse.errors.is_empty()
     }
 
     /// `diagnostic` in words, from this analysis's text and parse.
@@ -413,9 +421,26 @@ pub fn expected_outcome(expected: ExpectedOutcome) -> Outcome {
     }
 }
 
-/// `expect-mismatch` for every `expect` the solved outcome disagrees with.
-pub fn check_expectations(model: &Model, solution: &Solution) -> Vec<Diagnostic> {
-    let Some(start) = start_position(&model.graph) else {
+/// The check of every `expect`: `expect-unchecked` for each one while the file has
+/// syntax errors (see [`Analysis::checks_expects`]); else, given the solution of the
+/// file's graph, `expect-mismatch` for each one the solved outcome disagrees with.
+pub fn check_expectations(analysis: &Analysis, solution: Option<&Solution>) -> Vec<Diagnostic> {
+    let model = &analysis.model;
+    if !analysis.checks_expects() {
+        return model
+            .expects
+            .iter()
+            .map(|expect| {
+                Diagnostic::new(
+                    expect.range(),
+                    DiagnosticKind::ExpectUnchecked {
+                        expected: expect.outcome,
+                    },
+                )
+            })
+            .collect();
+    }
+    let (Some(solution), Some(start)) = (solution, start_position(&model.graph)) else {
         return Vec::new();
     };
     let outcome = solution.outcome(start);
@@ -471,7 +496,7 @@ mod tests {
             .iter()
             .filter(|d| !knocked_on(true, d))
             .copied()
-            .chain(check_expectations(&analysis.model, &solution))
+            .chain(check_expectations(&analysis, Some(&solution)))
             .collect();
         reference.sort_by_key(|d| (d.range.start, d.range.end));
         assert_eq!(full, reference);

@@ -21,9 +21,8 @@ use cmg_solve::test_env::slow_tests;
 fn check(text: &str, expected: Expect) {
     let analysis = Analysis::new(text);
     let mut diagnostics = analysis.model.diagnostics.clone();
-    if let Some(game) = analysis.game() {
-        diagnostics.extend(check_expectations(&analysis.model, &solve(&game)));
-    }
+    let solution = analysis.game().map(|game| solve(&game));
+    diagnostics.extend(check_expectations(&analysis, solution.as_ref()));
     let position = |offset: u32| {
         let lc = analysis.line_index.line_col(offset);
         format!("{}:{}", lc.line + 1, lc.col + 1)
@@ -155,6 +154,21 @@ fn expect_mismatch() {
         "[[1,3],[0],[3],[0,2]]\nexpect cat\n",
         expect![[r#"
             expect-mismatch error 2:1-2:11 "expect cat": `expect cat` disagrees with the solved outcome, mouse wins in 1: change it to `expect mouse`
+        "#]],
+    );
+}
+
+/// A file with a syntax error: its graph leaves the broken statement out, so the
+/// outcome of the rest (cat wins in 2 here, where `0 -- 1` would let the mouse win) is
+/// not held against the `expect`.
+#[test]
+fn expect_unchecked() {
+    check(
+        "1 -- 3 -- 2\n0 - 1\nexpect mouse\n",
+        expect![[r#"
+            missing-hole warning 1:1-1:12 "1 -- 3 -- 2": node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0
+            syntax error 2:3-2:4 "-": expected `--`, found `-`; did you mean `--`? An edge is written `0 -- 1`
+            expect-unchecked information 3:1-3:13 "expect mouse": `expect mouse` is not checked until the file parses: the statements with syntax errors are left out of the graph, so its outcome may not be the file's; fix them to check it
         "#]],
     );
 }

@@ -33,7 +33,8 @@ use super::server::{on_pool, Server};
 /// solve refused for its size, `n`: nothing), and the diagnostics cap, which changes
 /// the list without a new generation.
 pub fn result_id(snapshot: &Snapshot) -> String {
-    let has_expect = !snapshot.analysis.model.expects.is_empty();
+    let analysis = &snapshot.analysis;
+    let has_expect = !analysis.model.expects.is_empty() && analysis.checks_expects();
     let tag = match &snapshot.solve {
         SolveState::Solved(_) if has_expect => 's',
         SolveState::TooLarge(_) => 't',

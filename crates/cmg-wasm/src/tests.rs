@@ -30,6 +30,24 @@ fn the_summary_has_the_outcome_moves_line_and_diagnostics() {
     assert!(codes.contains(&"expect-mismatch"), "{codes:?}");
 }
 
+/// The playground's view of a correct `expect` in a file with a typo: a note, not a
+/// mismatch, and no action that would change it to the outcome of the lines that parsed.
+#[test]
+fn a_file_that_does_not_parse_has_its_expect_unchecked() {
+    let (mut document, summary) = open("1 -- 3 -- 2\n0 - 1\nexpect mouse\n");
+    let codes: Vec<&str> = summary["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["syntax", "expect-unchecked"]);
+    let actions = document.request(
+        r#"{"method":"codeActions","range":{"start":{"line":2,"character":8},"end":{"line":2,"character":8}}}"#,
+    );
+    assert_eq!(actions, json!([]));
+}
+
 #[test]
 fn no_game_and_too_large_say_why() {
     let (_, summary) = open("3 -- 4\n");

@@ -49,6 +49,7 @@ export const CODES = {
   "hole-unreachable": "information",
   "unreachable-node": "hint",
   "too-large": "information",
+  "expect-unchecked": "information",
 } as const satisfies Record<string, Severity>;
 
 export type Code = keyof typeof CODES;

@@ -89,6 +89,11 @@ pub enum DiagnosticKind {
         solved: ExpectedOutcome,
         moves: Option<u32>,
     },
+    /// `expect expected` in a file with syntax errors: not compared with the graph of
+    /// the statements that parsed, which is only part of the file's.
+    ExpectUnchecked {
+        expected: ExpectedOutcome,
+    },
     TooLarge(TooLarge),
 }
 
@@ -221,6 +226,10 @@ impl Diagnostic {
                 describe_outcome(solved, moves),
                 solved.keyword(),
             ),
+            DiagnosticKind::ExpectUnchecked { expected } => format!(
+                "`expect {}` is not checked until the file parses: the statements with syntax errors are left out of the graph, so its outcome may not be the file's; fix them to check it",
+                expected.keyword(),
+            ),
             DiagnosticKind::TooLarge(too_large) => too_large.message(),
             DiagnosticKind::DuplicateExpect { .. } => {
                 "`expect` is given more than once; each one is checked, so keep one".to_owned()
@@ -281,6 +290,7 @@ impl DiagnosticKind {
             DiagnosticKind::HoleUnreachable => Code::HoleUnreachable,
             DiagnosticKind::UnreachableNode { .. } => Code::UnreachableNode,
             DiagnosticKind::ExpectMismatch { .. } => Code::ExpectMismatch,
+            DiagnosticKind::ExpectUnchecked { .. } => Code::ExpectUnchecked,
             DiagnosticKind::TooLarge(_) => Code::TooLarge,
         }
     }
@@ -387,6 +397,7 @@ codes! {
     HoleUnreachable = "hole-unreachable", Information;
     UnreachableNode = "unreachable-node", Hint;
     TooLarge = "too-large", Information;
+    ExpectUnchecked = "expect-unchecked", Information;
 }
 
 impl Code {

@@ -11,9 +11,10 @@ use super::edits::tokens_in;
 use super::{touches, ActionId, ActionKind, Candidate, Plan};
 use crate::TextEdit;
 
-/// Refactor: append `expect` with the solved outcome to a file that states none.
+/// Refactor: append `expect` with the solved outcome to a file that states none, and
+/// parses (the outcome of a file with syntax errors is only that of part of it).
 pub(super) fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Option<Plan> {
-    if !analysis.model.expects.is_empty() {
+    if !analysis.model.expects.is_empty() || !analysis.checks_expects() {
         return None;
     }
     let start = start_position(&analysis.model.graph)?;

@@ -227,6 +227,14 @@ fn sets_expect_to_the_solved_outcome() {
     );
 }
 
+/// In a file with syntax errors the outcome is that of part of the file: neither
+/// changing an `expect` to it nor adding one is offered.
+#[test]
+fn offers_no_expect_edit_while_the_file_does_not_parse() {
+    check("1 -- 3 -- 2\n0 - 1\nexpect mo$0use\n", expect![[""]]);
+    check("1 -- 3 -- 2\n0 - 1$0\n", expect![[""]]);
+}
+
 #[test]
 fn adds_expect_at_the_end() {
     check(

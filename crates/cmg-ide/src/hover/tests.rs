@@ -165,6 +165,30 @@ fn expect_mismatch() {
     );
 }
 
+/// With a syntax error the outcome is that of the statements that parsed: shown, but
+/// not held against the `expect`.
+#[test]
+fn expect_in_a_file_that_does_not_parse() {
+    check(
+        "1 -- 3 -- 2\n0 - 1\nexpect mo$0use\n",
+        expect![[r#"
+            25..30 "mouse"
+            **expect mouse**
+
+            outcome of the statements that parsed: **cat wins in 2**
+
+            not checked until the file parses
+
+            **why**: the cat's strategy, winning: cat wins in 2
+
+            - `mouse 1 -> 3`: cat wins in 1
+              - `cat 2 -> 3`: caught: cat wins
+
+            `cmg solve --strategy` prints the whole tree.
+        "#]],
+    );
+}
+
 #[test]
 fn without_a_game() {
     check(

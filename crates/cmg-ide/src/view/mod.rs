@@ -394,6 +394,7 @@ fn scene_diagnostics(analysis: &Analysis, diagnostics: &[Diagnostic]) -> Vec<Sce
                     | Code::HoleUnreachable
                     | Code::TooLarge
                     | Code::ExpectMismatch
+                    | Code::ExpectUnchecked
                     | Code::DuplicateExpect
             );
             let overlaps = |range: TextRange| {
