@@ -17,6 +17,8 @@ mod docs;
 mod gen;
 mod gen_exhaustive;
 mod judge;
+#[cfg(target_os = "linux")]
+mod judge_hostile;
 mod layers;
 mod lsp;
 mod lsp_actions;
