@@ -913,6 +913,7 @@ fn print_json(report: &Report) {
     let mut value = match report.finding {
         None => serde_json::json!({
             "verdict": "no-counterexample",
+            "error": null,
         }),
         Some(finding) => serde_json::json!({
             "verdict": finding.verdict,
