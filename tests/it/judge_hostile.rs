@@ -66,6 +66,9 @@ impl Scratch {
     /// Writes `name` in the folder and returns its path.
     fn write(&self, name: &str, text: &str) -> String {
         let path = self.path(name);
+        if let Some(parent) = std::path::Path::new(&path).parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
         std::fs::write(&path, text).unwrap();
         path.to_str().unwrap().to_owned()
     }
@@ -1151,9 +1154,10 @@ fn keep_numbers_on_after_the_files_already_there() {
 }
 
 /// A slow wrong solution: wrong on every graph of 30 nodes or more, and 0.3 s per call
-/// there. Its first failure is a 30-node record graph, whose shrinking would take about
-/// 25 s on its own (80 steps); `--shrink-seconds 3` bounds it, and the counterexample
-/// (as far as it got) is reported.
+/// there. A 30-node record graph, kept in `--keep`'s folder as an earlier run's failure,
+/// is tried first and fails; its shrinking would take about 25 s on its own (80 steps);
+/// `--shrink-seconds 3` bounds it, and the counterexample (as far as it got) is
+/// reported.
 #[test]
 fn shrinking_is_bounded_by_shrink_seconds() {
     let scratch = Scratch::new("shrink");
@@ -1172,9 +1176,29 @@ fn shrinking_is_bounded_by_shrink_seconds() {
         1,
     );
     let path = scratch.write("slow_wrong.py", &format!("import time\n{slow}"));
+    let record = std::fs::read_to_string(format!(
+        "{}/examples/records/n30-140.cmg",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let kept = scratch.write("kept/failing-001-30-nodes.cmg", &record);
+    let kept = std::path::Path::new(&kept)
+        .parent()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     let run = judge(
         &scratch,
-        &[&path, "--json", "--seconds", "10", "--shrink-seconds", "3"],
+        &[
+            &path,
+            "--json",
+            "--seconds",
+            "10",
+            "--shrink-seconds",
+            "3",
+            "--keep",
+            &kept,
+        ],
         secs(60),
     );
     assert_eq!(run.code(), Some(1), "{run}");

@@ -55,6 +55,7 @@ fn the_core_crates_depend_on_no_io_stack() {
         "cmg-syntax",
         "cmg-solve",
         "cmg-gen",
+        "cmg-judge",
         "cmg-core",
         "cmg-ide",
         "cmg-wasm",

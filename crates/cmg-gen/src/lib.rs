@@ -12,6 +12,7 @@ mod eval;
 mod exhaustive;
 mod graph;
 mod rng;
+pub use rng::Rng;
 mod search;
 
 pub use eval::{Evaluator, Start, Starts, Winner, MAX_NODES};

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use super::super::CliError;
 use super::process::{Event, Limits, Watched, MAX_LINE, SAMPLE};
 use super::sandbox::Sandbox;
+pub use cmg_judge::Answer;
 
 /// The CPU time one graph may take.
 pub const TIME_LIMIT: Duration = Duration::from_secs(3);
@@ -40,6 +41,8 @@ const BUILD_MEMORY: u64 = 2 << 30;
 const MAX_OTHER_OUTPUT: usize = 1 << 20;
 /// Files a solution writes, in its folder.
 const MAX_FILE: u64 = 64 << 20;
+/// The most written to a solution at once: less than a pipe holds.
+const MAX_WRITE: usize = 32 * 1024;
 /// How much of a failing graph's standard error is kept.
 pub const ERROR_TAIL: usize = 4000;
 
@@ -78,21 +81,6 @@ impl Lang {
             Lang::Rust => "Rust",
         }
     }
-}
-
-/// What the solution did with one graph.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// It printed this answer (as printed: not always a number).
-    Value(String),
-    /// It ended or crashed; the end of what it wrote to standard error, and how it ended.
-    Crashed(String),
-    /// It ran out of memory: as its runtime says, or past the judge's bound.
-    OutOfMemory(String),
-    /// It took longer than the time limit.
-    TimedOut,
-    /// The judge was asked to stop (a signal) while the solution ran.
-    Interrupted,
 }
 
 /// How a run is set up: the sandbox, how long the build may take, and what says stop.
@@ -341,46 +329,81 @@ impl Runner {
 
     /// The solution's answer to `graph`.
     pub fn answer(&mut self, graph: &[Vec<u32>]) -> Answer {
-        let mut line = graph.len().to_string();
-        for list in graph {
-            line.push_str(&format!(" {}", list.len()));
-            for v in list {
-                line.push_str(&format!(" {v}"));
-            }
-        }
-        line.push('\n');
-        let (mut cpu_limit, mut wall_limit) = (TIME_LIMIT.as_secs_f64(), WALL_LIMIT);
-        if self.process.is_none() {
-            match self.start() {
-                Ok(process) => self.process = Some(process),
-                Err(message) => return Answer::Crashed(message),
-            }
-            // A JVM or an interpreter starting up.
-            cpu_limit += FIRST_GRAPH_GRACE.as_secs_f64();
-            wall_limit += FIRST_GRAPH_GRACE * 2;
-        }
-        match self.wait_for_answer(&line, cpu_limit, wall_limit) {
-            Waited::Answer(answer) => {
-                if !matches!(answer, Answer::Value(_)) {
-                    self.kill();
-                }
-                answer
-            }
-            Waited::Ended => self.ended(),
-        }
+        self.answers(std::slice::from_ref(&graph.to_vec()))
+            .pop()
+            .unwrap_or(Answer::Interrupted)
     }
 
-    fn wait_for_answer(&mut self, line: &str, cpu_limit: f64, wall_limit: Duration) -> Waited {
+    /// The solution's answers to `graphs`, sent together so that a fast solution does
+    /// not wait for a round trip per graph; each graph still gets its own time and
+    /// output limits, counted from the answer before. Stops at the first answer that is
+    /// not a value (the process is gone then).
+    pub fn answers(&mut self, graphs: &[Vec<Vec<u32>>]) -> Vec<Answer> {
+        let mut answers = Vec::with_capacity(graphs.len());
+        let mut rest = graphs;
+        while !rest.is_empty() {
+            // What is written at once fits in a pipe's buffer, so that writing never
+            // waits for a solution that is stuck on an earlier graph.
+            let mut text = String::new();
+            let mut count = 0;
+            for graph in rest {
+                let line = graph_line(graph);
+                if count > 0 && text.len() + line.len() > MAX_WRITE {
+                    break;
+                }
+                text.push_str(&line);
+                count += 1;
+            }
+            let (batch, after) = rest.split_at(count);
+            rest = after;
+            let fresh = self.process.is_none();
+            if fresh {
+                match self.start() {
+                    Ok(process) => self.process = Some(process),
+                    Err(message) => {
+                        answers.push(Answer::Crashed(message));
+                        return answers;
+                    }
+                }
+            }
+            if !self.send(&text) {
+                answers.push(self.ended());
+                return answers;
+            }
+            for i in 0..batch.len() {
+                let (mut cpu_limit, mut wall_limit) = (TIME_LIMIT.as_secs_f64(), WALL_LIMIT);
+                if fresh && i == 0 {
+                    // A JVM or an interpreter starting up.
+                    cpu_limit += FIRST_GRAPH_GRACE.as_secs_f64();
+                    wall_limit += FIRST_GRAPH_GRACE * 2;
+                }
+                let answer = match self.wait_for_answer(cpu_limit, wall_limit) {
+                    Waited::Answer(answer) => answer,
+                    Waited::Ended => self.ended(),
+                };
+                let value = matches!(answer, Answer::Value(_));
+                answers.push(answer);
+                if !value {
+                    self.kill();
+                    return answers;
+                }
+            }
+        }
+        answers
+    }
+
+    fn send(&mut self, text: &str) -> bool {
+        let Some(channels) = self.process.as_mut().and_then(|p| p.channels.as_mut()) else {
+            return false;
+        };
+        channels.graphs.write_all(text.as_bytes()).is_ok() && channels.graphs.flush().is_ok()
+    }
+
+    fn wait_for_answer(&mut self, cpu_limit: f64, wall_limit: Duration) -> Waited {
         let stop = &self.setup.stop;
         let Some(process) = self.process.as_mut() else {
             return Waited::Ended;
         };
-        let Some(channels) = process.channels.as_mut() else {
-            return Waited::Ended;
-        };
-        if channels.graphs.write_all(line.as_bytes()).is_err() || channels.graphs.flush().is_err() {
-            return Waited::Ended;
-        }
         let started = Instant::now();
         let cpu_at_start = process.usage().cpu_seconds;
         let output_at_start = process.stdout.total() + process.stderr.total();
@@ -504,6 +527,20 @@ impl Drop for Runner {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// One graph as the harness reads it: `n`, then each node's neighbour count and
+/// neighbours.
+fn graph_line(graph: &[Vec<u32>]) -> String {
+    let mut line = graph.len().to_string();
+    for list in graph {
+        line.push_str(&format!(" {}", list.len()));
+        for v in list {
+            line.push_str(&format!(" {v}"));
+        }
+    }
+    line.push('\n');
+    line
 }
 
 /// Where `program` is found on `PATH`, if it is (a path with a slash as it is).

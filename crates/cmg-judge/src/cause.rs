@@ -1,0 +1,382 @@
+//! Causes, checked: a cause is a neighbouring game (`variant`), and it is named only when
+//! that game's answer matches every answer the solution gave, on every graph it ran.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::graphs::Lists;
+use crate::variant::{self, Answers, Rules};
+
+/// A graph the solution answered, with its answer (0, 1 or 2).
+#[derive(Clone, Debug)]
+pub struct Answered {
+    pub lists: Lists,
+    pub answer: u8,
+}
+
+/// A game the solution's answers all fit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// Games of up to `decides` moves decided, longer ones called a draw, on graphs of
+    /// `nodes` nodes (the counterexample's); `decides` is a range where the graphs run do
+    /// not tell the exact limit apart.
+    TurnLimit {
+        nodes: usize,
+        decides: (u32, u32),
+        formula: Option<Formula>,
+    },
+    TurnsSwapped,
+    StartSwapped,
+    CatEntersHole,
+    HoleCounted,
+}
+
+impl Cause {
+    /// The word `--json` gives as `kind`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Cause::TurnLimit { .. } => "turn-limit",
+            Cause::TurnsSwapped => "turns-swapped",
+            Cause::StartSwapped => "start-swapped",
+            Cause::CatEntersHole => "cat-enters-hole",
+            Cause::HoleCounted => "hole-counted",
+        }
+    }
+
+    /// The rules of the game the solution solves, where the cause is a rule.
+    pub fn rules(&self) -> Option<Rules> {
+        let mut rules = Rules::default();
+        match self {
+            Cause::TurnLimit { .. } => return None,
+            Cause::TurnsSwapped => rules.cat_first = true,
+            Cause::StartSwapped => rules.start_swapped = true,
+            Cause::CatEntersHole => rules.cat_enters_hole = true,
+            Cause::HoleCounted => rules.hole_counted = true,
+        }
+        Some(rules)
+    }
+}
+
+impl fmt::Display for Cause {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Cause::TurnLimit {
+                nodes,
+                decides: (lo, hi),
+                formula,
+            } => {
+                if lo == hi {
+                    write!(f, "on {nodes} nodes it decides games of up to {lo} moves and calls longer ones a draw")?;
+                } else {
+                    write!(f, "on {nodes} nodes it decides games of up to {lo} to {hi} moves (the graphs run do not tell which) and calls longer ones a draw")?;
+                }
+                if let Some(formula) = formula {
+                    write!(f, ": up to {formula} moves on every size where it was pinned, as a search cut off after a fixed number of turns does")?;
+                } else {
+                    write!(f, ", as a search cut off after a fixed number of turns does")?;
+                }
+                Ok(())
+            }
+            Cause::TurnsSwapped => write!(f, "every answer it gave is right for the game where the cat moves first"),
+            Cause::StartSwapped => write!(f, "every answer it gave is right for the game where the mouse starts on node 2 and the cat on node 1"),
+            Cause::CatEntersHole => write!(f, "every answer it gave is right for the game where the cat may enter the hole"),
+            Cause::HoleCounted => write!(f, "every answer it gave is right for the game where the hole counts among the cat's moves (a cat beside the hole is never forced out)"),
+        }
+    }
+}
+
+/// A turn limit as a function of the node count: `a·n + b` moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formula {
+    pub a: i64,
+    pub b: i64,
+}
+
+impl Formula {
+    pub fn at(self, n: usize) -> i64 {
+        self.a * n as i64 + self.b
+    }
+}
+
+impl fmt::Display for Formula {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match (self.a, self.b) {
+            (0, b) => write!(f, "{b}"),
+            (a, 0) => write!(f, "{}n", coefficient(a)),
+            (a, b) if b < 0 => write!(f, "{}n-{}", coefficient(a), -b),
+            (a, b) => write!(f, "{}n+{b}", coefficient(a)),
+        }
+    }
+}
+
+fn coefficient(a: i64) -> String {
+    if a == 1 {
+        String::new()
+    } else {
+        a.to_string()
+    }
+}
+
+/// The rule variants, in the order they are tried.
+const RULES: [Cause; 4] = [
+    Cause::TurnsSwapped,
+    Cause::StartSwapped,
+    Cause::CatEntersHole,
+    Cause::HoleCounted,
+];
+
+/// The limits each size allows: `allowed[d]` for a limit of `d` moves, and whether every
+/// longer limit (no limit at all) fits too.
+#[derive(Clone, Debug)]
+pub struct Allowed {
+    pub allowed: Vec<bool>,
+    pub beyond: bool,
+}
+
+impl Default for Allowed {
+    fn default() -> Allowed {
+        Allowed::new()
+    }
+}
+
+impl Allowed {
+    /// Every limit, before any answer.
+    pub fn new() -> Allowed {
+        Allowed {
+            allowed: Vec::new(),
+            beyond: true,
+        }
+    }
+
+    pub fn add(&mut self, answers: &Answers, answer: u8) {
+        let len = answers.by_limit.len().max(self.allowed.len());
+        let beyond = self.beyond;
+        self.allowed.resize(len, beyond);
+        for (limit, allowed) in self.allowed.iter_mut().enumerate() {
+            *allowed &= answers.with_limit(limit) == answer;
+        }
+        self.beyond &= answers.unlimited() == answer;
+    }
+
+    /// The least and the greatest limit allowed (`None`: none is, or the greatest is no
+    /// limit at all).
+    pub fn range(&self) -> Option<(u32, Option<u32>)> {
+        let lo = self.allowed.iter().position(|&a| a)?;
+        let hi = if self.beyond {
+            None
+        } else {
+            self.allowed.iter().rposition(|&a| a).map(|hi| hi as u32)
+        };
+        Some((lo as u32, hi))
+    }
+}
+
+/// The limits that fit every answer, by node count.
+pub fn limits_by_size(log: &[Answered]) -> BTreeMap<usize, Allowed> {
+    let mut by_size: BTreeMap<usize, Allowed> = BTreeMap::new();
+    for answered in log {
+        let answers = variant::solve(&answered.lists, Rules::default());
+        by_size
+            .entry(answered.lists.len())
+            .or_default()
+            .add(&answers, answered.answer);
+    }
+    by_size
+}
+
+/// The cause that every answer in `log` fits, if one does; `nodes` is the
+/// counterexample's size, where a turn limit is pinned. `None` also when the standard
+/// game fits (there is nothing to explain).
+pub fn check(log: &[Answered], nodes: usize) -> Option<Cause> {
+    // The last graphs first: the counterexample is last, and most wrong causes fail on it.
+    let fits = |rules: Rules| {
+        log.iter()
+            .rev()
+            .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
+    };
+    if fits(Rules::default()) {
+        return None;
+    }
+    check_rules(log).or_else(|| turn_limit(&limits_by_size(log), nodes))
+}
+
+/// The rule every answer in `log` fits, if one does (not the standard game's).
+pub fn check_rules(log: &[Answered]) -> Option<Cause> {
+    fitting_rules(log).into_iter().next()
+}
+
+/// Every rule that all the answers in `log` fit.
+pub fn fitting_rules(log: &[Answered]) -> Vec<Cause> {
+    let fits = |rules: Rules| {
+        log.iter()
+            .rev()
+            .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
+    };
+    RULES
+        .into_iter()
+        .filter(|cause| fits(cause.rules().expect("a rule")))
+        .collect()
+}
+
+/// What a turn limit predicts for `lists`: the answer, when every limit still allowed
+/// at its size gives the same one.
+pub fn limit_predicts(by_size: &BTreeMap<usize, Allowed>, lists: &[Vec<u32>]) -> Option<u8> {
+    let answers = variant::solve(lists, Rules::default());
+    let allowed = by_size.get(&lists.len());
+    let mut predicted = std::collections::BTreeSet::new();
+    let len = answers.by_limit.len();
+    for limit in 0..len {
+        if allowed.is_none_or(|a| a.allowed.get(limit).copied().unwrap_or(a.beyond)) {
+            predicted.insert(answers.with_limit(limit));
+        }
+    }
+    if allowed.is_none_or(|a| a.beyond || a.allowed.len() > len) {
+        predicted.insert(answers.unlimited());
+    }
+    (predicted.len() == 1).then(|| *predicted.first().expect("one"))
+}
+
+/// A turn limit, when every size allows one and the counterexample's size allows only
+/// limits (not the game without one).
+pub fn turn_limit(by_size: &BTreeMap<usize, Allowed>, nodes: usize) -> Option<Cause> {
+    let mut ranges = BTreeMap::new();
+    for (&n, allowed) in by_size {
+        ranges.insert(n, allowed.range()?);
+    }
+    let (lo, hi) = ranges.get(&nodes)?;
+    let hi = (*hi)?;
+    Some(Cause::TurnLimit {
+        nodes,
+        decides: (*lo, hi),
+        formula: formula(&ranges),
+    })
+}
+
+/// `a·n + b` through the sizes where the limit is exact, when at least two are and it
+/// fits the range of every other size.
+fn formula(ranges: &BTreeMap<usize, (u32, Option<u32>)>) -> Option<Formula> {
+    let pinned: Vec<(i64, i64)> = ranges
+        .iter()
+        .filter(|(_, (lo, hi))| Some(*lo) == *hi)
+        .map(|(&n, &(lo, _))| (n as i64, i64::from(lo)))
+        .collect();
+    let (&(n1, d1), &(n2, d2)) = (pinned.first()?, pinned.last()?);
+    if n1 == n2 || (d2 - d1) % (n2 - n1) != 0 {
+        return None;
+    }
+    let a = (d2 - d1) / (n2 - n1);
+    let formula = Formula { a, b: d1 - a * n1 };
+    ranges
+        .iter()
+        .all(|(&n, &(lo, hi))| {
+            let d = formula.at(n);
+            d >= i64::from(lo) && hi.is_none_or(|hi| d <= i64::from(hi))
+        })
+        .then_some(formula)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graphs::small_graphs;
+
+    /// Answers made by a variant: every cause is found from its own answers, and the
+    /// standard game's answers name none.
+    fn answered_by(
+        rules: Rules,
+        limit: Option<usize>,
+        sizes: std::ops::RangeInclusive<usize>,
+    ) -> Vec<Answered> {
+        sizes
+            .flat_map(small_graphs)
+            .map(|lists| {
+                let answers = variant::solve(&lists, rules);
+                let answer = limit.map_or(answers.unlimited(), |l| answers.with_limit(l));
+                Answered { lists, answer }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_rule_is_found_from_its_own_answers() {
+        assert_eq!(check(&answered_by(Rules::default(), None, 3..=5), 5), None);
+        for cause in RULES {
+            let log = answered_by(cause.rules().unwrap(), None, 3..=5);
+            assert_eq!(check(&log, 5), Some(cause.clone()), "{cause:?}");
+        }
+    }
+
+    #[test]
+    fn a_turn_limit_is_pinned_and_its_formula_found() {
+        // A limit of n + 1 moves: every size from 3 to 6 nodes has longer games.
+        let log: Vec<Answered> = (3..=6)
+            .flat_map(|n| {
+                small_graphs(n).into_iter().map(move |lists| {
+                    let answer = variant::solve(&lists, Rules::default()).with_limit(n + 1);
+                    Answered { lists, answer }
+                })
+            })
+            .collect();
+        let by_size = limits_by_size(&log);
+        for (n, allowed) in &by_size {
+            let (lo, hi) = allowed.range().unwrap();
+            assert!(
+                lo as usize <= n + 1 && hi.is_none_or(|hi| *n < hi as usize),
+                "{n}: {lo} {hi:?}"
+            );
+        }
+        let Some(Cause::TurnLimit {
+            nodes,
+            decides,
+            formula,
+        }) = check(&log, 6)
+        else {
+            panic!("{:?}", check(&log, 6));
+        };
+        assert_eq!(nodes, 6);
+        assert!(decides.0 <= 7 && 7 <= decides.1, "{decides:?}");
+        assert_eq!(decides, (7, 7), "pinned: {by_size:?}");
+        // Pinned on one size only (the smaller have no game longer than n + 1): no
+        // formula can be read off one point.
+        assert_eq!(formula, None);
+        // One answer off the limit's game is no turn limit at all.
+        let mut broken = log.clone();
+        let last = broken.len() - 1;
+        broken[last].answer = (broken[last].answer + 1) % 3;
+        assert!(!matches!(check(&broken, 6), Some(Cause::TurnLimit { .. })));
+    }
+
+    #[test]
+    fn a_formula_goes_through_the_pinned_sizes_and_fits_the_others() {
+        let ranges = |list: &[(usize, u32, Option<u32>)]| {
+            list.iter()
+                .map(|&(n, lo, hi)| (n, (lo, hi)))
+                .collect::<BTreeMap<_, _>>()
+        };
+        // 2n - 3 pinned at 8 and 10, within the ranges at 9 and 5.
+        let fits = ranges(&[
+            (5, 4, None),
+            (8, 13, Some(13)),
+            (9, 14, Some(16)),
+            (10, 17, Some(17)),
+        ]);
+        assert_eq!(formula(&fits), Some(Formula { a: 2, b: -3 }));
+        // The range at 9 rules it out.
+        let broken = ranges(&[(8, 13, Some(13)), (9, 16, Some(18)), (10, 17, Some(17))]);
+        assert_eq!(formula(&broken), None);
+        // One pinned size is not enough.
+        assert_eq!(formula(&ranges(&[(8, 13, Some(13)), (9, 14, None)])), None);
+        // A fixed limit.
+        let fixed = ranges(&[(40, 200, Some(200)), (45, 200, Some(200))]);
+        assert_eq!(formula(&fixed), Some(Formula { a: 0, b: 200 }));
+    }
+
+    #[test]
+    fn formulas_are_written_as_people_write_them() {
+        let words = |a, b| Formula { a, b }.to_string();
+        assert_eq!(words(2, -3), "2n-3");
+        assert_eq!(words(1, 1), "n+1");
+        assert_eq!(words(4, 0), "4n");
+        assert_eq!(words(0, 200), "200");
+    }
+}
