@@ -73,6 +73,8 @@ fn right_solutions_in_every_language_pass() {
         "right.cpp",
         "Right.java",
         "right.rs",
+        "right.go",
+        "right.c",
     ] {
         let output = Command::cargo_bin("cmg")
             .unwrap()
@@ -432,4 +434,32 @@ fn a_crash_shows_its_message() {
         "{report}"
     );
     assert!(!report.contains("node:internal"), "{report}");
+}
+
+/// Go and C, as LeetCode calls them (`func catMouseGame(graph [][]int) int`, and
+/// `int catMouseGame(int** graph, int graphSize, int* graphColSize)`): a slip in each
+/// is caught on a graph of 3 nodes, with its cause.
+#[test]
+fn go_and_c_slips_are_caught_with_their_causes() {
+    let go = variant(
+        "right.go",
+        "swapped.go",
+        &[("return color[at(1, 2, 0)]", "return color[at(2, 1, 0)]")],
+    );
+    let (code, json) = judge_path(&go, &["--seconds", "60"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["graph"].as_array().unwrap().len(), 3, "{json}");
+    assert_eq!(json["cause"]["kind"], "start-swapped", "{json}");
+    let c = variant(
+        "right.c",
+        "cat_first.c",
+        &[(
+            "int answer = color[AT(1, 2, 0)];",
+            "int answer = color[AT(1, 2, 1)];",
+        )],
+    );
+    let (code, json) = judge_path(&c, &["--seconds", "60"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["graph"].as_array().unwrap().len(), 3, "{json}");
+    assert_eq!(json["cause"]["kind"], "turns-swapped", "{json}");
 }

@@ -57,6 +57,8 @@ pub enum Lang {
     Cpp,
     Java,
     Rust,
+    Go,
+    C,
 }
 
 impl Lang {
@@ -68,6 +70,8 @@ impl Lang {
             "cpp" | "cc" | "cxx" | "c++" => Some(Lang::Cpp),
             "java" => Some(Lang::Java),
             "rs" => Some(Lang::Rust),
+            "go" => Some(Lang::Go),
+            "c" => Some(Lang::C),
             _ => None,
         }
     }
@@ -79,6 +83,8 @@ impl Lang {
             Lang::Cpp => "C++",
             Lang::Java => "Java",
             Lang::Rust => "Rust",
+            Lang::Go => "Go",
+            Lang::C => "C",
         }
     }
 }
@@ -118,7 +124,9 @@ impl Runner {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos())
         ));
-        std::fs::create_dir_all(&dir).map_err(|error| {
+        // Its temporary files in a folder of their own: Go will not build a module at
+        // the root of the temporary directory.
+        std::fs::create_dir_all(dir.join("tmp")).map_err(|error| {
             CliError(format!("cannot create a folder for the solution: {error}"))
         })?;
         let mut runner = Runner {
@@ -157,6 +165,23 @@ impl Runner {
                 "solution.rs",
                 format!("{RUST_PRELUDE}\n{source}\n{RUST_MAIN}"),
             ),
+            // LeetCode's Go has no package clause; the harness is a file of its own,
+            // so that its imports and the solution's never clash.
+            Lang::Go => {
+                let write = |name: &str, text: &str| {
+                    std::fs::write(dir.join(name), text)
+                        .map_err(|error| CliError(format!("cannot write the harness: {error}")))
+                };
+                write("go.mod", "module solution\n\ngo 1.19\n")?;
+                write("main.go", GO_MAIN)?;
+                let body = if source.trim_start().starts_with("package ") {
+                    source.to_owned()
+                } else {
+                    format!("package main\n\n{source}")
+                };
+                ("solution.go", body)
+            }
+            Lang::C => ("solution.c", format!("{C_PRELUDE}\n{source}\n{C_MAIN}")),
         };
         std::fs::write(dir.join(file), text)
             .map_err(|error| CliError(format!("cannot write the harness: {error}")))?;
@@ -193,6 +218,22 @@ impl Runner {
                 path("solution"),
                 path(file),
             ],
+            Lang::Go => vec![
+                "go".into(),
+                "build".into(),
+                "-o".into(),
+                path("solution"),
+                ".".into(),
+            ],
+            Lang::C => vec![
+                "gcc".into(),
+                "-O2".into(),
+                "-std=gnu11".into(),
+                "-o".into(),
+                path("solution"),
+                path(file),
+                "-lm".into(),
+            ],
         };
         self.build_step(&build)?;
         Ok(match self.lang {
@@ -203,7 +244,7 @@ impl Runner {
                 "--stack-size=16000".into(),
                 path(file),
             ],
-            Lang::Cpp | Lang::Rust => vec![path("solution")],
+            Lang::Cpp | Lang::Rust | Lang::Go | Lang::C => vec![path("solution")],
             Lang::Java => vec![
                 "java".into(),
                 "-Xmx1g".into(),
@@ -299,7 +340,7 @@ impl Runner {
             .env_clear()
             .env("HOME", &self.dir)
             .env("LANG", "C.UTF-8")
-            .env("TMPDIR", &self.dir);
+            .env("TMPDIR", self.dir.join("tmp"));
         if let Some(path) = std::env::var_os("PATH") {
             command.env("PATH", path);
         }
@@ -319,10 +360,22 @@ impl Runner {
             "JAVA_HOME",
             "PYENV_ROOT",
             "PYENV_VERSION",
+            "GOROOT",
         ] {
             if let Some(value) = std::env::var_os(name) {
                 command.env(name, value);
             }
+        }
+        if self.lang == Lang::Go {
+            // Go's caches in the folder; no cgo (a C compiler run from the code's
+            // directives), no module downloads, no other toolchain fetched.
+            command
+                .env("GOCACHE", self.dir.join(".gocache"))
+                .env("GOPATH", self.dir.join(".gopath"))
+                .env("CGO_ENABLED", "0")
+                .env("GOPROXY", "off")
+                .env("GOTOOLCHAIN", "local")
+                .env("GOFLAGS", "-mod=mod");
         }
         command
     }
@@ -464,9 +517,10 @@ impl Runner {
 
     fn start(&self) -> Result<Watched, String> {
         let limits = Limits {
-            // The JVM and V8 reserve far more address space than they use; the watch
+            // The JVM, V8 and Go reserve far more address space than they use; the watch
             // on resident memory bounds them.
-            address_space: (!matches!(self.lang, Lang::Java | Lang::Js)).then_some(MEMORY_LIMIT),
+            address_space: (!matches!(self.lang, Lang::Java | Lang::Js | Lang::Go))
+                .then_some(MEMORY_LIMIT),
             resident: MEMORY_LIMIT,
             file_size: MAX_FILE,
             cpu_backstop: CPU_LIMIT_SECONDS,
@@ -722,5 +776,82 @@ fn main() {
             return;
         }
     }
+}
+"#;
+
+const GO_MAIN: &str = r#"package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	graphs := bufio.NewScanner(os.NewFile(3, "graphs"))
+	graphs.Buffer(make([]byte, 1<<16), 1<<20)
+	graphs.Split(bufio.ScanWords)
+	answers := os.NewFile(4, "answers")
+	next := func() (int, bool) {
+		if !graphs.Scan() {
+			return 0, false
+		}
+		value, err := strconv.Atoi(graphs.Text())
+		return value, err == nil
+	}
+	for {
+		n, ok := next()
+		if !ok {
+			return
+		}
+		graph := make([][]int, n)
+		for i := range graph {
+			k, _ := next()
+			graph[i] = make([]int, k)
+			for j := range graph[i] {
+				graph[i][j], _ = next()
+			}
+		}
+		fmt.Fprintf(answers, "%d\n", catMouseGame(graph))
+	}
+}
+"#;
+
+const C_PRELUDE: &str = "#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdbool.h>
+#include <limits.h>
+#include <math.h>
+";
+
+// As LeetCode calls it: the lists, their number, and each one's length.
+const C_MAIN: &str = r#"
+int main(void) {
+  FILE* cmg_graphs = fdopen(3, "r");
+  FILE* cmg_answers = fdopen(4, "w");
+  if (!cmg_graphs || !cmg_answers) return 3;
+  int n;
+  while (fscanf(cmg_graphs, "%d", &n) == 1) {
+    int** graph = malloc(sizeof(int*) * (n > 0 ? n : 1));
+    int* sizes = malloc(sizeof(int) * (n > 0 ? n : 1));
+    for (int i = 0; i < n; i++) {
+      int k = 0;
+      if (fscanf(cmg_graphs, "%d", &k) != 1) return 3;
+      sizes[i] = k;
+      graph[i] = malloc(sizeof(int) * (k > 0 ? k : 1));
+      for (int j = 0; j < k; j++) {
+        if (fscanf(cmg_graphs, "%d", &graph[i][j]) != 1) return 3;
+      }
+    }
+    int answer = catMouseGame(graph, n, sizes);
+    fprintf(cmg_answers, "%d\n", answer);
+    fflush(cmg_answers);
+    for (int i = 0; i < n; i++) free(graph[i]);
+    free(graph);
+    free(sizes);
+  }
+  return 0;
 }
 "#;

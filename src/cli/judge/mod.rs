@@ -31,7 +31,8 @@ use sandbox::Sandbox;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The solution, as pasted on LeetCode: a `.py`, `.js`, `.cpp`, `.java` or `.rs` file.
+    /// The solution, as pasted on LeetCode: a `.py`, `.js`, `.cpp`, `.java`, `.rs`, `.go`
+    /// or `.c` file.
     solution: String,
     /// The language, when the file's extension does not say it.
     #[arg(long, value_enum)]
@@ -86,7 +87,7 @@ fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
         Some(lang) => lang,
         None => {
             return Err(CliError(format!(
-            "cannot tell the language of {} from its extension: pass --lang py|js|cpp|java|rust",
+            "cannot tell the language of {} from its extension: pass --lang py|js|cpp|java|rust|go|c",
             args.solution
         )))
         }
@@ -259,6 +260,16 @@ fn check_shape(lang: Lang, source: &str) -> Result<(), CliError> {
             has("class Solution") && has("catMouseGame"),
             "a class `Solution` with a method `int catMouseGame(int[][] graph)`",
             "class Solution {\n    public int catMouseGame(int[][] graph) {",
+        ),
+        Lang::Go => (
+            has("func catMouseGame("),
+            "a function `func catMouseGame(graph [][]int) int`",
+            "func catMouseGame(graph [][]int) int {",
+        ),
+        Lang::C => (
+            has("catMouseGame("),
+            "a function `int catMouseGame(int** graph, int graphSize, int* graphColSize)`",
+            "int catMouseGame(int** graph, int graphSize, int* graphColSize) {",
         ),
         Lang::Rust => (
             has("impl Solution") && has("fn cat_mouse_game"),
