@@ -463,3 +463,36 @@ fn go_and_c_slips_are_caught_with_their_causes() {
     assert_eq!(json["graph"].as_array().unwrap().len(), 3, "{json}");
     assert_eq!(json["cause"]["kind"], "turns-swapped", "{json}");
 }
+
+/// On a terminal, a progress line on standard error says what is being tried; the
+/// report says once that the sandbox was off.
+#[test]
+fn a_terminal_shows_progress_and_the_report_says_the_sandbox_is_off() {
+    let cmg = assert_cmd::cargo::cargo_bin("cmg");
+    let line = format!(
+        "{} judge {} --graphs 6000 --no-sandbox",
+        cmg.display(),
+        solution("right.py")
+    );
+    // `script` gives the command a terminal of its own and copies what it shows.
+    let output = std::process::Command::new("script")
+        .args(["-qec", &line, "/dev/null"])
+        .output()
+        .expect("script (util-linux) runs");
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(screen.contains("cmg judge: "), "{screen}");
+    assert!(screen.contains("graphs tried; now 6 nodes"), "{screen}");
+    assert!(screen.contains("s left"), "{screen}");
+    assert_eq!(
+        screen.matches("note: no sandbox (--no-sandbox)").count(),
+        1,
+        "{screen}"
+    );
+    // Not on a pipe.
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["judge", &solution("right.py"), "--graphs", "300"])
+        .output()
+        .unwrap();
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+}

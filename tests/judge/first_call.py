@@ -1,5 +1,5 @@
-# Not deterministic: its first answer is a draw, every later one says the cat wins, so
-# the judge's second run on the graph it failed gets another answer.
+# Wrong from a fresh start: its first answer is a draw, every later one says the cat
+# wins, so it fails the first graph of every process; no simple cause fits what it says after.
 calls = [0]
 
 
