@@ -494,5 +494,47 @@ fn a_terminal_shows_progress_and_the_report_says_the_sandbox_is_off() {
         .args(["judge", &solution("right.py"), "--graphs", "300"])
         .output()
         .unwrap();
-    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// The sandbox keeps the solution out of other processes' entries in `/proc`: the
+/// environment of `cmg` (and of the shell that started it) holds the user's secrets.
+/// Without the sandbox, the same solution finds the secret.
+#[test]
+fn the_sandbox_keeps_other_processes_environments_unread() {
+    let probe = "\nimport os as _os\n_answer = Solution.catMouseGame\ndef _probe(self, graph):\n    pid = _os.getppid()\n    while pid > 1:\n        try:\n            if b'CMG_TEST_SECRET' in open('/proc/%d/environ' % pid, 'rb').read():\n                raise RuntimeError('read the secret of process %d' % pid)\n        except OSError:\n            pass\n        try:\n            status = open('/proc/%d/status' % pid).read()\n        except OSError:\n            break\n        pid = int(status.split('PPid:')[1].split()[0])\n    return _answer(self, graph)\nSolution.catMouseGame = _probe\n";
+    let source = std::fs::read_to_string(solution("right.py")).unwrap() + probe;
+    let dir = std::env::temp_dir().join(format!("cmg-judge-environ-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("probe.py");
+    std::fs::write(&path, source).unwrap();
+    let path = path.to_string_lossy().into_owned();
+    let run = |extra: &[&str]| {
+        let output = Command::cargo_bin("cmg")
+            .unwrap()
+            .args(["judge", &path, "--json", "--graphs", "20"])
+            .args(extra)
+            .env("CMG_TEST_SECRET", "hunter2")
+            .output()
+            .unwrap();
+        let json: Value = serde_json::from_slice(&output.stdout).unwrap_or(Value::Null);
+        (output.status.code(), json)
+    };
+    let (code, json) = run(&[]);
+    assert_eq!(code, Some(0), "{json}");
+    assert_eq!(json["sandbox"], "landlock", "{json}");
+    let (code, json) = run(&["--no-sandbox"]);
+    assert_eq!(code, Some(1), "{json}");
+    assert!(
+        json["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("read the secret"),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -158,7 +158,9 @@ fn confine(dir: &Path) -> Result<(), String> {
 /// homes, `/root` and the temporary folders) and, wherever they are, its toolchains:
 /// the folders on `PATH` and the homes of rustup, cargo, pyenv and Java.
 fn readable() -> Vec<PathBuf> {
-    let private = ["home", "root", "tmp", "var", "mnt", "media", "srv", "run"];
+    let private = [
+        "home", "root", "tmp", "var", "mnt", "media", "srv", "run", "proc",
+    ];
     let mut paths: Vec<PathBuf> = std::fs::read_dir("/")
         .map(|entries| {
             entries
@@ -170,6 +172,21 @@ fn readable() -> Vec<PathBuf> {
         .unwrap_or_default();
     // The system's own parts of /var (libraries and fonts some runtimes read).
     paths.extend(["/var/lib", "/var/cache/fontconfig"].map(PathBuf::from));
+    // Of /proc, this process's own entry (the program keeps its number when this
+    // process becomes it) and the system-wide files runtimes read; not the other
+    // processes', whose environments hold the user's secrets.
+    paths.extend(
+        [
+            "/proc/self",
+            "/proc/cpuinfo",
+            "/proc/meminfo",
+            "/proc/stat",
+            "/proc/sys",
+            "/proc/filesystems",
+            "/proc/version",
+        ]
+        .map(PathBuf::from),
+    );
     let home = std::env::var_os("HOME").map(PathBuf::from);
     if let Some(path) = std::env::var_os("PATH") {
         for dir in std::env::split_paths(&path) {
