@@ -286,9 +286,12 @@ fn cases(folder: &TempDir) -> Vec<Case> {
         case(
             &[
                 "judge",
-                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/judge/limit_2n.py"),
+                concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/judge/provisional_draw.py"
+                ),
                 "--seconds",
-                "20",
+                "60",
             ],
             "",
             1,
