@@ -245,6 +245,7 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
     let mut seen = vec![None; count];
     let mut found = Longest::default();
     let mut seconds = 0.0;
+    let mut graphs = 0u64;
     for (path, record) in &records {
         if !same_search(record, first) || record.part[1] != count {
             return Err(CliError(format!(
@@ -265,7 +266,25 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
                 "{path} has {done} of its part's {planned} tasks done: finish it (the same command with its --checkpoint resumes it)"
             )));
         }
-        found.merge(longest_of(record)?);
+        // The tasks done are the part's own, each once: the count alone could hide
+        // another part's tasks, or one task twice.
+        let mut tasks = BTreeSet::new();
+        for &[first, last] in &record.done {
+            for task in first..=last {
+                if task % count != index || !tasks.insert(task) {
+                    return Err(CliError(format!(
+                        "{path} claims task {task}, which is not one of part {}/{count}'s own, or claims it twice",
+                        record.part[0]
+                    )));
+                }
+            }
+        }
+        let longest = longest_of(record)?;
+        if let Some(best) = &longest.best {
+            check_claim(path, best)?;
+        }
+        found.merge(longest);
+        graphs += record.graphs;
         seconds += record.seconds;
     }
     let missing: Vec<String> = (0..count)
@@ -277,6 +296,15 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
             "the merge lacks part {} of the search",
             missing.join(", ")
         )));
+    }
+    if let Some(expected) = graph_count(first.nodes, &first.constraints) {
+        if graphs != expected {
+            return Err(CliError(format!(
+                "the parts looked at {graphs} graphs, but there are {expected} on {} nodes{}: a part missed graphs or counted some twice",
+                first.nodes,
+                if first.constraints == "leetcode" { " with no node alone" } else { "" }
+            )));
+        }
     }
     let record = Record {
         seconds,
@@ -439,6 +467,62 @@ fn parse_part(text: &str) -> Result<Part, CliError> {
             "--part must be K/M with 1 <= K <= M (the K-th of M parts), not {text}"
         ))),
     }
+}
+
+/// The graphs on `n` nodes, one per isomorphism class (OEIS A000088), for `n` up to
+/// the exhaustive search's largest.
+const GRAPHS: [u64; 13] = [
+    1,
+    1,
+    2,
+    4,
+    11,
+    34,
+    156,
+    1044,
+    12_346,
+    274_668,
+    12_005_168,
+    1_018_997_864,
+    165_091_172_592,
+];
+
+/// How many graphs a whole search looks at: every graph (`none`), or those with no node
+/// alone (`leetcode`; OEIS A002494, the graphs on n nodes less those on n - 1, which a
+/// lone node makes n).
+fn graph_count(nodes: usize, constraints: &str) -> Option<u64> {
+    let all = *GRAPHS.get(nodes)?;
+    match constraints {
+        "none" => Some(all),
+        "leetcode" => Some(all - GRAPHS[nodes.checked_sub(1)?]),
+        _ => None,
+    }
+}
+
+/// A part's claim, solved again: its graph's game from the standard start is the
+/// length and winner it says.
+fn check_claim(path: &str, best: &Best) -> Result<(), CliError> {
+    let lists = best.graph.adjacency();
+    let solution = cmg_solve::solve(&cmg_solve::Game::new(&lists, Some(0)));
+    let start = cmg_solve::Position::START;
+    let winner = match solution.outcome(start) {
+        cmg_solve::Outcome::MouseWins => Some(Winner::Mouse),
+        cmg_solve::Outcome::CatWins => Some(Winner::Cat),
+        cmg_solve::Outcome::Draw => None,
+    };
+    let moves = solution.moves_to_end(start);
+    if winner != Some(best.winner) || moves != Some(best.moves) {
+        return Err(CliError(format!(
+            "{path} claims that the {} wins in {} moves on its graph, but solved again the game is {}: the record was changed or is wrong",
+            winner_word(best.winner),
+            best.moves,
+            match (winner, moves) {
+                (Some(winner), Some(moves)) => format!("a {} win in {moves}", winner_word(winner)),
+                _ => "a draw".to_owned(),
+            }
+        )));
+    }
+    Ok(())
 }
 
 fn same_search(a: &Record, b: &Record) -> bool {

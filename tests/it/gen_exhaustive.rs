@@ -225,3 +225,64 @@ fn a_signal_prints_the_best_so_far_marked_as_no_proof() {
     assert_eq!(found["adjacency"].as_array().unwrap().len(), 10, "{found}");
     assert!(found["moves"].as_u64().unwrap() > 0, "{found}");
 }
+
+/// The merge is a proof checker: a part that did not finish, a part that claims another
+/// part's tasks, a changed length and a count of graphs that does not add up to the
+/// graphs there are (888 on 7 nodes with no node alone) are each refused, with exit 2.
+#[test]
+fn the_merge_checks_every_claim() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-claims");
+    let mut records = Vec::new();
+    for k in 1..=3 {
+        let part = format!("{k}/3");
+        let (code, record, err) = run(&["gen", "--nodes", "7", "--exhaustive", "--part", &part]);
+        assert_eq!(code, 0, "{err}");
+        records.push(serde_json::from_str::<serde_json::Value>(&record).unwrap());
+    }
+    let merge = |records: &[serde_json::Value]| {
+        let mut args = vec!["gen".to_owned(), "--merge".to_owned()];
+        for (i, record) in records.iter().enumerate() {
+            let path = folder.path().join(format!("part{i}.json"));
+            std::fs::write(&path, record.to_string()).unwrap();
+            args.push(path.to_str().unwrap().to_owned());
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&args)
+    };
+    let (code, _, err) = merge(&records);
+    assert_eq!(code, 0, "{err}");
+    let changed = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut records = records.clone();
+        edit(&mut records[0]);
+        merge(&records)
+    };
+    // A length that the graph does not have.
+    let (code, _, err) = changed(&|record| {
+        if record["best"].is_null() {
+            record["best"] = records[1]["best"].clone();
+        }
+        record["best"]["moves"] = 99.into();
+    });
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("solved again"), "{err}");
+    // One graph fewer than there are.
+    let (code, _, err) = changed(&|record| {
+        record["graphs"] = (record["graphs"].as_u64().unwrap() - 1).into();
+    });
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("but there are 888 on 7 nodes"), "{err}");
+    // Another part's task instead of one of its own: as many tasks as it should have.
+    let (code, _, err) = changed(&|record| {
+        assert_eq!(record["done"][0], serde_json::json!([0, 0]));
+        record["done"][0] = serde_json::json!([1, 1]);
+    });
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("not one of part 1/3's own"), "{err}");
+    // A part stopped half-way.
+    let (code, _, err) = changed(&|record| {
+        let done = record["done"].as_array_mut().unwrap();
+        done.truncate(done.len() / 2);
+    });
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("tasks done: finish it"), "{err}");
+}

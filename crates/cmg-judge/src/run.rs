@@ -210,11 +210,7 @@ pub struct Report {
 }
 
 /// The standard start.
-pub const START: Position = Position {
-    mouse: 1,
-    cat: 2,
-    turn: Player::Mouse,
-};
+pub const START: Position = Position::START;
 
 /// The right answer and the moves to the end.
 pub fn expected(lists: &[Vec<u32>]) -> (u8, Option<u32>) {

@@ -142,6 +142,15 @@ pub struct Position {
     pub turn: Player,
 }
 
+impl Position {
+    /// LeetCode 913's start: the mouse on node 1 to move, the cat on node 2.
+    pub const START: Position = Position {
+        mouse: 1,
+        cat: 2,
+        turn: Player::Mouse,
+    };
+}
+
 /// A solved game: every position's outcome and moves to the end.
 ///
 /// The queries take positions on the game's nodes and panic on nodes outside `0..n`.
