@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGINT, SIGTERM};
 
 /// Which signal asked the search to stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,15 +50,22 @@ impl Interrupts {
             terminate: Arc::default(),
             hangup: Arc::default(),
         };
-        for (signal, flag, code) in [
+        let mut signals = vec![
             (SIGINT, &interrupts.interrupt, Signal::Interrupt.exit_code()),
             (
                 SIGTERM,
                 &interrupts.terminate,
                 Signal::Terminate.exit_code(),
             ),
-            (SIGHUP, &interrupts.hangup, Signal::Hangup.exit_code()),
-        ] {
+        ];
+        // A closed terminal; Windows has no such signal.
+        #[cfg(unix)]
+        signals.push((
+            signal_hook::consts::SIGHUP,
+            &interrupts.hangup,
+            Signal::Hangup.exit_code(),
+        ));
+        for (signal, flag, code) in signals {
             // The second signal finds its flag set and ends the process: the shutdown
             // is registered before the flag, so it sees the flag as the earlier one left it.
             let _ = signal_hook::flag::register_conditional_shutdown(

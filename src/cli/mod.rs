@@ -176,9 +176,12 @@ const EXIT_USAGE: u8 = 2;
 /// Runs the command line and returns the process's exit code.
 pub fn run() -> ExitCode {
     // The judge runs solutions through `cmg` itself, which confines them first.
-    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if args.get(1).is_some_and(|arg| arg == judge::sandbox::EXEC) {
-        return ExitCode::from(judge::sandbox::exec(&args[2..]));
+    #[cfg(target_os = "linux")]
+    {
+        let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        if args.get(1).is_some_and(|arg| arg == judge::sandbox::EXEC) {
+            return ExitCode::from(judge::sandbox::exec(&args[2..]));
+        }
     }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

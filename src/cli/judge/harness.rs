@@ -16,12 +16,13 @@
 //! starts a new one.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::{Duration, Instant};
 
 use super::super::CliError;
+use super::lang::Lang;
 use super::process::{Event, Limits, Watched, MAX_LINE, SAMPLE};
 use super::sandbox::Sandbox;
 pub use cmg_judge::Answer;
@@ -49,45 +50,6 @@ pub const ERROR_TAIL: usize = 4000;
 /// The CPU seconds one process of a solution may use in all: a backstop should `cmg`
 /// itself be killed.
 const CPU_LIMIT_SECONDS: u64 = 600;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Lang {
-    Py,
-    Js,
-    Cpp,
-    Java,
-    Rust,
-    Go,
-    C,
-}
-
-impl Lang {
-    /// The language of a file name's extension.
-    pub fn of_path(path: &str) -> Option<Lang> {
-        match Path::new(path).extension()?.to_str()? {
-            "py" => Some(Lang::Py),
-            "js" | "mjs" | "cjs" => Some(Lang::Js),
-            "cpp" | "cc" | "cxx" | "c++" => Some(Lang::Cpp),
-            "java" => Some(Lang::Java),
-            "rs" => Some(Lang::Rust),
-            "go" => Some(Lang::Go),
-            "c" => Some(Lang::C),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Lang::Py => "Python 3",
-            Lang::Js => "JavaScript",
-            Lang::Cpp => "C++",
-            Lang::Java => "Java",
-            Lang::Rust => "Rust",
-            Lang::Go => "Go",
-            Lang::C => "C",
-        }
-    }
-}
 
 /// How a run is set up: the sandbox, how long the build may take, and what says stop.
 pub struct Setup {

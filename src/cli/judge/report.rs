@@ -3,7 +3,8 @@
 use cmg_judge::{Cause, Finding, Kind, Report as Outcome, START};
 use cmg_solve::Game;
 
-use super::harness::{self, Lang};
+use super::harness;
+use super::lang::Lang;
 use super::sandbox::Sandbox;
 use crate::cli::interrupt::Signal;
 use crate::cli::render::plural;
