@@ -455,16 +455,72 @@ fn options(outcome: &str, constraints: &str) -> String {
 
 /// `K/M` with `1 <= K <= M`.
 fn parse_part(text: &str) -> Result<Part, CliError> {
-    let parsed = text
-        .split_once('/')
-        .and_then(|(k, m)| Some((k.parse::<usize>().ok()?, m.parse::<usize>().ok()?)));
-    match parsed {
-        Some((k, m)) if (1..=m).contains(&k) => Ok(Part {
-            index: k - 1,
-            count: m,
-        }),
+    let usage = || {
+        CliError(format!(
+            "--part must be K/M with 1 <= K <= M (the K-th of M parts), or auto/M, not {text}"
+        ))
+    };
+    let (k, m) = text.split_once('/').ok_or_else(usage)?;
+    let m = m.parse::<usize>().map_err(|_| usage())?;
+    let k = if k == "auto" {
+        let (k, name) = scheduler_index(m, &|name| std::env::var(name).ok())?;
+        eprintln!("cmg: part {k}/{m}, from {name}");
+        k
+    } else {
+        k.parse::<usize>().map_err(|_| usage())?
+    };
+    if !(1..=m).contains(&k) {
+        return Err(usage());
+    }
+    Ok(Part {
+        index: k - 1,
+        count: m,
+    })
+}
+
+/// The part (from 1) a scheduler's array job gives this process, and the variable it
+/// came from: Slurm's task id (from its array's first id), Kubernetes' Indexed Job
+/// index and AWS Batch's array index (from 0), GNU parallel's job number (from 1).
+fn scheduler_index(
+    count: usize,
+    var: &dyn Fn(&str) -> Option<String>,
+) -> Result<(usize, &'static str), CliError> {
+    let number =
+        |name: &str| -> Result<Option<i64>, CliError> {
+            match var(name) {
+                None => Ok(None),
+                Some(text) => text.trim().parse().map(Some).map_err(|_| {
+                    CliError(format!("--part auto: {name} is {text:?}, not a number"))
+                }),
+            }
+        };
+    // The first that is set, with its base: Slurm's first task id, 0 or 1.
+    let found = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let base = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(1);
+        Some((id - base + 1, "SLURM_ARRAY_TASK_ID"))
+    } else {
+        let mut found = None;
+        for (name, base) in [
+            ("JOB_COMPLETION_INDEX", 0),
+            ("AWS_BATCH_JOB_ARRAY_INDEX", 0),
+            ("PARALLEL_SEQ", 1),
+        ] {
+            if let Some(value) = number(name)? {
+                found = Some((value - base + 1, name));
+                break;
+            }
+        }
+        found
+    };
+    let Some((k, name)) = found else {
+        return Err(CliError(
+            "--part auto/M needs a scheduler's index: none of SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, AWS_BATCH_JOB_ARRAY_INDEX or PARALLEL_SEQ is set".to_owned(),
+        ));
+    };
+    match usize::try_from(k) {
+        Ok(k) if (1..=count).contains(&k) => Ok((k, name)),
         _ => Err(CliError(format!(
-            "--part must be K/M with 1 <= K <= M (the K-th of M parts), not {text}"
+            "--part auto/{count}: {name} makes this part {k}, not one of 1 to {count}"
         ))),
     }
 }
@@ -619,5 +675,57 @@ fn constraints_word(constraints: Constraints) -> &'static str {
     match constraints {
         Constraints::LeetCode => "leetcode",
         Constraints::None => "none",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scheduler_index;
+
+    fn index(count: usize, vars: &[(&str, &str)]) -> Result<(usize, &'static str), String> {
+        let vars: Vec<(String, String)> = vars
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        scheduler_index(count, &|name| {
+            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        })
+        .map_err(|error| error.to_string())
+    }
+
+    /// Each scheduler's numbering, its base, and the errors.
+    #[test]
+    fn every_schedulers_index_is_a_part_from_one() {
+        assert_eq!(
+            index(8, &[("SLURM_ARRAY_TASK_ID", "3")]),
+            Ok((3, "SLURM_ARRAY_TASK_ID"))
+        );
+        assert_eq!(
+            index(
+                8,
+                &[
+                    ("SLURM_ARRAY_TASK_ID", "10"),
+                    ("SLURM_ARRAY_TASK_MIN", "10")
+                ]
+            ),
+            Ok((1, "SLURM_ARRAY_TASK_ID"))
+        );
+        assert_eq!(
+            index(8, &[("JOB_COMPLETION_INDEX", "0")]),
+            Ok((1, "JOB_COMPLETION_INDEX"))
+        );
+        assert_eq!(
+            index(8, &[("AWS_BATCH_JOB_ARRAY_INDEX", "7")]),
+            Ok((8, "AWS_BATCH_JOB_ARRAY_INDEX"))
+        );
+        assert_eq!(index(8, &[("PARALLEL_SEQ", "8")]), Ok((8, "PARALLEL_SEQ")));
+        assert!(index(8, &[("PARALLEL_SEQ", "9")])
+            .unwrap_err()
+            .contains("not one of 1 to 8"));
+        assert!(index(8, &[("JOB_COMPLETION_INDEX", "-1")]).is_err());
+        assert!(index(8, &[("PARALLEL_SEQ", "x")])
+            .unwrap_err()
+            .contains("not a number"));
+        assert!(index(8, &[]).unwrap_err().contains("none of"));
     }
 }

@@ -53,7 +53,9 @@ pub struct Args {
     /// searching: the longest game there is, proved by exhaustion.
     #[arg(long, conflicts_with_all = ["from", "longer_than", "steps", "seconds", "seed", "merge"])]
     exhaustive: bool,
-    /// With `--exhaustive`: run the K-th of M disjoint parts, and print its record for `--merge`.
+    /// With `--exhaustive`: run the K-th of M disjoint parts, and print its record for
+    /// `--merge`; `auto/M` takes K from a scheduler's array index (Slurm, Kubernetes,
+    /// AWS Batch, GNU parallel).
     #[arg(long, value_name = "K/M", requires = "exhaustive")]
     part: Option<String>,
     /// With `--exhaustive`: keep the tasks done in FILE as the search runs (every 10 s and

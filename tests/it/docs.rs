@@ -8,7 +8,7 @@
 //! - ` ```console ` holds `$ command` lines, each followed by the output it must print
 //!   (standard output, then standard error). A line `...` stands for any number of lines.
 //!   Commands run from the repository root through `sh`, with the built `cmg` first on `PATH`.
-//! - ` ```sh `, ` ```text `, ` ```json `, ` ```lua `, ` ```toml ` are shown, not run.
+//! - ` ```sh `, ` ```text `, ` ```json `, ` ```lua `, ` ```toml `, ` ```yaml ` are shown, not run.
 //!
 //! A block without an info string is refused, so that no example escapes the test.
 
@@ -218,7 +218,7 @@ fn every_example_in_the_documentation_runs_as_shown() {
                 check_cmg(&block, &attributes)
             }
             "console" => check_console(&block).map(|n| commands += n),
-            "sh" | "text" | "json" | "lua" | "toml" => Ok(()),
+            "sh" | "text" | "json" | "lua" | "toml" | "yaml" => Ok(()),
             "" => Err("a code block needs an info string (cmg, console, sh, text, ...)".into()),
             other => Err(format!("unknown info string {other:?}")),
         };

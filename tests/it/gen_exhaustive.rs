@@ -286,3 +286,57 @@ fn the_merge_checks_every_claim() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("tasks done: finish it"), "{err}");
 }
+
+/// `--part auto/M` takes the part from the scheduler's array index (here GNU parallel's
+/// job number, from 1, and a Kubernetes Indexed Job's, from 0), says which it used, and
+/// is the same part as `--part K/M`; with no index set it is an error.
+#[test]
+fn a_part_from_the_schedulers_index() {
+    const INDEXES: [&str; 5] = [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_MIN",
+        "JOB_COMPLETION_INDEX",
+        "AWS_BATCH_JOB_ARRAY_INDEX",
+        "PARALLEL_SEQ",
+    ];
+    let run_with = |part: &str, vars: &[(&str, &str)]| {
+        let mut command = cmg();
+        command.args(["gen", "--nodes", "6", "--exhaustive", "--part", part]);
+        for name in INDEXES {
+            command.env_remove(name);
+        }
+        for (name, value) in vars {
+            command.env(name, value);
+        }
+        let output = command.output().unwrap();
+        (
+            output.status.code().unwrap_or(-1),
+            String::from_utf8(output.stdout).unwrap(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (code, given, _) = run_with("2/3", &[]);
+    assert_eq!(code, 0);
+    let (code, parallel, err) = run_with("auto/3", &[("PARALLEL_SEQ", "2")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("part 2/3, from PARALLEL_SEQ"), "{err}");
+    let (code, kubernetes, _) = run_with("auto/3", &[("JOB_COMPLETION_INDEX", "1")]);
+    assert_eq!(code, 0);
+    // The records differ only in the seconds they took.
+    let tasks = |record: &str| {
+        let mut value: serde_json::Value = serde_json::from_str(record).unwrap();
+        value["seconds"] = 0.into();
+        value
+    };
+    assert_eq!(tasks(&parallel), tasks(&given));
+    assert_eq!(tasks(&kubernetes), tasks(&given));
+    let (code, _, err) = run_with("auto/3", &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("needs a scheduler's index"), "{err}");
+    let (code, _, err) = run_with("auto/3", &[("AWS_BATCH_JOB_ARRAY_INDEX", "3")]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("makes this part 4, not one of 1 to 3"),
+        "{err}"
+    );
+}
