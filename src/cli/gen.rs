@@ -62,6 +62,11 @@ pub struct Args {
     /// at the end, also on Ctrl-C), and resume from it when it exists.
     #[arg(long, value_name = "FILE", requires = "exhaustive")]
     checkpoint: Option<String>,
+    /// With `--exhaustive`: take the graphs from FILE (`-`: standard input) in graph6,
+    /// one a line, as nauty's `geng -d1 N` writes them, instead of generating them: an
+    /// independent check of the enumerator.
+    #[arg(long, value_name = "FILE", requires = "exhaustive", conflicts_with_all = ["part", "checkpoint"])]
+    graph6: Option<String>,
     /// Combine the records of every part of one exhaustive search, and print its result.
     #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["nodes", "from", "longer_than", "steps", "seconds", "seed", "outcome", "constraints"])]
     merge: Vec<String>,
@@ -145,6 +150,15 @@ pub fn run(args: &Args) -> CliResult {
                 "cmg gen --exhaustive looks at graphs of 3 to {} nodes, not {nodes}: above that, search (without --exhaustive)",
                 cmg_gen::MAX_EXHAUSTIVE_NODES
             )));
+        }
+        if let Some(path) = &args.graph6 {
+            return super::exhaustive::from_graph6(
+                path,
+                nodes,
+                winner,
+                constraints,
+                args.format == FormatArg::Json,
+            );
         }
         return super::exhaustive::run(&super::exhaustive::Request {
             nodes,

@@ -184,32 +184,49 @@ impl Plan {
 
     /// Solves `graph` once per hole, and offers its longest start.
     fn examine(&self, graph: &Small, evaluator: &mut Evaluator, found: &mut Longest) {
-        let n = graph.n;
-        found.graphs += 1;
-        for hole in 0..n {
-            let order = |first: &[usize]| -> Vec<usize> {
-                let mut order = first.to_vec();
-                order.extend((0..n).filter(|node| !first.contains(node)));
-                order
+        let graph = relabelled(graph, &(0..graph.n).collect::<Vec<_>>());
+        examine(
+            &graph,
+            self.request.winner,
+            self.request.constraints,
+            evaluator,
+            found,
+        );
+    }
+}
+
+/// Examines one unlabelled graph as the exhaustive search does: solves it once per
+/// choice of hole and offers its longest start (of `winner`'s, if given) to `found`,
+/// counting it as one graph. For graphs from elsewhere (another enumerator).
+pub fn examine(
+    graph: &Graph,
+    winner: Option<Winner>,
+    constraints: Constraints,
+    evaluator: &mut Evaluator,
+    found: &mut Longest,
+) {
+    let n = graph.node_count();
+    found.graphs += 1;
+    for hole in 0..n {
+        let mut order = vec![hole];
+        order.extend((0..n).filter(|&node| node != hole));
+        let with_hole = graph.relabelled(&order);
+        let table = evaluator.all(&with_hole);
+        found.solves += 1;
+        for (mouse, cat) in with_hole.starts(constraints) {
+            let Some((won_by, moves)) = table(mouse, cat, true) else {
+                continue;
             };
-            let with_hole = relabelled(graph, &order(&[hole]));
-            let table = evaluator.all(&with_hole);
-            found.solves += 1;
-            for (mouse, cat) in with_hole.starts(self.request.constraints) {
-                let Some((winner, moves)) = table(mouse, cat, true) else {
-                    continue;
-                };
-                if self.request.winner.is_some_and(|wanted| wanted != winner)
-                    || found.best_moves().is_some_and(|most| most > moves)
-                {
-                    continue;
-                }
-                found.offer(Best {
-                    moves,
-                    winner,
-                    graph: with_hole.relabelled(&Graph::standard_order(n, mouse, cat)),
-                });
+            if winner.is_some_and(|wanted| wanted != won_by)
+                || found.best_moves().is_some_and(|most| most > moves)
+            {
+                continue;
             }
+            found.offer(Best {
+                moves,
+                winner: won_by,
+                graph: with_hole.relabelled(&Graph::standard_order(n, mouse, cat)),
+            });
         }
     }
 }

@@ -16,7 +16,9 @@ pub use rng::Rng;
 mod search;
 
 pub use eval::{Evaluator, Start, Starts, Winner, MAX_NODES};
-pub use exhaustive::{each_graph, Best, Exhaustive, Longest, Part, Plan, MAX_EXHAUSTIVE_NODES};
+pub use exhaustive::{
+    each_graph, examine, Best, Exhaustive, Longest, Part, Plan, MAX_EXHAUSTIVE_NODES,
+};
 pub use graph::{Constraints, Graph};
 pub use search::{
     planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND, TABU_MAX_NODES,
