@@ -391,3 +391,88 @@ fn an_independent_enumerator_gives_the_same_longest_games() {
         assert_eq!(summary(&ours).len(), 2, "{ours}");
     }
 }
+
+/// A real engine: GNU parallel runs an 8-node search as 8 parts, each taking its part
+/// from parallel's job number (`--part auto/8`), and their merge is the unsplit search.
+#[test]
+fn gnu_parallel_runs_the_parts_and_they_merge_to_the_whole() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-parallel");
+    let cmg = assert_cmd::cargo::cargo_bin("cmg");
+    let dir = folder.path().to_str().unwrap().to_owned();
+    let job = format!(
+        "{} gen --nodes 8 --exhaustive --part auto/8 > {dir}/part-{{}}.json",
+        cmg.display()
+    );
+    let status = std::process::Command::new("parallel")
+        .args([
+            "--will-cite",
+            "-j",
+            "2",
+            &job,
+            ":::",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "6",
+            "7",
+            "8",
+        ])
+        .env_remove("PARALLEL_SEQ")
+        .status()
+        .expect("GNU parallel is installed (.ci/run installs Debian's parallel)");
+    assert!(status.success());
+    let mut args = vec!["gen".to_owned(), "--merge".to_owned()];
+    for k in 1..=8 {
+        args.push(format!("{dir}/part-{k}.json"));
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, merged, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, whole, _) = run(&["gen", "--nodes", "8", "--exhaustive"]);
+    assert_eq!(result_lines(&merged), result_lines(&whole));
+    assert!(
+        merged.contains("over all 11302 graphs on 8 nodes"),
+        "{merged}"
+    );
+}
+
+/// A part stopped half-way by a signal keeps its tasks in its checkpoint; the merge
+/// refuses that checkpoint until the part is finished.
+#[test]
+fn the_merge_refuses_a_part_stopped_half_way() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-stopped");
+    let checkpoint = folder.path().join("part-1.json");
+    let checkpoint = checkpoint.to_str().unwrap();
+    let mut part = std::process::Command::new(assert_cmd::cargo::cargo_bin("cmg"))
+        .args(["gen", "--nodes", "10", "--exhaustive", "--threads", "1"])
+        .args(["--part", "1/2", "--checkpoint", checkpoint])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    std::process::Command::new("kill")
+        .args(["-INT", &part.id().to_string()])
+        .status()
+        .unwrap();
+    let status = part.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(checkpoint).unwrap()).unwrap();
+    let done: u64 = record["done"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[1].as_u64().unwrap() - r[0].as_u64().unwrap() + 1)
+        .sum();
+    let tasks = record["tasks"].as_u64().unwrap();
+    assert!(
+        done > 0 && done < tasks.div_ceil(2),
+        "stopped half-way: {record}"
+    );
+    let (code, _, err) = run(&["gen", "--merge", checkpoint]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("tasks done: finish it"), "{err}");
+}
