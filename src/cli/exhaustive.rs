@@ -31,6 +31,7 @@ pub struct Request {
     pub constraints: Constraints,
     pub threads: usize,
     pub part: Option<String>,
+    pub split: Option<String>,
     pub checkpoint: Option<String>,
     pub json: bool,
 }
@@ -65,6 +66,22 @@ pub fn run(request: &Request) -> CliResult {
     let part = match &request.part {
         None => Part::WHOLE,
         Some(text) => parse_part(text)?,
+    };
+    // The J-th of S sub-parts of part K of M takes every S-th of part K's tasks: tasks
+    // (K - 1) + M·(J - 1) + M·S·i, which is part (K - 1) + M·(J - 1) + 1 of M·S.
+    let part = match &request.split {
+        None => part,
+        Some(text) => {
+            let split = parse_part(text).map_err(|_| {
+                CliError(format!(
+                    "--split must be J/S with 1 <= J <= S (the J-th of S sub-parts of the part), not {text}"
+                ))
+            })?;
+            Part {
+                index: part.index + part.count * split.index,
+                count: part.count * split.count,
+            }
+        }
     };
     let plan = Plan::new(Exhaustive {
         nodes: request.nodes,
@@ -241,24 +258,19 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
     let Some((first_path, first)) = records.first() else {
         return Err(CliError("--merge needs the parts' records".to_owned()));
     };
-    let count = first.part[1];
-    let mut seen = vec![None; count];
+    // Which record covers each task (its number in `records`, from 1): the parts may be
+    // of different counts, as a straggler's sub-parts are parts of M·S.
+    let mut owner = vec![0u32; first.tasks];
     let mut found = Longest::default();
     let mut seconds = 0.0;
     let mut graphs = 0u64;
-    for (path, record) in &records {
-        if !same_search(record, first) || record.part[1] != count {
+    for (number, (path, record)) in records.iter().enumerate() {
+        if !same_search(record, first) {
             return Err(CliError(format!(
                 "{path} is a part of another search than {first_path}"
             )));
         }
-        let index = record.part[0] - 1;
-        if let Some(other) = seen[index].replace(path) {
-            return Err(CliError(format!(
-                "{other} and {path} are both part {} of {count}",
-                record.part[0]
-            )));
-        }
+        let (index, count) = (record.part[0] - 1, record.part[1]);
         let planned = (index..record.tasks).step_by(count).count();
         let done: usize = record.done.iter().map(|[a, b]| b + 1 - a).sum();
         if done != planned {
@@ -267,15 +279,30 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
             )));
         }
         // The tasks done are the part's own, each once: the count alone could hide
-        // another part's tasks, or one task twice.
+        // another part's tasks, or one task twice; and no other record did them.
         let mut tasks = BTreeSet::new();
-        for &[first, last] in &record.done {
-            for task in first..=last {
+        for &[first_task, last_task] in &record.done {
+            let slots = owner.iter_mut().enumerate();
+            for (task, slot) in slots.skip(first_task).take(last_task + 1 - first_task) {
                 if task % count != index || !tasks.insert(task) {
                     return Err(CliError(format!(
                         "{path} claims task {task}, which is not one of part {}/{count}'s own, or claims it twice",
                         record.part[0]
                     )));
+                }
+                let other = std::mem::replace(slot, number as u32 + 1);
+                if other != 0 {
+                    let (other_path, other_record) = &records[other as usize - 1];
+                    return Err(CliError(if other_record.part == record.part {
+                        format!(
+                            "{other_path} and {path} are both part {} of {count}",
+                            record.part[0]
+                        )
+                    } else {
+                        format!(
+                            "{other_path} and {path} both did task {task}: they are overlapping parts"
+                        )
+                    }));
                 }
             }
         }
@@ -287,15 +314,27 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
         graphs += record.graphs;
         seconds += record.seconds;
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&index| seen[index].is_none())
-        .map(|index| format!("{}/{count}", index + 1))
-        .collect();
-    if !missing.is_empty() {
-        return Err(CliError(format!(
-            "the merge lacks part {} of the search",
-            missing.join(", ")
-        )));
+    let missing: Vec<usize> = (0..first.tasks).filter(|&task| owner[task] == 0).collect();
+    if let Some(&task) = missing.first() {
+        let count = first.part[1];
+        let same_count = records.iter().all(|(_, record)| record.part[1] == count);
+        return Err(CliError(if same_count {
+            let parts: BTreeSet<usize> = missing.iter().map(|task| task % count + 1).collect();
+            format!(
+                "the merge lacks part {} of the search",
+                parts
+                    .iter()
+                    .map(|k| format!("{k}/{count}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            format!(
+                "the merge lacks {} of the search's {} tasks, task {task} first: a part or a sub-part is missing",
+                missing.len(),
+                first.tasks
+            )
+        }));
     }
     if let Some(expected) = graph_count(first.nodes, &first.constraints) {
         if graphs != expected {
@@ -310,6 +349,7 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
         seconds,
         ..first.clone()
     };
+    let count = first.part[1];
     let command = format!(
         "cmg gen --merge, of cmg gen --nodes {} --exhaustive --part K/{count}{}",
         first.nodes,

@@ -58,6 +58,10 @@ pub struct Args {
     /// AWS Batch, GNU parallel).
     #[arg(long, value_name = "K/M", requires = "exhaustive")]
     part: Option<String>,
+    /// With `--part K/M`: run the J-th of S sub-parts of part K, for a part that runs
+    /// long; `--merge` takes a part whole or as all of its sub-parts.
+    #[arg(long, value_name = "J/S", requires = "part")]
+    split: Option<String>,
     /// With `--exhaustive`: keep the tasks done in FILE as the search runs (every 10 s and
     /// at the end, also on Ctrl-C), and resume from it when it exists.
     #[arg(long, value_name = "FILE", requires = "exhaustive")]
@@ -166,6 +170,7 @@ pub fn run(args: &Args) -> CliResult {
             constraints,
             threads,
             part: args.part.clone(),
+            split: args.split.clone(),
             checkpoint: args.checkpoint.clone(),
             json: args.format == FormatArg::Json,
         });

@@ -476,3 +476,57 @@ fn the_merge_refuses_a_part_stopped_half_way() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("tasks done: finish it"), "{err}");
 }
+
+/// A part that runs long is split further (`--split J/S`) without redoing the others:
+/// part 1 whole and part 2 as three sub-parts merge to the whole search; a sub-part
+/// missing, or a sub-part beside its whole part, is refused.
+#[test]
+fn a_straggler_splits_into_sub_parts_that_merge() {
+    let folder = crate::common::temp_dir::TempDir::new("exhaustive-split");
+    let write = |name: &str, args: &[&str]| {
+        let mut all = vec!["gen", "--nodes", "8", "--exhaustive"];
+        all.extend(args);
+        let (code, record, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        let path = folder.path().join(name);
+        std::fs::write(&path, record).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let one = write("one.json", &["--part", "1/2"]);
+    let two = write("two.json", &["--part", "2/2"]);
+    let subs: Vec<String> = (1..=3)
+        .map(|j| {
+            write(
+                &format!("two-{j}.json"),
+                &["--part", "2/2", "--split", &format!("{j}/3")],
+            )
+        })
+        .collect();
+    let (_, whole, _) = run(&["gen", "--nodes", "8", "--exhaustive"]);
+    let merge = |paths: &[&String]| {
+        let mut args = vec!["gen", "--merge"];
+        args.extend(paths.iter().map(|p| p.as_str()));
+        run(&args)
+    };
+    let (code, merged, err) = merge(&[&one, &subs[0], &subs[1], &subs[2]]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(result_lines(&merged), result_lines(&whole));
+    let (code, _, err) = merge(&[&one, &subs[0], &subs[2]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("a part or a sub-part is missing"), "{err}");
+    let (code, _, err) = merge(&[&one, &two, &subs[1]]);
+    assert_eq!(code, 2);
+    assert!(err.contains("overlapping parts"), "{err}");
+    let (code, _, err) = run(&[
+        "gen",
+        "--nodes",
+        "8",
+        "--exhaustive",
+        "--part",
+        "1/2",
+        "--split",
+        "4/3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--split must be J/S"), "{err}");
+}
