@@ -188,33 +188,26 @@ pub fn limits_by_size(log: &[Answered]) -> BTreeMap<usize, Allowed> {
 /// counterexample's size, where a turn limit is pinned. `None` also when the standard
 /// game fits (there is nothing to explain).
 pub fn check(log: &[Answered], nodes: usize) -> Option<Cause> {
-    // The last graphs first: the counterexample is last, and most wrong causes fail on it.
-    let fits = |rules: Rules| {
-        log.iter()
-            .rev()
-            .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
-    };
-    if fits(Rules::default()) {
+    if fits(log, Rules::default()) {
         return None;
     }
-    check_rules(log).or_else(|| turn_limit(&limits_by_size(log), nodes))
+    let rule = fitting_rules(log).into_iter().next();
+    rule.or_else(|| turn_limit(&limits_by_size(log), nodes))
 }
 
-/// The rule every answer in `log` fits, if one does (not the standard game's).
-pub fn check_rules(log: &[Answered]) -> Option<Cause> {
-    fitting_rules(log).into_iter().next()
+/// Whether every answer in `log` is the answer of the game under `rules`. The last
+/// graphs first: the counterexample is last, and most wrong causes fail on it.
+fn fits(log: &[Answered], rules: Rules) -> bool {
+    log.iter()
+        .rev()
+        .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
 }
 
 /// Every rule that all the answers in `log` fit.
 pub fn fitting_rules(log: &[Answered]) -> Vec<Cause> {
-    let fits = |rules: Rules| {
-        log.iter()
-            .rev()
-            .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
-    };
     RULES
         .into_iter()
-        .filter(|cause| fits(cause.rules().expect("a rule")))
+        .filter(|cause| fits(log, cause.rules().expect("a rule")))
         .collect()
 }
 

@@ -90,8 +90,10 @@ pub fn solve(lists: &[Vec<u32>], rules: Rules) -> Answers {
         .map(|i| end(i / 2 / n, i / 2 % n).unwrap_or(DRAW))
         .collect();
     let mut by_limit = vec![values[start]];
+    // Two layers, swapped after each: the ends hold the same value in both, and every
+    // other position is written anew.
+    let mut next = values.clone();
     loop {
-        let mut next = values.clone();
         for m in 0..n {
             for c in 0..n {
                 if end(m, c).is_some() {
@@ -113,7 +115,7 @@ pub fn solve(lists: &[Vec<u32>], rules: Rules) -> Answers {
             }
         }
         let settled = next == values;
-        values = next;
+        std::mem::swap(&mut values, &mut next);
         by_limit.push(values[start]);
         if settled {
             return Answers { by_limit };

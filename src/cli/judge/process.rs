@@ -372,7 +372,7 @@ impl Watched {
 
     /// Every process of the tree: its process group, its cgroup, and the processes
     /// that came back to the judge as their subreaper.
-    fn members(&self) -> Vec<(i32, Option<String>)> {
+    fn members(&self) -> Vec<(i32, String)> {
         let me = std::process::id() as i32;
         let in_cgroup: Vec<i32> = self
             .cgroup
@@ -404,7 +404,7 @@ impl Watched {
             let ours =
                 pid == self.pid || group == self.pid || in_cgroup.contains(&pid) || ppid == me;
             if ours {
-                members.push((pid, Some(stat)));
+                members.push((pid, stat));
             }
         }
         members
@@ -430,7 +430,6 @@ impl Watched {
         let mut cpu = 0.0;
         let mut resident = 0;
         for (pid, stat) in self.members() {
-            let Some(stat) = stat else { continue };
             let Some(fields) = stat_fields(&stat) else {
                 continue;
             };
@@ -461,10 +460,7 @@ impl Watched {
             let members = self.members();
             let mut alive = 0;
             for (pid, stat) in &members {
-                let zombie = stat
-                    .as_deref()
-                    .and_then(stat_fields)
-                    .is_some_and(|fields| fields.first() == Some(&"Z"));
+                let zombie = stat_fields(stat).is_some_and(|fields| fields.first() == Some(&"Z"));
                 // SAFETY: as above; a reaped pid is skipped by waitpid's answer.
                 unsafe {
                     if !zombie {
