@@ -15,6 +15,9 @@
 //! but compared with what the last pull of the same version answered: when they differ
 //! (a solve added `expect-mismatch`, settings changed), the client is asked to pull
 //! again with `workspace/diagnostic/refresh`. After an edit the client pulls by itself.
+//! The document's own pull and the workspace pull are kept apart: a client shows one
+//! of them for an open document (VS Code the document's), so either being stale is
+//! reason to refresh.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -99,38 +102,61 @@ pub fn kept(previous_result_id: Option<String>) -> DocumentDiagnosticReportResul
     }
 }
 
-/// What pull clients hold and what the loop built last, per document, as digests of
-/// the diagnostics and the version they are for.
+/// Which pull answered: a document's own (`textDocument/diagnostic`) or the
+/// workspace's (`workspace/diagnostic`). A client may hold both for an open document
+/// and show only one: VS Code shows the document pull's and ignores the workspace's,
+/// so a workspace answer says nothing of what the document pull left on screen.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Channel {
+    Document,
+    Workspace,
+}
+
+/// What pull clients hold, per document and channel, and what the loop built last,
+/// per document, as digests of the diagnostics and the version they are for.
 #[derive(Default)]
 pub struct Pulled {
-    answered: HashMap<Uri, (i32, u64)>,
+    answered: HashMap<(Uri, Channel), (i32, u64)>,
     built: HashMap<Uri, (i32, u64)>,
 }
 
 impl Pulled {
-    /// A pull of `version` answered `items`; `true` if the loop has meanwhile built
-    /// other diagnostics for the same version (the client should pull again).
-    pub fn answered(&mut self, uri: &Uri, version: i32, items: &[Diagnostic]) -> bool {
+    /// A pull on `channel` of `version` answered `items`; `true` if the loop has
+    /// meanwhile built other diagnostics for the same version (the client should pull
+    /// again).
+    pub fn answered(
+        &mut self,
+        uri: &Uri,
+        channel: Channel,
+        version: i32,
+        items: &[Diagnostic],
+    ) -> bool {
         let answer = (version, digest(items));
-        self.answered.insert(uri.clone(), answer);
+        self.answered.insert((uri.clone(), channel), answer);
         self.built
             .get(uri)
             .is_some_and(|&built| built.0 == version && built != answer)
     }
 
     /// The loop built `diagnostics` for `version` (`None`: the document closed);
-    /// `true` if the client holds other diagnostics for that same version.
+    /// `true` if the client holds other diagnostics for that same version, on either
+    /// channel.
     pub fn built(&mut self, uri: &Uri, version: Option<i32>, diagnostics: &[Diagnostic]) -> bool {
+        let channels = [Channel::Document, Channel::Workspace];
         let Some(version) = version else {
-            self.answered.remove(uri);
+            for channel in channels {
+                self.answered.remove(&(uri.clone(), channel));
+            }
             self.built.remove(uri);
             return false;
         };
         let built = (version, digest(diagnostics));
         self.built.insert(uri.clone(), built);
-        self.answered
-            .get(uri)
-            .is_some_and(|&answer| answer.0 == version && answer != built)
+        channels.into_iter().any(|channel| {
+            self.answered
+                .get(&(uri.clone(), channel))
+                .is_some_and(|&answer| answer.0 == version && answer != built)
+        })
     }
 }
 
@@ -174,7 +200,10 @@ pub(crate) async fn handle(
     }
     let version = snapshot.version;
     let items = on_pool("diagnostics", move || items(&snapshot)).await?;
-    if server.pulled().answered(&uri, version, &items) {
+    if server
+        .pulled()
+        .answered(&uri, Channel::Document, version, &items)
+    {
         server.refresh_diagnostics();
     }
     Ok(full(Some(result_id), items))
@@ -195,25 +224,47 @@ mod tests {
     fn a_refresh_only_when_the_same_version_gets_other_diagnostics() {
         let uri: Uri = "file:///a.cmg".parse().unwrap();
         let mut pulled = Pulled::default();
+        const DOC: Channel = Channel::Document;
         let (one, two) = (
             vec![diagnostic("one")],
             vec![diagnostic("one"), diagnostic("two")],
         );
         // Built before any pull: nothing to refresh.
         assert!(!pulled.built(&uri, Some(1), &one));
-        assert!(!pulled.answered(&uri, 1, &one));
+        assert!(!pulled.answered(&uri, DOC, 1, &one));
         // A solve adds a diagnostic to version 1: the client's copy is stale.
         assert!(pulled.built(&uri, Some(1), &two));
         // The client pulled the new list; the same list built again changes nothing.
-        assert!(!pulled.answered(&uri, 1, &two));
+        assert!(!pulled.answered(&uri, DOC, 1, &two));
         assert!(!pulled.built(&uri, Some(1), &two));
         // A new version: the client pulls by itself after its edit.
         assert!(!pulled.built(&uri, Some(2), &one));
         // An answer older than what was built for its version.
         assert!(!pulled.built(&uri, Some(3), &two));
-        assert!(pulled.answered(&uri, 3, &one));
+        assert!(pulled.answered(&uri, DOC, 3, &one));
         // Closed: forgotten.
         assert!(!pulled.built(&uri, None, &[]));
         assert!(!pulled.built(&uri, Some(3), &one));
+    }
+
+    /// VS Code shows an open document's own pull and ignores the workspace pull's
+    /// report of it: a workspace answer with the solved list must not hide that the
+    /// document pull still shows the list from before the solve.
+    #[test]
+    fn a_workspace_answer_does_not_hide_a_stale_document_answer() {
+        let uri: Uri = "file:///a.cmg".parse().unwrap();
+        let mut pulled = Pulled::default();
+        let (before, solved) = (
+            vec![diagnostic("one")],
+            vec![diagnostic("one"), diagnostic("expect-mismatch")],
+        );
+        assert!(!pulled.answered(&uri, Channel::Document, 1, &before));
+        // The workspace pull answers from the live analysis, which has the solve...
+        assert!(!pulled.answered(&uri, Channel::Workspace, 1, &solved));
+        // ...and the loop then builds the same list: the document pull is stale.
+        assert!(pulled.built(&uri, Some(1), &solved));
+        // Once the document pull has it too, nothing is stale.
+        assert!(!pulled.answered(&uri, Channel::Document, 1, &solved));
+        assert!(!pulled.built(&uri, Some(1), &solved));
     }
 }

@@ -20,7 +20,7 @@ use super::convert::Encoding;
 use super::documents::Needs;
 use super::event_loop::{Loop, Unanswerable};
 use super::longer_game;
-use super::pull::{self, Pulled};
+use super::pull::{self, Channel, Pulled};
 use super::requests::{self, Snapshot};
 use super::scene::Layouts;
 use super::scheduler::Event;
@@ -202,7 +202,10 @@ impl Server {
         let items = on_pool("diagnostics", move || pull::items(&snapshot))
             .await
             .ok()?;
-        if self.pulled().answered(uri, version, &items) {
+        if self
+            .pulled()
+            .answered(uri, Channel::Workspace, version, &items)
+        {
             self.refresh_diagnostics();
         }
         Some(workspace::full(
