@@ -162,6 +162,22 @@ fn rule_slips_are_caught_on_small_graphs() {
         "{hole}"
     );
     assert_eq!(hole["cause"]["kind"], "cat-enters-hole", "{hole}");
+    // The JSON carries the printed report and the counterexample as a .cmg file whose
+    // expect line `cmg check` verifies (what the VS Code command shows and opens).
+    let report = hole["report"].as_str().unwrap();
+    assert!(
+        report.starts_with("wrong answer on a graph of 5 nodes"),
+        "{report}"
+    );
+    assert!(report.contains("the cat may enter the hole"), "{report}");
+    let file = hole["cmg"].as_str().unwrap();
+    assert!(report.ends_with(file), "{report}");
+    Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["check", "-"])
+        .write_stdin(file)
+        .assert()
+        .success();
     let swapped = assert_caught("Swapped.java", "wrong-answer", 3);
     assert_eq!(swapped["cause"]["kind"], "turns-swapped", "{swapped}");
     let start = assert_caught("wrong_start.rs", "wrong-answer", 3);

@@ -130,6 +130,16 @@ const CLIENT_SETTINGS_LAST: &[ClientSetting] = &[ClientSetting {
         ])
     },
     description: "Traces the communication between VS Code and the cmg language server in the cmg output channel.",
+}, ClientSetting {
+    key: "judge.seconds",
+    value: || {
+        Json::object([
+            ("type", Json::from("integer")),
+            ("default", Json::Leaf(60.into())),
+            ("minimum", Json::Leaf(1.into())),
+        ])
+    },
+    description: "How long **cmg: Judge this solution** looks for a graph the solution gets wrong, in seconds (`cmg judge --seconds`); shrinking one it found takes up to half as long again.",
 }];
 
 /// `contributes.configuration.properties`, `semanticTokenModifiers` and

@@ -48,6 +48,8 @@ for (const name of ["code-server", "vsix", "cmg", "examples", "artifacts"]) {
   }
 }
 const artifacts = path.resolve(args.artifacts);
+/** The repository's root, for the judge's test solutions (tests/judge/). */
+const repositoryRoot = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "..");
 fs.mkdirSync(artifacts, { recursive: true });
 
 /** How long anything the user waits for may take before the check fails. */
@@ -735,6 +737,66 @@ async function gameViewScenario(browser) {
   }
 }
 
+/** The frame of a webview whose page has a `[data-verdict]` (the judge's report). */
+async function judgeReportFrame(page) {
+  return until(async () => {
+    for (const frame of page.frames()) {
+      const verdict = await frame.evaluate(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") ?? null).catch(() => null);
+      if (verdict !== null) {
+        return frame;
+      }
+    }
+    return undefined;
+  }, 120_000);
+}
+
+/**
+ * "cmg: Judge this solution" on a JavaScript solution that lets the cat into the hole:
+ * from the editor title, the report in a panel, and "Open counterexample" opening the
+ * graph as a new .cmg document with its expect line and the game view beside it.
+ */
+async function judgeScenario(browser) {
+  const session = new Session("judge", { machine: { "cmg.server.path": path.resolve(args.cmg), "cmg.judge.seconds": 20 } });
+  const solution = "cat_into_hole.js";
+  fs.copyFileSync(path.join(repositoryRoot, "tests", "judge", solution), path.join(session.workspace, solution));
+  try {
+    await session.start(browser);
+    const page = session.page;
+    await session.open(solution);
+    await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
+    const frame = await judgeReportFrame(page);
+    check("judge: the editor-title button runs the judge and opens its report", frame !== undefined);
+    if (!frame) {
+      await session.screenshot("judge-report-missing");
+      return;
+    }
+    const verdict = await frame.getAttribute("[data-verdict]", "data-verdict");
+    check("judge: the report's verdict is wrong-answer", verdict === "wrong-answer", verdict);
+    const report = (await frame.textContent("#report")) ?? "";
+    check(
+      "judge: the report is the CLI's, with the checked cause",
+      report.startsWith("wrong answer on a graph of 5 nodes") && report.includes("the cat may enter the hole"),
+      report,
+    );
+    await session.screenshot("judge-report");
+    await frame.click("[data-judge-open]");
+    const view = await gameViewFrame(page, 5);
+    check("judge: Open counterexample shows the 5-node graph in the game view", view !== undefined);
+    const untitled = await until(async () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll(".editor-instance .monaco-editor")]
+          .filter((editor) => (editor.getAttribute("data-uri") ?? "").startsWith("untitled:"))
+          .map((editor) => editor.querySelector(".view-lines")?.textContent?.replace(/\u00a0/g, " ") ?? "")
+          .find((text) => text.includes("expect mouse")),
+      ),
+    );
+    check("judge: the counterexample opens as a new .cmg document with its expect line", untitled !== undefined, untitled);
+    await session.screenshot("judge-counterexample");
+  } finally {
+    await session.close();
+  }
+}
+
 /**
  * "Find a longer game from this graph" on long-game.cmg (the mouse wins in 21): offered
  * in the code action menu, it replaces the document with a longer game, and undo
@@ -885,6 +947,7 @@ try {
     ["crashing server", () => crashingServerScenario(browser)],
     ["game view", () => gameViewScenario(browser)],
     ["longer game", () => longerGameScenario(browser)],
+    ["judge", () => judgeScenario(browser)],
   ];
   if (args["web-vsix"] === undefined) {
     console.log("scenario web: left out (no --web-vsix)");

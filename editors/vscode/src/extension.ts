@@ -14,9 +14,10 @@ import {
   State,
 } from "vscode-languageclient/node";
 
-import { findServer } from "./discovery";
+import { type Discovery, findServer } from "./discovery";
 import { Exit, failureMessage, OutputTail, RestartPolicy } from "./failure";
 import { registerGameView } from "./gameView";
+import { registerJudge } from "./judge";
 import { initializationOptions, ServerSetting, settingOrigin } from "./settings";
 
 /** How long a failure message waits for the server's exit status and last stderr. */
@@ -35,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     output,
     vscode.commands.registerCommand("cmg.restartServer", restart),
     registerGameView(context, () => client),
+    registerJudge(() => discover(context).found, output),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // The other settings reach the running server through configuration sync; a
       // new binary needs a new process.
@@ -62,7 +64,8 @@ class CmgClient extends LanguageClient {
   }
 }
 
-async function start(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+/** The `cmg` binary the settings, the extension and `PATH` give, and the setting's scope. */
+function discover(context: vscode.ExtensionContext): { found: Discovery; origin: string } {
   const config = vscode.workspace.getConfiguration("cmg");
   const configuredPath = config.get<string>("server.path");
   const origin = settingOrigin(configuredPath, config.inspect<string>("server.path"));
@@ -73,6 +76,12 @@ async function start(context: vscode.ExtensionContext, output: vscode.OutputChan
     platform: process.platform,
     pathVariable: process.env.PATH,
   });
+  return { found, origin };
+}
+
+async function start(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+  const config = vscode.workspace.getConfiguration("cmg");
+  const { found, origin } = discover(context);
   if (!found.ok) {
     output.appendLine(found.message);
     void notify(found.message, output);

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
+import { JUDGED_LANGUAGES } from "../src/judgeReport";
 import { readZip } from "./zip";
 
 // Compiled tests run from `out/test`, so the extension's folder is two levels up.
@@ -21,6 +22,7 @@ interface Manifest {
     grammars: { language: string; scopeName: string; path: string }[];
     configuration: { properties: Record<string, { default?: unknown }> };
     commands: { command: string }[];
+    menus: Record<string, { command: string; when?: string }[]>;
     semanticTokenModifiers: { id: string }[];
     semanticTokenScopes: { language: string; scopes: Record<string, string[]> }[];
   };
@@ -111,11 +113,22 @@ test("the language and grammar contributions agree with the grammar", () => {
 
 test("commands: restart is contributed, the code lens command is left to the server", () => {
   const commands = manifest.contributes.commands.map((entry) => entry.command);
-  assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView"]);
+  assert.deepEqual(commands, ["cmg.restartServer", "cmg.openGameView", "cmg.judge"]);
   // The server announces `cmg.showLine` in executeCommandProvider; the language client
   // registers it, and a second registration by the extension would fail.
   assert.match(readRust("crates/cmg-lsp/src/requests/commands.rs"), /"cmg\.showLine"/);
   assert.doesNotMatch(fs.readFileSync(path.join(extensionRoot, "src", "extension.ts"), "utf8"), /cmg\.showLine/);
+});
+
+test("the judge command is offered on exactly the languages it judges", () => {
+  const menus = manifest.contributes.menus;
+  const offers = ["editor/title", "editor/context", "commandPalette"].map(
+    (menu) => menus[menu]?.find((entry) => entry.command === "cmg.judge")?.when ?? "",
+  );
+  for (const when of offers) {
+    const languages = /^editorLangId =~ \/\^\(([a-z|]+)\)\$\/$/.exec(when)?.[1]?.split("|").sort();
+    assert.deepEqual(languages, Object.keys(JUDGED_LANGUAGES).sort(), when);
+  }
 });
 
 /**

@@ -19,6 +19,12 @@ pub struct Report<'a> {
 }
 
 pub fn print_text(report: &Report, lang: Lang) {
+    crate::cli::output::print(&text(report, lang));
+}
+
+/// The report as `print_text` prints it, uncoloured: also the `report` field of the
+/// JSON, so that a client (the VS Code command) shows the terminal's words.
+pub fn text(report: &Report, lang: Lang) -> String {
     let outcome = report.outcome;
     let checked = &outcome.checked;
     let seconds = report.seconds;
@@ -44,8 +50,7 @@ pub fn print_text(report: &Report, lang: Lang) {
                 checked_words(outcome)
             )),
         }
-        crate::cli::output::print(&text);
-        return;
+        return text;
     };
     let edges: usize = finding.graph.iter().map(Vec::len).sum::<usize>() / 2;
     text.push_str(&format!(
@@ -136,10 +141,10 @@ pub fn print_text(report: &Report, lang: Lang) {
         serde_json::to_string(&finding.graph).unwrap_or_default(),
         cmg_text(finding)
     ));
-    crate::cli::output::print(&text);
+    text
 }
 
-pub fn print_json(report: &Report) {
+pub fn print_json(report: &Report, lang: Lang) {
     let outcome = report.outcome;
     let checked: serde_json::Map<String, serde_json::Value> = Kind::ALL
         .iter()
@@ -175,6 +180,8 @@ pub fn print_json(report: &Report) {
     value["seconds"] = report.seconds.into();
     value["sandbox"] = report.sandbox.word().into();
     value["interrupted"] = report.interrupted.is_some().into();
+    value["cmg"] = outcome.finding.as_ref().map(cmg_text).into();
+    value["report"] = text(report, lang).into();
     crate::cli::output::print(&format!("{value}\n"));
 }
 

@@ -19,6 +19,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await start(context, output);
     }),
     registerGameView(context, () => client),
+    // The judge runs solutions with the cmg program, which a browser does not have.
+    vscode.commands.registerCommand("cmg.judge", () =>
+      vscode.window.showInformationMessage(
+        "cmg: judging a solution runs it with the cmg program, which VS Code for the Web does not have: use the desktop VS Code with this extension.",
+      ),
+    ),
   );
   await start(context, output);
 }
