@@ -91,7 +91,7 @@ pub fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
         interrupted: signal,
     };
     if args.json {
-        report::print_json(&report);
+        report::print_json(&report, lang);
     } else {
         report::print_text(&report, lang);
     }
