@@ -3,7 +3,8 @@
 # its toolchain), checks it against the native build on every example and several
 # hundred random graphs (web/test/wasm-native.mjs), builds the static site into
 # ${CARGO_TARGET_DIR:-target}/playground/ and drives it in headless Chromium
-# (web/test/playground.mjs; screenshots in ${CARGO_TARGET_DIR:-target}/artifacts/).
+# (web/test/playground.mjs; screenshots in ${CARGO_TARGET_DIR:-target}/artifacts/), then
+# its judge panel (web/test/judge.mjs).
 # Fails loudly when a tool is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,3 +42,5 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is still missing"
 CMG=$target/debug/cmg node web/test/playground.mjs "$target/playground"
+echo "== playground: the judge panel (Python in Pyodide, JavaScript) in headless Chromium"
+CMG=$target/debug/cmg node web/test/judge.mjs "$target/playground"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds crates/cmg-wasm for wasm32-unknown-unknown and shrinks it with wasm-opt:
-# ${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm. With rustup's toolchain when it has the
+# Builds crates/cmg-wasm and crates/cmg-judge-wasm for wasm32-unknown-unknown and shrinks
+# them with wasm-opt: ${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm and judge.wasm (the judge,
+# which the playground loads only when a judge runs). With rustup's toolchain when it has the
 # wasm32 standard library (`rustup target add wasm32-unknown-unknown`); otherwise with
 # Debian's rustc-web, which builds that library from rust-web-src (-Zbuild-std), as on
 # machines where rustup cannot download it. Installs what is missing with apt-get, says
@@ -30,7 +31,7 @@ apt_install() {
 
 if command -v rustup >/dev/null && rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   toolchain="rustup $(rustc --version) with its wasm32-unknown-unknown standard library"
-  build() { cargo build --profile dist --target wasm32-unknown-unknown -p cmg-wasm --target-dir "$build_dir"; }
+  build() { cargo build --profile dist --target wasm32-unknown-unknown -p cmg-wasm -p cmg-judge-wasm --target-dir "$build_dir"; }
 else
   missing=()
   [ -x /usr/bin/rustc ] && /usr/bin/rustc --version | grep -q . || missing+=(rustc-web)
@@ -47,7 +48,7 @@ else
     env -u RUSTUP_TOOLCHAIN PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
       RUSTFLAGS="-C linker=wasm-ld" \
       /usr/bin/cargo build --profile dist --target wasm32-unknown-unknown \
-      -Zbuild-std=std,panic_abort -p cmg-wasm --target-dir "$build_dir"
+      -Zbuild-std=std,panic_abort -p cmg-wasm -p cmg-judge-wasm --target-dir "$build_dir"
   }
 fi
 command -v wasm-opt >/dev/null || apt_install binaryen
@@ -58,21 +59,25 @@ echo "== wasm: toolchain: $toolchain"
 start=$SECONDS
 build
 echo "-- wasm: cargo build: $((SECONDS - start)) s"
-raw=$build_dir/wasm32-unknown-unknown/dist/cmg_wasm.wasm
-[ -f "$raw" ] || fail "the build left no $raw"
-
-# The solver never starts a thread here (cmg_solve::CAN_SPAWN_THREADS): the unoptimised
-# module's function names must hold no thread spawn.
 command -v wasm-dis >/dev/null || fail "wasm-dis is missing (Debian's binaryen)"
-functions=$(wasm-dis "$raw" | grep -oE '^ *\(func \$[^ ]*' || true)
-# Without the name section there would be nothing to check.
-grep -q 'cmg_wasm' <<<"$functions" || fail "the unoptimised .wasm has no function names to check"
-spawns=$(grep -E '(thread[^ ]*spawn|spawn_unchecked)' <<<"$functions" || true)
-[ -z "$spawns" ] || fail "the .wasm can spawn a thread: $(head -3 <<<"$spawns")"
-echo "-- wasm: no thread spawn among its $(wc -l <<<"$functions") functions"
-
-wasm-opt -Oz --strip-debug --strip-producers "$raw" -o "$out_dir/cmg.wasm"
-bytes=$(wc -c <"$out_dir/cmg.wasm")
-gzipped=$(gzip -9 -c "$out_dir/cmg.wasm" | wc -c)
-echo "-- wasm: $out_dir/cmg.wasm: $bytes bytes, $gzipped gzipped (before wasm-opt: $(wc -c <"$raw"))"
+# shrink CRATE OUT: checks and shrinks one module.
+shrink() {
+  local raw=$build_dir/wasm32-unknown-unknown/dist/$1.wasm out=$out_dir/$2
+  [ -f "$raw" ] || fail "the build left no $raw"
+  # The solver never starts a thread here (cmg_solve::CAN_SPAWN_THREADS): the unoptimised
+  # module's function names must hold no thread spawn.
+  local functions spawns bytes gzipped
+  functions=$(wasm-dis "$raw" | grep -oE '^ *\(func \$[^ ]*' || true)
+  # Without the name section there would be nothing to check.
+  grep -q "$1" <<<"$functions" || fail "the unoptimised $1.wasm has no function names to check"
+  spawns=$(grep -E '(thread[^ ]*spawn|spawn_unchecked)' <<<"$functions" || true)
+  [ -z "$spawns" ] || fail "$1.wasm can spawn a thread: $(head -3 <<<"$spawns")"
+  echo "-- wasm: no thread spawn among the $(wc -l <<<"$functions") functions of $1"
+  wasm-opt -Oz --strip-debug --strip-producers "$raw" -o "$out"
+  bytes=$(wc -c <"$out")
+  gzipped=$(gzip -9 -c "$out" | wc -c)
+  echo "-- wasm: $out: $bytes bytes, $gzipped gzipped (before wasm-opt: $(wc -c <"$raw"))"
+}
+shrink cmg_wasm cmg.wasm
+shrink cmg_judge_wasm judge.wasm
 echo "$toolchain" >"$out_dir/toolchain.txt"

@@ -8,6 +8,7 @@
 import { build } from "esbuild";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { copyJudge } from "./judge-build.mjs";
 
 const here = new URL(".", import.meta.url).pathname;
 const root = resolve(here, "../..");
@@ -31,7 +32,13 @@ function examples() {
 }
 
 await build({
-  entryPoints: { main: join(here, "main.ts"), worker: join(here, "worker.ts") },
+  entryPoints: {
+    main: join(here, "main.ts"),
+    worker: join(here, "worker.ts"),
+    // The judge's workers, loaded when a judge first runs (judge.ts).
+    "judge-worker": join(here, "judge-worker.ts"),
+    "judge-solution": join(here, "judge-solution.ts"),
+  },
   bundle: true,
   format: "iife",
   target: "es2020",
@@ -45,6 +52,7 @@ await build({
 copyFileSync(join(here, "index.html"), join(out, "index.html"));
 copyFileSync(join(here, "playground.css"), join(out, "playground.css"));
 copyFileSync(wasm, join(out, "cmg.wasm"));
+copyJudge(out, join(wasm, "../judge.wasm"));
 // The game view as `cmg view` serves it, told by embed.js to talk to this page.
 copyFileSync(join(root, "web/dist/view.js"), join(out, "view.js"));
 copyFileSync(join(root, "web/dist/view.css"), join(out, "view.css"));

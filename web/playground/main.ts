@@ -10,6 +10,7 @@ import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
+import { setUpJudge } from "./judge";
 import { fragmentOf, textOfFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
@@ -485,3 +486,4 @@ examplesMenu.addEventListener("change", () => {
   examplesMenu.value = "";
 });
 byId("format").addEventListener("click", () => void formatText());
+setUpJudge((text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }));

@@ -6,12 +6,13 @@
 
 pub mod cause;
 pub mod graphs;
+pub mod report;
 mod run;
 pub mod variant;
 
 pub use cause::{Cause, Formula};
 pub use graphs::Lists;
 pub use run::{
-    expected, judge, Answer, Checked, Finding, Host, Kind, Phase, Report, Solution, Verdict,
-    WrongAt, SMALL_NODES, START,
+    expected, judge, Answer, Checked, Finding, Host, Judging, Kind, Phase, Report, Request,
+    Solution, Step, Verdict, WrongAt, SMALL_NODES, START,
 };

@@ -6,7 +6,9 @@
 use cmg_gen::{Constraints, Rng, Winner};
 use cmg_solve::{Game, Player, Position};
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use crate::cause::{self, Allowed, Answered, Cause};
 use crate::graphs::{self, Lists, Order};
@@ -76,6 +78,24 @@ pub trait Host {
     fn progress(&mut self, _text: &str) {}
     /// A graph the solution failed on (the first and each step of the shrinking).
     fn failed(&mut self, _finding: &Finding) {}
+}
+
+impl<H: Host + ?Sized> Host for &mut H {
+    fn go_on(&mut self, phase: Phase) -> bool {
+        (**self).go_on(phase)
+    }
+    fn stopped(&self) -> bool {
+        (**self).stopped()
+    }
+    fn graph_limit(&self) -> Option<u64> {
+        (**self).graph_limit()
+    }
+    fn progress(&mut self, text: &str) {
+        (**self).progress(text);
+    }
+    fn failed(&mut self, finding: &Finding) {
+        (**self).failed(finding);
+    }
 }
 
 /// What was wrong with an answer.
@@ -238,30 +258,139 @@ pub const SMALL_NODES: usize = 7;
 /// Judges `solution`, trying graphs in order until one fails or `host` says stop: the
 /// graphs in `first` (those earlier runs failed on), then every small game, the
 /// published graphs and the records, then long games and random graphs from `seed`.
+/// The solution answers at once here; a host whose solution answers later (a browser's
+/// worker) drives a [`Judging`] instead.
 pub fn judge(
     solution: &mut dyn Solution,
     host: &mut dyn Host,
     seed: u64,
     first: Vec<Lists>,
 ) -> Report {
-    let mut run = Run {
-        solution,
-        host,
-        history: Vec::new(),
-        before_failure: Vec::new(),
-        log: Vec::new(),
-    };
-    let mut report = Report::default();
-    let Some((finding, prior)) = run.search(&mut report.checked, seed, first) else {
-        return report;
-    };
-    run.host.failed(&finding);
-    run.after(finding, prior, &mut report, seed);
-    report
+    let mut judging = Judging::new(host, seed, first);
+    let mut answers = Vec::new();
+    loop {
+        match judging.resume(std::mem::take(&mut answers)) {
+            Step::Done(report) => return *report,
+            Step::Ask(Request::Answers(graphs)) => answers = solution.answers(&graphs),
+            Step::Ask(Request::Restart) => solution.restart(),
+        }
+    }
+}
+
+/// What the judge needs of the solution before it can go on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Request {
+    /// Its answers to these graphs in turn, in the run that answered the graphs before,
+    /// stopping after the first that is not a `Value`. After any answer but a `Value`,
+    /// the next answer comes from a fresh start.
+    Answers(Vec<Lists>),
+    /// Forget every graph before: the next answer comes from a fresh start.
+    Restart,
+}
+
+/// Where a [`Judging`] stands.
+#[derive(Debug)]
+pub enum Step {
+    /// It waits for the solution: resume it with the answers (none after a restart).
+    Ask(Request),
+    /// It is over.
+    Done(Box<Report>),
+}
+
+/// A judge's run that stops whenever it needs the solution, so that the solution can
+/// answer later (a worker in a browser, which may have to be ended and started again)
+/// while nothing waits: [`Judging::resume`] runs it up to its next request. The run is
+/// `judge`'s, step for step; only who calls the solution differs.
+pub struct Judging<'a> {
+    run: std::pin::Pin<Box<dyn std::future::Future<Output = Report> + 'a>>,
+    exchange: Rc<RefCell<Exchange>>,
+    done: bool,
+}
+
+/// The request the run waits on, and the answers to it once they come.
+#[derive(Default)]
+struct Exchange {
+    request: Option<Request>,
+    answers: Option<Vec<Answer>>,
+}
+
+impl<'a> Judging<'a> {
+    /// A run as `judge` makes it; nothing runs before the first `resume`.
+    pub fn new(host: impl Host + 'a, seed: u64, first: Vec<Lists>) -> Judging<'a> {
+        let exchange = Rc::new(RefCell::new(Exchange::default()));
+        let shared = Rc::clone(&exchange);
+        let run = Box::pin(async move {
+            let mut host = host;
+            let mut run = Run {
+                exchange: shared,
+                host: &mut host,
+                history: Vec::new(),
+                before_failure: Vec::new(),
+                log: Vec::new(),
+            };
+            let mut report = Report::default();
+            let Some((finding, prior)) = run.search(&mut report.checked, seed, first).await else {
+                return report;
+            };
+            run.host.failed(&finding);
+            run.after(finding, prior, &mut report, seed).await;
+            report
+        });
+        Judging {
+            run,
+            exchange,
+            done: false,
+        }
+    }
+
+    /// Runs up to the next request, with `answers` to the last one (ignored on the
+    /// first call and after a restart). After `Done`, every call is `Done` with an
+    /// empty report.
+    pub fn resume(&mut self, answers: Vec<Answer>) -> Step {
+        if self.done {
+            return Step::Done(Box::default());
+        }
+        {
+            let mut exchange = self.exchange.borrow_mut();
+            if exchange.request.take().is_some() {
+                exchange.answers = Some(answers);
+            }
+        }
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match self.run.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(report) => {
+                self.done = true;
+                Step::Done(Box::new(report))
+            }
+            std::task::Poll::Pending => match self.exchange.borrow().request.clone() {
+                Some(request) => Step::Ask(request),
+                // The run waits on nothing else.
+                None => unreachable!("a judge's run waits only on the solution"),
+            },
+        }
+    }
+}
+
+/// The wait for the answers to the request in the exchange.
+struct Reply<'e>(&'e RefCell<Exchange>);
+
+impl std::future::Future for Reply<'_> {
+    type Output = Vec<Answer>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Vec<Answer>> {
+        match self.0.borrow_mut().answers.take() {
+            Some(answers) => std::task::Poll::Ready(answers),
+            None => std::task::Poll::Pending,
+        }
+    }
 }
 
 struct Run<'a> {
-    solution: &'a mut dyn Solution,
+    /// Where requests to the solution go and its answers come back.
+    exchange: Rc<RefCell<Exchange>>,
     host: &'a mut dyn Host,
     /// The graphs answered since the last fresh start (the last `MAX_HISTORY`).
     history: Vec<Lists>,
@@ -273,26 +402,37 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Asks the solution and waits for its answers (none after a restart).
+    async fn call(&mut self, request: Request) -> Vec<Answer> {
+        self.exchange.borrow_mut().request = Some(request);
+        Reply(&self.exchange).await
+    }
+
     /// The solution's answer; a time limit is tried once more from a fresh start before
     /// it counts, so that a busy moment never makes a right solution wrong.
-    fn ask(&mut self, graph: &[Vec<u32>]) -> Answer {
+    async fn ask(&mut self, graph: &[Vec<u32>]) -> Answer {
         self.ask_many(std::slice::from_ref(&graph.to_vec()))
+            .await
             .pop()
             .unwrap_or(Answer::Interrupted)
     }
 
     /// The answers to `graphs` in turn, up to the first that is not a value.
-    fn ask_many(&mut self, graphs: &[Lists]) -> Vec<Answer> {
+    async fn ask_many(&mut self, graphs: &[Lists]) -> Vec<Answer> {
         if self.history.len() + graphs.len() > MAX_HISTORY {
             self.history.drain(..MAX_HISTORY / 2);
         }
-        let mut answers = self.solution.answers(graphs);
+        let mut answers = self.call(Request::Answers(graphs.to_vec())).await;
         if answers.last() == Some(&Answer::TimedOut) {
             let graph = &graphs[answers.len() - 1];
             self.history
                 .extend(graphs[..answers.len() - 1].iter().cloned());
             self.before_failure = std::mem::take(&mut self.history);
-            let again = self.solution.answer(graph);
+            let again = self
+                .call(Request::Answers(vec![graph.clone()]))
+                .await
+                .pop()
+                .unwrap_or(Answer::Interrupted);
             answers.pop();
             if let Answer::Value(_) = &again {
                 self.history.push(graph.clone());
@@ -309,15 +449,15 @@ impl Run<'_> {
         answers
     }
 
-    fn restart(&mut self) {
-        self.solution.restart();
+    async fn restart(&mut self) {
+        self.call(Request::Restart).await;
         self.history.clear();
     }
 
     /// Runs the solution on `graph`: what was wrong, if anything (`None` also when a
     /// signal came).
-    fn try_graph(&mut self, graph: &[Vec<u32>]) -> Option<Finding> {
-        let answer = self.ask(graph);
+    async fn try_graph(&mut self, graph: &[Vec<u32>]) -> Option<Finding> {
+        let answer = self.ask(graph).await;
         self.judged(graph, answer)
     }
 
@@ -374,7 +514,7 @@ impl Run<'_> {
 
     /// Tries `batch` (sent together), counting each graph tried as `kind`: `Err` when
     /// the search must stop, else the first failure with the graphs answered before it.
-    fn test_batch(
+    async fn test_batch(
         &mut self,
         mut batch: Vec<Lists>,
         kind: Kind,
@@ -389,7 +529,7 @@ impl Run<'_> {
             batch.truncate(limit.saturating_sub(checked.total()) as usize);
         }
         let before = self.history.len();
-        let answers = self.ask_many(&batch);
+        let answers = self.ask_many(&batch).await;
         if self.host.stopped() {
             return Err(());
         }
@@ -421,14 +561,14 @@ impl Run<'_> {
 
     /// The graphs in order; a failure, with the graphs answered before it since the last
     /// fresh start.
-    fn search(
+    async fn search(
         &mut self,
         checked: &mut Checked,
         seed: u64,
         first: Vec<Lists>,
     ) -> Option<(Finding, Vec<Lists>)> {
         for graph in first {
-            match self.test_batch(vec![graph], Kind::Kept, checked) {
+            match self.test_batch(vec![graph], Kind::Kept, checked).await {
                 Err(()) => return None,
                 Ok(Some(found)) => return Some(found),
                 Ok(None) => {}
@@ -448,7 +588,7 @@ impl Run<'_> {
             let count = all.len() as u64;
             let tried_before = checked.count(Kind::Small);
             for batch in all.chunks(BATCH) {
-                match self.test_batch(batch.to_vec(), Kind::Small, checked) {
+                match self.test_batch(batch.to_vec(), Kind::Small, checked).await {
                     Err(()) => return None,
                     Ok(Some(found)) => return Some(found),
                     Ok(None) => {}
@@ -477,7 +617,10 @@ impl Run<'_> {
             } else {
                 Order::Shuffled(seed ^ i as u64)
             };
-            match self.test_batch(vec![graphs::ordered(&graph, order)], Kind::Record, checked) {
+            match self
+                .test_batch(vec![graphs::ordered(&graph, order)], Kind::Record, checked)
+                .await
+            {
                 Err(()) => return None,
                 Ok(Some(found)) => return Some(found),
                 Ok(None) => {}
@@ -513,7 +656,7 @@ impl Run<'_> {
             };
             if found.result.is_some() {
                 let graph = graphs::ordered(&found.graph.adjacency(), order(round));
-                match self.test_batch(vec![graph], Kind::Long, checked) {
+                match self.test_batch(vec![graph], Kind::Long, checked).await {
                     Err(()) => return None,
                     Ok(Some(found)) => return Some(found),
                     Ok(None) => {}
@@ -521,7 +664,7 @@ impl Run<'_> {
             }
             let graph = graphs::random_graph(&mut rng, nodes + (round % 20) as usize);
             let graph = graphs::ordered(&graph, order(round + 1));
-            match self.test_batch(vec![graph], Kind::Random, checked) {
+            match self.test_batch(vec![graph], Kind::Random, checked).await {
                 Err(()) => return None,
                 Ok(Some(found)) => return Some(found),
                 Ok(None) => {}
@@ -532,7 +675,7 @@ impl Run<'_> {
 
     /// Verifies `finding` from a fresh start, shrinks it or finds the earlier graphs it
     /// needs, then checks a cause and locates the first wrong position.
-    fn after(&mut self, finding: Finding, prior: Vec<Lists>, report: &mut Report, seed: u64) {
+    async fn after(&mut self, finding: Finding, prior: Vec<Lists>, report: &mut Report, seed: u64) {
         report.finding = Some(finding.clone());
         if finding.verdict == Verdict::TimeLimit {
             // Tried twice already, the second time from a fresh start; every shrinking
@@ -543,7 +686,7 @@ impl Run<'_> {
         if !self.host.go_on(Phase::After) {
             return;
         }
-        let fresh = self.fresh(&[], &finding.graph);
+        let fresh = self.fresh(&[], &finding.graph).await;
         if self.host.stopped() {
             return;
         }
@@ -551,10 +694,10 @@ impl Run<'_> {
             .as_ref()
             .is_some_and(|again| again.same_failure(&finding));
         if alone {
-            let shrunk = self.shrink(finding.clone());
+            let shrunk = self.shrink(finding.clone()).await;
             // The shrunk graph once more from a fresh start: it is the report only if it
             // fails there too.
-            let again = self.fresh(&[], &shrunk.graph);
+            let again = self.fresh(&[], &shrunk.graph).await;
             if self.host.stopped() {
                 report.finding = Some(shrunk);
                 return;
@@ -563,11 +706,11 @@ impl Run<'_> {
                 report.reproduced = Some(true);
                 report.finding = Some(shrunk);
             } else {
-                let again = self.fresh(&[], &finding.graph);
+                let again = self.fresh(&[], &finding.graph).await;
                 report.reproduced = Some(again.is_some_and(|again| again.same_failure(&finding)));
             }
         } else {
-            self.sequence(&finding, prior, report);
+            self.sequence(&finding, prior, report).await;
         }
         let Some(finding) = report.finding.clone() else {
             return;
@@ -578,33 +721,33 @@ impl Run<'_> {
         {
             return;
         }
-        report.cause = self.cause(&finding, seed);
+        report.cause = self.cause(&finding, seed).await;
         if !self.host.stopped() && self.host.go_on(Phase::After) {
-            report.wrong_at = self.wrong_at(&finding.graph);
+            report.wrong_at = self.wrong_at(&finding.graph).await;
         }
     }
 
     /// The failure on `graph` after `before`, all from a fresh start; `None` after a
     /// signal, or when it passes.
-    fn fresh(&mut self, before: &[Lists], graph: &[Vec<u32>]) -> Option<Finding> {
-        self.restart();
+    async fn fresh(&mut self, before: &[Lists], graph: &[Vec<u32>]) -> Option<Finding> {
+        self.restart().await;
         for earlier in before {
             if self.host.stopped() {
                 return None;
             }
             // What it answers before does not matter; that it goes on answering does.
-            if !matches!(self.ask(earlier), Answer::Value(_)) {
-                self.restart();
+            if !matches!(self.ask(earlier).await, Answer::Value(_)) {
+                self.restart().await;
                 return None;
             }
         }
-        self.try_graph(graph)
+        self.try_graph(graph).await
     }
 
     /// Removes edges and nodes while the solution still fails the same way and the graph
     /// meets the constraints; stops where no single removal keeps it failing, or when
     /// the budget is spent, with the smallest graph so far.
-    fn shrink(&mut self, mut finding: Finding) -> Finding {
+    async fn shrink(&mut self, mut finding: Finding) -> Finding {
         loop {
             let candidates = graphs::removals(&finding.graph);
             let count = candidates.len();
@@ -618,7 +761,7 @@ impl Run<'_> {
                     finding.graph.len(),
                     tried + 1
                 ));
-                if let Some(found) = self.try_graph(&candidate) {
+                if let Some(found) = self.try_graph(&candidate).await {
                     if found.verdict == finding.verdict {
                         self.host.failed(&found);
                         smaller = Some(found);
@@ -633,25 +776,29 @@ impl Run<'_> {
         }
     }
 
+    /// Whether `finding` fails the same way after `before`, from a fresh start (`None`
+    /// when the budget is spent or a signal came).
+    async fn fails_after(&mut self, finding: &Finding, before: &[Lists]) -> Option<bool> {
+        if self.host.stopped() || !self.host.go_on(Phase::After) {
+            return None;
+        }
+        self.host.progress(&format!(
+            "the failure needs earlier graphs: trying {} of them",
+            before.len()
+        ));
+        Some(
+            self.fresh(before, &finding.graph)
+                .await
+                .is_some_and(|again| again.same_failure(finding)),
+        )
+    }
+
     /// The failure passes from a fresh start: the shortest sequence of the graphs before
     /// it after which it fails (a 1-minimal one, by delta debugging), checked once more.
-    fn sequence(&mut self, finding: &Finding, prior: Vec<Lists>, report: &mut Report) {
-        let fails = |run: &mut Run, before: &[Lists]| -> Option<bool> {
-            if run.host.stopped() || !run.host.go_on(Phase::After) {
-                return None;
-            }
-            run.host.progress(&format!(
-                "the failure needs earlier graphs: trying {} of them",
-                before.len()
-            ));
-            Some(
-                run.fresh(before, &finding.graph)
-                    .is_some_and(|again| again.same_failure(finding)),
-            )
-        };
+    async fn sequence(&mut self, finding: &Finding, prior: Vec<Lists>, report: &mut Report) {
         // The whole history first: without it reproducing, the solution is not
         // deterministic.
-        if fails(self, &prior) != Some(true) {
+        if self.fails_after(finding, &prior).await != Some(true) {
             report.reproduced = Some(false).filter(|_| !self.host.stopped());
             return;
         }
@@ -661,7 +808,7 @@ impl Run<'_> {
             let chunk = items.len().div_ceil(parts);
             let chunks: Vec<Vec<Lists>> = items.chunks(chunk).map(<[Lists]>::to_vec).collect();
             for (i, part) in chunks.iter().enumerate() {
-                match fails(self, part) {
+                match self.fails_after(finding, part).await {
                     None => break 'outer,
                     Some(true) => {
                         items = part.clone();
@@ -677,7 +824,7 @@ impl Run<'_> {
                         .filter(|(j, _)| *j != i)
                         .flat_map(|(_, c)| c.iter().cloned())
                         .collect();
-                    match fails(self, &rest) {
+                    match self.fails_after(finding, &rest).await {
                         None => break 'outer,
                         Some(true) => {
                             items = rest;
@@ -693,10 +840,10 @@ impl Run<'_> {
             }
             parts = (parts * 2).min(items.len());
         }
-        if items.len() == 1 && fails(self, &[]) == Some(true) {
+        if items.len() == 1 && self.fails_after(finding, &[]).await == Some(true) {
             items.clear();
         }
-        let again = fails(self, &items);
+        let again = self.fails_after(finding, &items).await;
         report.reproduced = again;
         let mut sequence = items;
         sequence.push(finding.graph.clone());
@@ -706,7 +853,7 @@ impl Run<'_> {
     /// The cause every answer fits, with a turn limit pinned where the budget allows.
     /// When several fit, the solution is asked about small games on which they differ,
     /// until one is left; if more than one is left, none is named.
-    fn cause(&mut self, finding: &Finding, seed: u64) -> Option<Cause> {
+    async fn cause(&mut self, finding: &Finding, seed: u64) -> Option<Cause> {
         let nodes = finding.graph.len();
         // The limits each size allows, kept up to date as more is asked.
         let mut limits = cause::limits_by_size(&self.log);
@@ -733,7 +880,7 @@ impl Run<'_> {
                     predictions.iter().flatten().copied().collect();
                 (known.len() > 1).then_some((lists, predictions))
             })?;
-            let value = self.ask_for_cause(&mut limits, &lists, None)?;
+            let value = self.ask_for_cause(&mut limits, &lists, None).await?;
             let mut kept = predictions.iter();
             rules.retain(|_| kept.next().is_some_and(|p| *p == value));
             limit = limit && cause::turn_limit(&limits, nodes).is_some();
@@ -755,7 +902,7 @@ impl Run<'_> {
             let Some(predicted) = predicted.filter(|&p| p != expected(&lists).0) else {
                 continue;
             };
-            let value = self.ask_for_cause(&mut limits, &lists, None)?;
+            let value = self.ask_for_cause(&mut limits, &lists, None).await?;
             if value != Some(predicted) {
                 return None;
             }
@@ -798,7 +945,7 @@ impl Run<'_> {
                     seeds.push(found.graph.adjacency());
                 }
             }
-            self.pin(&mut limits, other, seeds);
+            self.pin(&mut limits, other, seeds).await;
         }
         // Every answer since is in `limits`; a rule may fit them all now instead.
         cause::turn_limit(&limits, nodes)
@@ -807,13 +954,13 @@ impl Run<'_> {
     /// Asks about `lists` for a cause: the answer, if a value (`Some(None)` when it is not
     /// 0, 1 or 2), and the limits it allows noted in `limits` (`answers`: the standard
     /// game's by limit, when already solved). `None` when the solution gave no value.
-    fn ask_for_cause(
+    async fn ask_for_cause(
         &mut self,
         limits: &mut BTreeMap<usize, Allowed>,
         lists: &[Vec<u32>],
         answers: Option<&Answers>,
     ) -> Option<Option<u8>> {
-        let answer = self.ask(lists);
+        let answer = self.ask(lists).await;
         let Answer::Value(text) = &answer else {
             return None;
         };
@@ -837,7 +984,12 @@ impl Run<'_> {
     /// limits still possible there, until one limit is left, none is found near `seeds`
     /// (up to a few edges away, walking towards games of the lengths in question), or
     /// the budget is spent.
-    fn pin(&mut self, limits: &mut BTreeMap<usize, Allowed>, nodes: usize, seeds: Vec<Lists>) {
+    async fn pin(
+        &mut self,
+        limits: &mut BTreeMap<usize, Allowed>,
+        nodes: usize,
+        seeds: Vec<Lists>,
+    ) {
         let solved = |lists: Lists| {
             let answers = variant::solve(&lists, Rules::default());
             (lists, answers)
@@ -881,7 +1033,11 @@ impl Run<'_> {
                 .min_by_key(|&(distance, _)| distance);
             if let Some((_, i)) = best {
                 let (lists, answers) = pool.swap_remove(i);
-                if self.ask_for_cause(limits, &lists, Some(&answers)).is_none() {
+                if self
+                    .ask_for_cause(limits, &lists, Some(&answers))
+                    .await
+                    .is_none()
+                {
                     return;
                 }
                 continue;
@@ -918,7 +1074,7 @@ impl Run<'_> {
 
     /// Asks the solution about the positions on the optimal line where the mouse is to
     /// move, each as a new start (the graph renumbered): the last one it gets wrong.
-    fn wrong_at(&mut self, graph: &[Vec<u32>]) -> Option<WrongAt> {
+    async fn wrong_at(&mut self, graph: &[Vec<u32>]) -> Option<WrongAt> {
         let solution = cmg_solve::solve(&Game::new(graph, Some(0)));
         let line = solution.line(START);
         let n = graph.len();
@@ -938,7 +1094,7 @@ impl Run<'_> {
                 break;
             }
             let expected = solution.outcome(*position).code();
-            match self.ask(&lists) {
+            match self.ask(&lists).await {
                 Answer::Value(text) => match text.parse::<i64>() {
                     Ok(got) if got == i64::from(expected) => {}
                     Ok(got) => {
@@ -982,3 +1138,6 @@ const RECORDS: &[&str] = &[
     include_str!("../../../examples/records/n50-133-leetcode.cmg"),
     include_str!("../../../examples/records/n50-226-from-leetcode.cmg"),
 ];
+
+#[cfg(test)]
+mod tests;

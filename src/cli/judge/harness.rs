@@ -44,8 +44,6 @@ const MAX_OTHER_OUTPUT: usize = 1 << 20;
 const MAX_FILE: u64 = 64 << 20;
 /// The most written to a solution at once: less than a pipe holds.
 const MAX_WRITE: usize = 32 * 1024;
-/// How much of a failing graph's standard error is kept.
-pub const ERROR_TAIL: usize = 4000;
 
 /// The CPU seconds one process of a solution may use in all: a backstop should `cmg`
 /// itself be killed.
@@ -281,13 +279,13 @@ impl Runner {
         let mut message = process.stderr.text();
         message.push_str(&process.stdout.text());
         if message.contains("cmg: cannot run ") {
-            return Err(cannot_run(tail(&message, 400)));
+            return Err(cannot_run(cmg_judge::report::tail(&message, 400)));
         }
         let why = failure.or(status).unwrap_or_default();
         Err(CliError(format!(
             "the {} solution does not build ({tool}; {why}):\n{}",
             self.lang.name(),
-            tail(&message, 4000)
+            cmg_judge::report::tail(&message, 4000)
         )))
     }
 
@@ -506,7 +504,8 @@ impl Runner {
         let status = process.status_words();
         process.kill_all();
         process.stderr.wait_closed();
-        let mut stderr = tail(&process.stderr.text(), ERROR_TAIL);
+        let mut stderr =
+            cmg_judge::report::tail(&process.stderr.text(), cmg_judge::report::ERROR_TAIL);
         let how = match (ended, status) {
             (true, Some(status)) => status,
             _ => "it closed the judge's answer channel and went on running".to_owned(),
@@ -571,16 +570,6 @@ fn find_on_path(program: &str) -> Option<PathBuf> {
             path.metadata()
                 .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
         })
-}
-
-/// The last `max` bytes of `text`, at a character boundary.
-pub fn tail(text: &str, max: usize) -> String {
-    let text = text.trim_end();
-    let mut start = text.len().saturating_sub(max);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    text[start..].to_owned()
 }
 
 // Each harness takes hold of its two descriptors before the solution's code runs, so

@@ -124,11 +124,19 @@ pub(super) fn search(
             best_score = chains[0].score;
         }
         let changes = solves_per_step(size);
-        std::thread::scope(|scope| {
+        // One chain (or no threads to start, in WebAssembly) runs here: the chains are
+        // independent, so where they run changes nothing.
+        if chains.len() == 1 || !cmg_solve::CAN_SPAWN_THREADS {
             for chain in &mut chains {
-                scope.spawn(move || chain.anneal(changes, 2.0, 0.05, goal));
+                chain.anneal(changes, 2.0, 0.05, goal);
             }
-        });
+        } else {
+            std::thread::scope(|scope| {
+                for chain in &mut chains {
+                    scope.spawn(move || chain.anneal(changes, 2.0, 0.05, goal));
+                }
+            });
+        }
         steps_run += 1;
         // The chains' bests are compared in chain order, so ties go the same way every run.
         for chain in &chains {

@@ -172,11 +172,17 @@ pub(super) fn search(
     let mut best_moves = goal.score(&mut evaluator, &best);
     let mut steps_run = 0;
     while steps_run < planned {
-        std::thread::scope(|scope| {
-            for group in walks.chunks_mut(per_thread) {
-                scope.spawn(move || group.iter_mut().for_each(|walk| walk.walk(moves)));
-            }
-        });
+        // One group (or no threads to start, in WebAssembly) runs here: the walks are
+        // independent, so where they run changes nothing.
+        if walks.len() <= per_thread || !cmg_solve::CAN_SPAWN_THREADS {
+            walks.iter_mut().for_each(|walk| walk.walk(moves));
+        } else {
+            std::thread::scope(|scope| {
+                for group in walks.chunks_mut(per_thread) {
+                    scope.spawn(move || group.iter_mut().for_each(|walk| walk.walk(moves)));
+                }
+            });
+        }
         steps_run += 1;
         // The walks' bests are compared in walk order, so ties go the same way every run,
         // and by the request's goal: a walk after cat wins may hold a longer mouse win.

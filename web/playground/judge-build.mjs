@@ -1,0 +1,20 @@
+// The judge's part of the playground's build (build.mjs): its stylesheet, judge.wasm
+// (built by .ci/wasm.sh beside cmg.wasm) and Pyodide from npm's `pyodide` package, served
+// from the site's own pyodide/ folder: never from another site.
+
+import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const here = new URL(".", import.meta.url).pathname;
+/** What Pyodide loads to run Python without packages. */
+const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+
+export function copyJudge(out, judgeWasm) {
+  if (!existsSync(judgeWasm)) throw new Error(`playground: no ${judgeWasm}: run bash .ci/wasm.sh first`);
+  copyFileSync(judgeWasm, join(out, "judge.wasm"));
+  copyFileSync(join(here, "judge.css"), join(out, "judge.css"));
+  const pyodide = join(here, "../node_modules/pyodide");
+  if (!existsSync(pyodide)) throw new Error("playground: no node_modules/pyodide: run npm ci in web/");
+  mkdirSync(join(out, "pyodide"), { recursive: true });
+  for (const file of PYODIDE_FILES) copyFileSync(join(pyodide, file), join(out, "pyodide", file));
+}
