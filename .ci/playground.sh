@@ -41,3 +41,4 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 [ -x /usr/bin/chromium ] || fail "/usr/bin/chromium is still missing"
 CMG=$target/debug/cmg node web/test/playground.mjs "$target/playground"
+node web/test/playground-ui.mjs "$target/playground"

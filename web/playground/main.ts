@@ -10,7 +10,8 @@ import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
-import { fragmentOf, textOfFragment } from "./share";
+import { MAX_KEPT_CHARS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { fragmentOf, openFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
 /** The examples and record graphs, put in by the build (playground/build.mjs). */
@@ -418,15 +419,83 @@ function textChanged(text: string): void {
   }, VIEW_AFTER_MS);
   // The address bar follows the text; replaceState, so that Back leaves the page.
   if (shareTimer !== null) clearTimeout(shareTimer);
-  shareTimer = setTimeout(() => {
-    if (text.length > MAX_SHARED_BYTES) {
-      history.replaceState(null, "", location.pathname + location.search);
-      byId("share").textContent = "too long for a link";
-    } else {
-      history.replaceState(null, "", fragmentOf(text));
-      byId("share").textContent = "";
-    }
-  }, 0);
+  shareTimer = setTimeout(() => void share(text, edit), 0);
+  if (keepTimer !== null) clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => keep(text), KEEP_AFTER_MS);
+}
+
+let keepTimer: ReturnType<typeof setTimeout> | null = null;
+/** The text is kept once typing has paused this long. */
+const KEEP_AFTER_MS = 300;
+
+async function share(text: string, edit: number): Promise<void> {
+  if (text.length > MAX_SHARED_BYTES) {
+    history.replaceState(null, "", location.pathname + location.search);
+    byId("share").textContent = "too long for a link";
+    return;
+  }
+  const fragment = await fragmentOf(text);
+  // A newer text may have been compressed first: only the newest goes in the address bar.
+  if (edit !== editGeneration) return;
+  history.replaceState(null, "", fragment);
+  byId("share").textContent = "";
+}
+
+/** The entry of the kept texts that this text updates; a new one for a new text (an example, a link). */
+let keptEntry: KeptText = { id: newKeptId(), text: "", at: 0 };
+function newKeptId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function keep(text: string): void {
+  keptEntry = { ...keptEntry, text, at: Date.now() };
+  if (text.length > MAX_KEPT_CHARS) {
+    statusNote(`this text is longer than ${MAX_KEPT_CHARS} characters: it is not kept in this browser`);
+    return;
+  }
+  if (!saveKept(localStorage, withKept(loadKept(localStorage), keptEntry))) {
+    statusNote("the browser refused to keep this text (its storage is full or disabled)");
+  }
+  fillKeptMenu();
+}
+
+function statusNote(text: string): void {
+  byId("share").textContent = text;
+}
+
+/** The menu of kept texts: every one but the text being edited. */
+function fillKeptMenu(): void {
+  const menu = byId<HTMLSelectElement>("kept");
+  const others = loadKept(localStorage).filter((entry) => entry.id !== keptEntry.id);
+  menu.replaceChildren(
+    Object.assign(document.createElement("option"), { value: "", textContent: others.length === 0 ? "none yet" : "go back to…" }),
+    ...others.map((entry) => Object.assign(document.createElement("option"), { value: entry.id, textContent: keptTitle(entry) })),
+  );
+  menu.disabled = others.length === 0;
+}
+
+/** Shows a notice above the page (an element with `data-notice`) that the user can close. */
+function notice(kind: string, text: string): void {
+  const item = document.createElement("p");
+  item.dataset.notice = kind;
+  item.setAttribute("role", "alert");
+  const close = Object.assign(document.createElement("button"), { type: "button", textContent: "close" });
+  close.addEventListener("click", () => item.remove());
+  item.append(text, " ", close);
+  // A newer notice of the same kind replaces the last one.
+  byId("notices").querySelector(`[data-notice="${kind}"]`)?.remove();
+  byId("notices").append(item);
+}
+
+/** Puts a text in the editor as a new piece of work: the one edited so far stays kept. */
+function replaceText(text: string, entry: KeptText = { id: newKeptId(), text, at: Date.now() }): void {
+  keptEntry = entry;
+  // A new graph: a fresh view, which fits its first scene to the window.
+  positions = {};
+  lastScene = null;
+  frameReady = false;
+  frame.src = "view.html";
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }
 
 async function formatText(): Promise<void> {
@@ -436,7 +505,23 @@ async function formatText(): Promise<void> {
   if (answer.text !== current) view.dispatch({ changes: { from: 0, to: current.length, insert: answer.text } });
 }
 
-const initial = textOfFragment(location.hash) ?? CMG_EXAMPLES[0]?.text ?? "";
+/**
+ * The text the page opens with: a link's, else the last text kept in this browser, else
+ * the first example. A broken link is said, and the kept text or the example opens.
+ */
+async function initialText(): Promise<string> {
+  const opened = await openFragment(location.hash);
+  const kept = loadKept(localStorage);
+  if (opened.kind === "text") return opened.text;
+  if (opened.kind === "broken") {
+    notice("broken-link", `This link could not be opened: ${opened.why}. The editor holds ${kept.length > 0 ? "your last text" : "an example"} instead.`);
+  }
+  if (kept.length > 0) {
+    keptEntry = kept[0];
+    return kept[0].text;
+  }
+  return CMG_EXAMPLES[0]?.text ?? "";
+}
 
 const wasmModule = fetch("cmg.wasm")
   .then((response) => response.arrayBuffer())
@@ -444,44 +529,62 @@ const wasmModule = fetch("cmg.wasm")
 const analyzer = new Analyzer(wasmModule, ANALYSIS_STALE_AFTER_MS, showSummary);
 const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (summary, _ms, generation) => void followUp(summary, generation));
 
-view = new EditorView({
-  parent: byId("editor"),
-  state: EditorState.create({
-    doc: initial,
-    extensions: [
-      basicSetup,
-      lintGutter(),
-      hintField,
-      tokenField,
-      hover,
-      keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
-      EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) textChanged(update.state.doc.toString());
-        if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
-          selectInView(nodeAtCursor(update.state));
-        }
-      }),
-    ],
-  }),
-});
-textChanged(initial);
+/** Opens the first text, then builds the editor around it. */
+async function start(): Promise<void> {
+  const initial = await initialText();
+  view = new EditorView({
+    parent: byId("editor"),
+    state: EditorState.create({
+      doc: initial,
+      extensions: [
+        basicSetup,
+        lintGutter(),
+        hintField,
+        tokenField,
+        hover,
+        keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
+        EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) textChanged(update.state.doc.toString());
+          if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
+            selectInView(nodeAtCursor(update.state));
+          }
+        }),
+      ],
+    }),
+  });
+  textChanged(initial);
+  fillKeptMenu();
 
-for (const example of CMG_EXAMPLES) {
-  const option = document.createElement("option");
-  option.value = example.name;
-  option.textContent = example.name;
-  examplesMenu.append(option);
+  for (const example of CMG_EXAMPLES) {
+    const option = document.createElement("option");
+    option.value = example.name;
+    option.textContent = example.name;
+    examplesMenu.append(option);
+  }
+  examplesMenu.addEventListener("change", () => {
+    const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
+    if (example === undefined) return;
+    replaceText(example.text);
+    examplesMenu.value = "";
+  });
+  byId<HTMLSelectElement>("kept").addEventListener("change", (event) => {
+    const menu = event.target as HTMLSelectElement;
+    const entry = loadKept(localStorage).find((e) => e.id === menu.value);
+    if (entry !== undefined) replaceText(entry.text, entry);
+  });
+  byId("format").addEventListener("click", () => void formatText());
+  // A link pasted into the address bar of this page opens as it would in a new one (the
+  // page's own updates use replaceState, which fires no hashchange).
+  window.addEventListener("hashchange", () => void openLink());
 }
-examplesMenu.addEventListener("change", () => {
-  const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
-  if (example === undefined) return;
-  // A new graph: a fresh view, which fits its first scene to the window.
-  positions = {};
-  lastScene = null;
-  frameReady = false;
-  frame.src = "view.html";
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: example.text } });
-  examplesMenu.value = "";
-});
-byId("format").addEventListener("click", () => void formatText());
+
+async function openLink(): Promise<void> {
+  const opened = await openFragment(location.hash);
+  if (opened.kind === "text" && opened.text !== view.state.doc.toString()) replaceText(opened.text);
+  if (opened.kind === "broken") {
+    notice("broken-link", `This link could not be opened: ${opened.why}. The editor keeps its text.`);
+    void share(view.state.doc.toString(), editGeneration);
+  }
+}
+void start();

@@ -11,7 +11,7 @@ import {
 } from "./explorer";
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
+import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
 import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
@@ -126,7 +126,9 @@ class View {
   private play: Play | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private zoom = { k: 1, x: 0, y: 0 };
-  private fitted = false;
+  /** The graph the picture was last fitted to (its nodes and edges), and whether the user zoomed or panned since. */
+  private fittedGraph: string | null = null;
+  private userMoved = false;
   private readonly picture: Picture = createPicture();
   /** The picture on a canvas, for large graphs (the SVG stays, hidden, as its accessible layer). */
   private readonly layer = new CanvasLayer(this.picture, () => this.zoom);
@@ -153,6 +155,18 @@ class View {
       this.setMode((e.target as HTMLSelectElement).value as Mode),
     );
     byId("fit").addEventListener("click", () => this.fit());
+    const toggle = byId("strategy-toggle");
+    toggle.addEventListener("click", () => {
+      const collapse = document.body.dataset.panel !== "collapsed";
+      document.body.dataset.panel = collapse ? "collapsed" : "";
+      toggle.setAttribute("aria-expanded", String(!collapse));
+    });
+    // The stage changes size with the window and when a panel beside it comes, goes or
+    // folds: the picture is fitted again, unless the user has zoomed or panned it.
+    new ResizeObserver(() => {
+      if (!this.userMoved && this.fittedGraph !== null) this.fit();
+      else this.layer.request();
+    }).observe(byId("stage"));
     byId("undo").addEventListener("click", () => this.undo());
     byId("restart").addEventListener("click", () => this.restart());
     byId<HTMLSelectElement>("cat").addEventListener("change", (e) => {
@@ -234,7 +248,11 @@ class View {
     }
     // The panels are filled first and the picture fitted before it is drawn: the stage's
     // size is all fitting measures, and measured now it costs no layout of the picture.
-    if (!this.fitted && scene.nodes.length > 0) this.fit();
+    // A new graph (a node or an edge added or removed) is fitted again, unless the user
+    // has zoomed or panned and every node is still in sight.
+    const graph = graphKey(scene);
+    if (scene.nodes.length > 0 && graph !== this.fittedGraph && (!this.userMoved || !this.allInSight(scene))) this.fit();
+    this.fittedGraph = graph;
     draw(this.picture, scene, drawer === "canvas");
     markSelected(this.picture, this.selected);
     this.layer.show(scene, drawer === "canvas");
@@ -577,8 +595,19 @@ class View {
       x: (box.width || 600) / 2 - k * (x0 + x1) / 2,
       y: (box.height || 400) / 2 - k * (y0 + y1) / 2,
     };
-    this.fitted = true;
+    this.userMoved = false;
     this.applyZoom();
+  }
+
+  /** Whether every node of `scene` is inside the stage at the current zoom. */
+  private allInSight(scene: Scene): boolean {
+    const box = this.picture.svg.getBoundingClientRect();
+    const { k, x, y } = this.zoom;
+    const reach = NODE_RADIUS * 1.3 * k;
+    return scene.nodes.every((node) => {
+      const [sx, sy] = [x + k * node.x, y + k * node.y];
+      return sx - reach >= 0 && sy - reach >= 0 && sx + reach <= box.width && sy + reach <= box.height;
+    });
   }
 
   /** On the stage, so that they work over the SVG and over the canvas alike. */
@@ -594,6 +623,7 @@ class View {
         const k = Math.max(0.05, Math.min(20, this.zoom.k * factor));
         const ratio = k / this.zoom.k;
         this.zoom = { k, x: px - (px - this.zoom.x) * ratio, y: py - (py - this.zoom.y) * ratio };
+        this.userMoved = true;
         this.applyZoom();
       },
       { passive: false },
@@ -608,12 +638,18 @@ class View {
     stage.addEventListener("pointermove", (event) => {
       if (drag === null) return;
       this.zoom = { ...this.zoom, x: event.clientX - drag.x, y: event.clientY - drag.y };
+      this.userMoved = true;
       this.applyZoom();
     });
     stage.addEventListener("pointerup", () => {
       drag = null;
     });
   }
+}
+
+/** The graph of a scene, nodes and edges, as a key: a new key is a new graph to fit. */
+function graphKey(scene: Scene): string {
+  return `${scene.nodes.map((n) => n.id).join(",")}|${scene.edges.map((e) => `${e.a}-${e.b}`).join(",")}`;
 }
 
 /**

@@ -1,0 +1,227 @@
+// The playground's page in headless Chromium (Debian's package, through playwright-core):
+// the picture fits at every width with nothing over it, LeetCode's paste, short links and
+// old ones, a broken link's notice, and work kept across reloads. Screenshots go to
+// target/artifacts/.
+//
+// Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { inflateRawSync } from "node:zlib";
+import { chromium } from "playwright-core";
+
+import { artifacts, browserPath, check, finish, pasteText, root, serveSite, site } from "./site.mjs";
+
+const WAIT_MS = 10000;
+/** The strategy panel waits for the what-if, a solve per edge: seconds on the 50-node record. */
+const EXPLAIN_WAIT_MS = 60000;
+
+const record = readFileSync(join(root, "examples/records/n50-226-from-leetcode.cmg"), "utf8");
+const oldLink = (text) => `#code=${Buffer.from(text, "utf8").toString("base64url")}`;
+
+const { server, base } = await serveSite(site);
+const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
+
+/**
+ * Whether each node (or, with `choices`, each node the player may click) is fully in
+ * sight: its shape inside the stage and inside the window, the element at its centre
+ * the node itself, in the frame and (the frame at that point) in the page. Returns the
+ * nodes that are not, with why.
+ */
+async function hiddenNodes(page, choices) {
+  const frameBox = await page.locator("#view").boundingBox();
+  const frame = page.frame({ url: /view\.html/ });
+  const inFrame = await frame.evaluate((choices) => {
+    const stage = document.getElementById("stage").getBoundingClientRect();
+    const nodes = Array.from(document.querySelectorAll(choices ? "svg.cmg-scene [data-node].choice" : "svg.cmg-scene [data-node]"));
+    return {
+      count: nodes.length,
+      bad: nodes.flatMap((node) => {
+        const box = node.querySelector(".shape").getBoundingClientRect();
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        const id = node.getAttribute("data-node");
+        const inside = box.left >= stage.left && box.right <= stage.right && box.top >= stage.top && box.bottom <= stage.bottom;
+        const inWindow = box.left >= 0 && box.top >= 0 && box.right <= innerWidth && box.bottom <= innerHeight;
+        const there = document.elementFromPoint(x, y)?.closest("[data-node]");
+        if (!inside) return [`${id} outside the stage`];
+        if (!inWindow) return [`${id} outside the frame's window`];
+        if (there !== node) return [`${id} covered by ${there?.getAttribute("data-node") ?? document.elementFromPoint(x, y)?.tagName}`];
+        return [];
+      }),
+      centres: nodes.map((node) => {
+        const box = node.querySelector(".shape").getBoundingClientRect();
+        return [node.getAttribute("data-node"), box.left + box.width / 2, box.top + box.height / 2];
+      }),
+    };
+  }, choices);
+  const bad = [...inFrame.bad];
+  const inPage = await page.evaluate(
+    ({ centres, frameBox }) =>
+      centres.flatMap(([id, x, y]) => {
+        const [px, py] = [frameBox.x + x, frameBox.y + y];
+        if (px < 0 || py < 0 || px > innerWidth || py > innerHeight) return [`${id} outside the page's window`];
+        return document.elementFromPoint(px, py) === document.getElementById("view") ? [] : [`${id} covered in the page`];
+      }),
+    { centres: inFrame.centres, frameBox },
+  );
+  return { count: inFrame.count, bad: [...bad, ...inPage] };
+}
+
+/** The page's and the frame's parts that overlap one another (they never should). */
+async function overlaps(page) {
+  const pairs = async (target, selectors) =>
+    target.evaluate((selectors) => {
+      const boxes = selectors
+        .map((s) => [s, document.querySelector(s)])
+        .filter(([, e]) => e !== null && e.getClientRects().length > 0)
+        .map(([s, e]) => [s, e.getBoundingClientRect()])
+        .filter(([, b]) => b.width > 0 && b.height > 0);
+      const found = [];
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const [[a, p], [b, q]] = [boxes[i], boxes[j]];
+          // A pixel of shared border is not an overlap.
+          if (p.left < q.right - 1 && q.left < p.right - 1 && p.top < q.bottom - 1 && q.top < p.bottom - 1) found.push(`${a} over ${b}`);
+        }
+      return found;
+    }, selectors);
+  const frame = page.frame({ url: /view\.html/ });
+  return [
+    ...(await pairs(page, ["header", "#text", "#view", "main > .panel"])),
+    ...(await pairs(frame, ["header", "#caption", "#colours", "#stage", "#strategy", "footer"])),
+  ];
+}
+
+/** The text a `#z=` fragment holds, read by zlib. */
+function inflated(hash) {
+  try {
+    return inflateRawSync(Buffer.from(hash.replace(/^#z=/, ""), "base64url")).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+const editorText = (page) => page.locator("[data-editor]").innerText();
+const outcomeOf = (page) => page.locator("#outcome").getAttribute("data-outcome");
+/** Waits for the address bar to hold a new link (`#z=`) of `text`; returns its fragment, or null. */
+async function linkOf(page, text) {
+  for (const started = Date.now(); Date.now() - started < WAIT_MS; await page.waitForTimeout(50)) {
+    const hash = new URL(page.url()).hash;
+    if (hash.startsWith("#z=") && inflated(hash) === text) return hash;
+  }
+  return null;
+}
+
+/** Waits until the newest text kept in the browser holds `part`. */
+const keptFirst = (page, part) =>
+  page.waitForFunction((part) => JSON.parse(localStorage.getItem("cmg-playground-texts") ?? "[]")[0]?.text.includes(part), part, { timeout: WAIT_MS });
+
+const paste = pasteText;
+
+/** Two animation frames in the view's frame: the fit after a resize has run. */
+const settle = (page) => page.frame({ url: /view\.html/ }).evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+
+try {
+  // 1. The picture fits at every width, in the line view and in play mode.
+  for (const [width, height] of [[1600, 900], [1280, 800], [420, 860]]) {
+    const page = await browser.newPage({ viewport: { width, height } });
+    await page.goto(`${base}index.html${oldLink(record)}`);
+    const frame = page.frameLocator("#view");
+    await frame.locator('[data-node="49"]').first().waitFor({ state: "attached", timeout: WAIT_MS });
+    // The strategy panel comes with the second scene and takes room from the picture.
+    await frame.locator("body[data-strategy='shown']").waitFor({ state: "attached", timeout: EXPLAIN_WAIT_MS });
+    await page.locator("#view").evaluate((view) => view.scrollIntoView({ block: "start" }));
+    await settle(page);
+    const all = await hiddenNodes(page, false);
+    check(all.count === 50 && all.bad.length === 0, `${width} px: all ${all.count} nodes are in sight, the element at each centre the node itself${all.bad.length ? `: ${all.bad.slice(0, 5).join("; ")}` : ""}`);
+    const over = await overlaps(page);
+    check(over.length === 0, `${width} px: no part of the page covers another${over.length ? `: ${over.join("; ")}` : ""}`);
+    await page.screenshot({ path: join(artifacts, `playground-${width}.png`) });
+    await frame.locator("#mode").selectOption("play-mouse");
+    await frame.locator("[data-node].choice").first().waitFor({ state: "attached", timeout: WAIT_MS });
+    await settle(page);
+    const choices = await hiddenNodes(page, true);
+    check(choices.count > 0 && choices.bad.length === 0, `${width} px, playing the mouse: the ${choices.count} nodes to click are fully in sight${choices.bad.length ? `: ${choices.bad.join("; ")}` : ""}`);
+    await page.close();
+  }
+
+  // 2. LeetCode's paste, as LeetCode shows it, with line breaks and spaces.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await page.goto(`${base}index.html`);
+  await page.waitForFunction(() => document.querySelector("#outcome")?.getAttribute("data-outcome") !== "none", null, { timeout: WAIT_MS });
+  await paste(page, "graph = [[2,5],[3],\n  [0,4,5], [1,4,5],\n[2,3],[0,2,3]]\n");
+  await page.waitForFunction(() => document.querySelector("#outcome")?.getAttribute("data-outcome") === "draw", null, { timeout: WAIT_MS });
+  check((await page.locator("#diagnostics li").count()) === 0, "LeetCode's paste `graph = [[2,5],[3],…]` is read as the list: a draw, and no diagnostic");
+  await paste(page, "graph=[[1,3],[0],[3],[0,2]]");
+  await page.waitForFunction(() => document.querySelector("#outcome")?.getAttribute("data-outcome") === "mouse", null, { timeout: WAIT_MS });
+  check((await page.locator("#diagnostics li").count()) === 0, "`graph=[[…]]` without spaces too");
+
+  // 3. Short links: the 50-node record's, its length, and its round trip.
+  await paste(page, record);
+  const link = await linkOf(page, record);
+  check(link !== null, "the address bar holds the text, deflated, under #z=");
+  const url = `${base}index.html${link}`;
+  console.log(`# the 50-node record's link: ${link?.length} characters of fragment, ${url.length} with this test's address (the old #code= link: ${oldLink(record).length})`);
+  check(link !== null && link.length < 1000 - 60, "the 50-node record's link is under 1000 characters, with 60 to spare for the site's address");
+  const other = await context.newPage();
+  await other.goto(url);
+  await other.waitForFunction((moves) => document.querySelector("#outcome")?.getAttribute("data-moves") === moves, "226", { timeout: WAIT_MS });
+  check((await linkOf(other, record)) === link, "the link opens the record's exact text (the page's own link is the same)");
+  await other.close();
+
+  // An old #code= link still opens.
+  const older = "# an old link\n0 -- 1\n1 -- 2\n";
+  await page.goto(`${base}index.html${oldLink(older)}`);
+  await page.waitForFunction(() => document.querySelector("#outcome")?.getAttribute("data-outcome") === "mouse", null, { timeout: WAIT_MS });
+  check((await editorText(page)).startsWith("# an old link"), "an old #code= link opens its text");
+  check((await linkOf(page, older)) !== null, "and the address bar moves to the new form");
+
+  // 4. The work kept: a reload without a link restores the last text.
+  await page.locator("[data-editor]").click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type("# my work\n");
+  const mine = `${older}# my work\n`;
+  await keptFirst(page, "# my work");
+  await page.goto(`${base}index.html`);
+  await page.waitForFunction(() => document.querySelector("[data-editor]")?.textContent?.includes("# my work"), null, { timeout: WAIT_MS });
+  check((await linkOf(page, mine)) !== null, "a page opened without a link restores the last text, exactly");
+  // A link wins, and the text kept is still there, in the menu.
+  const linked = "# from a link\n0 -- 1 -- 2\n";
+  await page.goto(`${base}index.html${await page.evaluate(async (text) => {
+    const bytes = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+    const data = new Uint8Array(await new Response(bytes).arrayBuffer());
+    return `#z=${btoa(String.fromCharCode(...data)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`;
+  }, linked)}`);
+  await page.waitForFunction(() => document.querySelector("[data-editor]")?.textContent?.includes("# from a link"), null, { timeout: WAIT_MS });
+  check(true, "a link wins over the kept text");
+  await page
+    .waitForFunction(() => Array.from(document.querySelectorAll("#kept option")).some((o) => o.textContent.startsWith("0 -- 1 (5 lines")), null, { timeout: WAIT_MS })
+    .catch(() => undefined);
+  const choice = await page.$$eval("#kept option", (options) => options.find((o) => o.textContent.startsWith("0 -- 1 (5 lines"))?.value ?? null);
+  check(choice !== null, `the text kept before is in the menu of your texts (${await page.$$eval("#kept option", (options) => options.map((o) => o.textContent).join(" | "))})`);
+  if (choice !== null) await page.selectOption("#kept", choice);
+  check((await linkOf(page, mine)) !== null, "choosing it brings it back");
+  await keptFirst(page, "# my work");
+
+  // A broken link says what was wrong, and the editor holds the kept text.
+  // Opened in a new page, and (the last) pasted into the address bar of an open one.
+  for (const [hash, why, fresh] of [["#z=not*base64", /base64/, true], ["#z=_____w", /deflate/, true], ["#code=_w", /UTF-8/, true], ["#z=AAAA", /deflate/, false]]) {
+    if (fresh) await page.goto("about:blank");
+    await page.goto(`${base}index.html${hash}`);
+    const shown = page.locator("[data-notice]");
+    await shown.waitFor({ timeout: WAIT_MS });
+    const said = await shown.innerText();
+    check(why.test(said) && (await shown.isVisible()), `the broken link ${hash}${fresh ? "" : " (in an open page)"} shows a notice: "${said.replace(/\s*close$/, "")}"`);
+    check((await linkOf(page, mine)) !== null, "and the editor holds the kept text");
+  }
+  await page.screenshot({ path: join(artifacts, "playground-notice.png") });
+  check(errors.length === 0, `no errors in the page${errors.length ? `: ${errors.join("; ")}` : ""}`);
+  await context.close();
+} finally {
+  await browser.close();
+  server.close();
+}
+finish("playground-ui");
