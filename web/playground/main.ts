@@ -11,6 +11,7 @@ import { basicSetup } from "codemirror";
 
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
 import { MAX_KEPT_CHARS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { renderMarkdown } from "./markdown";
 import { fragmentOf, openFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
@@ -373,7 +374,7 @@ const hover = hoverTooltip(async (editor, offset) => {
     create() {
       const dom = document.createElement("div");
       dom.className = "cmg-hover";
-      dom.textContent = answer.markdown;
+      renderMarkdown(dom, answer.markdown);
       return { dom };
     },
   };
@@ -529,8 +530,35 @@ const wasmModule = fetch("cmg.wasm")
 const analyzer = new Analyzer(wasmModule, ANALYSIS_STALE_AFTER_MS, showSummary);
 const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (summary, _ms, generation) => void followUp(summary, generation));
 
+/**
+ * The inlay hints' switch: on by default, off below 700 px where they crowd the text;
+ * the user's choice is kept in the browser.
+ */
+const HINTS_KEY = "cmg-playground-hints";
+function setUpHintsSwitch(): void {
+  const box = byId<HTMLInputElement>("hints");
+  let chosen: string | null = null;
+  try {
+    chosen = localStorage.getItem(HINTS_KEY);
+  } catch {
+    // Storage disabled: the default.
+  }
+  box.checked = chosen === null ? !window.matchMedia("(max-width: 700px)").matches : chosen === "on";
+  const apply = () => (document.body.dataset.hints = box.checked ? "on" : "off");
+  apply();
+  box.addEventListener("change", () => {
+    apply();
+    try {
+      localStorage.setItem(HINTS_KEY, box.checked ? "on" : "off");
+    } catch {
+      // Not kept: the switch still works for this page.
+    }
+  });
+}
+
 /** Opens the first text, then builds the editor around it. */
 async function start(): Promise<void> {
+  setUpHintsSwitch();
   const initial = await initialText();
   view = new EditorView({
     parent: byId("editor"),

@@ -1,7 +1,7 @@
 // The playground's page in headless Chromium (Debian's package, through playwright-core):
 // the picture fits at every width with nothing over it, LeetCode's paste, short links and
-// old ones, a broken link's notice, and work kept across reloads. Screenshots go to
-// target/artifacts/.
+// old ones, a broken link's notice, work kept across reloads, Markdown hovers and the
+// hints' switch. Screenshots go to target/artifacts/.
 //
 // Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
 
@@ -220,6 +220,27 @@ try {
   await page.screenshot({ path: join(artifacts, "playground-notice.png") });
   check(errors.length === 0, `no errors in the page${errors.length ? `: ${errors.join("; ")}` : ""}`);
   await context.close();
+
+  // 5. Hovers in Markdown; the hints' switch, off by default on a narrow screen.
+  for (const [width, on] of [[1280, true], [420, false]]) {
+    const narrow = await browser.newPage({ viewport: { width, height: 800 } });
+    await narrow.goto(`${base}index.html${oldLink("node 1 \"start\"\n0 -- 1 -- 2\n")}`);
+    await narrow.locator(".cmg-hint").first().waitFor({ state: "attached", timeout: WAIT_MS });
+    const shown = async () => (await narrow.locator(".cmg-hint").first().isVisible()) && (await narrow.locator("#hints").isChecked());
+    check((await shown()) === on, `${width} px: the inlay hints are ${on ? "on" : "off"} by default`);
+    await narrow.locator("#hints").click();
+    check((await shown()) === !on, `${width} px: the switch turns them ${on ? "off" : "on"}`);
+    if (width === 1280) {
+      await narrow.locator(".cmg-token-mouse-start").first().hover();
+      const hover = narrow.locator(".cmg-hover");
+      await hover.waitFor({ timeout: WAIT_MS });
+      const bold = await hover.locator("strong").first().innerText();
+      const text = await hover.innerText();
+      check(bold.startsWith("node 1") && !text.includes("**"), `the hover is drawn from its Markdown: bold "${bold}", no raw ** in "${text.replace(/\n/g, " / ")}"`);
+      await narrow.screenshot({ path: join(artifacts, "playground-hover.png") });
+    }
+    await narrow.close();
+  }
 } finally {
   await browser.close();
   server.close();
