@@ -11,6 +11,7 @@ import { basicSetup } from "codemirror";
 
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
 import { MAX_KEPT_CHARS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { leetcodeInput, markdownOf } from "./copy";
 import { renderMarkdown } from "./markdown";
 import { fragmentOf, openFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
@@ -277,8 +278,12 @@ function lintOf(summary: Summary, doc: Text): LintDiagnostic[] {
   }));
 }
 
+/** The outcome shown, for "Copy as Markdown". */
+let outcomeText = "";
+
 function showSummary(summary: Summary, ms: number): void {
   const doc = view.state.doc;
+  outcomeText = summary.summary;
   outcomeElement.dataset.outcome = summary.outcome ?? "none";
   outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
   outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
@@ -475,6 +480,20 @@ function fillKeptMenu(): void {
   menu.disabled = others.length === 0;
 }
 
+/** "Copy as Markdown": the outcome, LeetCode's input and the link, on the clipboard. */
+async function copyAsMarkdown(): Promise<void> {
+  const text = view.state.doc.toString();
+  const scene = lastScene as { nodes?: { id: number }[]; edges?: { a: number; b: number }[] } | null;
+  const input = scene?.nodes === undefined ? null : leetcodeInput(scene.nodes.map((n) => n.id), scene.edges ?? []);
+  const link = text.length > MAX_SHARED_BYTES ? "(too long for a link)" : `${location.origin}${location.pathname}${await fragmentOf(text)}`;
+  try {
+    await navigator.clipboard.writeText(markdownOf(outcomeText, input, link));
+    statusNote("copied as Markdown");
+  } catch (error) {
+    statusNote(`the clipboard refused the text: ${String(error)}`);
+  }
+}
+
 /** Shows a notice above the page (an element with `data-notice`) that the user can close. */
 function notice(kind: string, text: string): void {
   const item = document.createElement("p");
@@ -602,6 +621,7 @@ async function start(): Promise<void> {
     if (entry !== undefined) replaceText(entry.text, entry);
   });
   byId("format").addEventListener("click", () => void formatText());
+  byId("copy-markdown").addEventListener("click", () => void copyAsMarkdown());
   // A link pasted into the address bar of this page opens as it would in a new one (the
   // page's own updates use replaceState, which fires no hashchange).
   window.addEventListener("hashchange", () => void openLink());

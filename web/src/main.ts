@@ -9,6 +9,7 @@ import {
   lastLevel,
   sliceColours,
 } from "./explorer";
+import { download, pictureSvg, svgToPng } from "./export";
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
 import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
@@ -155,6 +156,9 @@ class View {
       this.setMode((e.target as HTMLSelectElement).value as Mode),
     );
     byId("fit").addEventListener("click", () => this.fit());
+    for (const button of Array.from(document.querySelectorAll<HTMLElement>("[data-export]"))) {
+      button.addEventListener("click", () => void this.export(button.dataset.export === "png" ? "png" : "svg"));
+    }
     const toggle = byId("strategy-toggle");
     toggle.addEventListener("click", () => {
       const collapse = document.body.dataset.panel !== "collapsed";
@@ -597,6 +601,19 @@ class View {
     };
     this.userMoved = false;
     this.applyZoom();
+  }
+
+  /** Downloads the picture as shown, with its legend. */
+  private async export(kind: "svg" | "png"): Promise<void> {
+    const scene = this.game?.scene;
+    if (scene === undefined) return;
+    try {
+      const svg = pictureSvg(this.picture, scene, byId("stage"));
+      if (kind === "svg") download(new Blob([svg], { type: "image/svg+xml" }), "cmg-game.svg");
+      else download(await svgToPng(svg), "cmg-game.png");
+    } catch (error) {
+      this.setText("status", `the picture could not be saved: ${String(error)}`);
+    }
   }
 
   /** Whether every node of `scene` is inside the stage at the current zoom. */

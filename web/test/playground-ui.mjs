@@ -1,11 +1,12 @@
 // The playground's page in headless Chromium (Debian's package, through playwright-core):
 // the picture fits at every width with nothing over it, LeetCode's paste, short links and
 // old ones, a broken link's notice, work kept across reloads, Markdown hovers and the
-// hints' switch. Screenshots go to target/artifacts/.
+// hints' switch, the SVG and PNG exports and "Copy as Markdown". Screenshots go to
+// target/artifacts/.
 //
 // Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
 
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
@@ -240,6 +241,63 @@ try {
       await narrow.screenshot({ path: join(artifacts, "playground-hover.png") });
     }
     await narrow.close();
+  }
+
+  // 6. The exports, from the view in the playground's frame, and "Copy as Markdown".
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await page.goto(`${base}index.html${oldLink("[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]\n")}`);
+    const frame = page.frameLocator("#view");
+    await frame.locator("body[data-strategy='shown']").waitFor({ state: "attached", timeout: EXPLAIN_WAIT_MS });
+    // Played one move, so that the picture "as shown" differs from the scene's own.
+    await frame.locator("#mode").selectOption("play-mouse");
+    await frame.locator("[data-node].choice").first().waitFor({ state: "attached", timeout: WAIT_MS });
+    const saved = async (kind) => {
+      const [file] = await Promise.all([page.waitForEvent("download", { timeout: WAIT_MS }), frame.locator(`[data-export="${kind}"]`).click()]);
+      return { name: file.suggestedFilename(), bytes: readFileSync(await file.path()) };
+    };
+    const svg = await saved("svg");
+    const parsed = await page.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      const legend = Array.from(doc.querySelectorAll(".legend text, g text")).map((t) => t.textContent);
+      return {
+        error: doc.querySelector("parsererror")?.textContent ?? null,
+        nodes: doc.querySelectorAll("[data-node]").length,
+        outcomes: Array.from(doc.querySelectorAll("[data-node] > *:first-child")).map((shape) => shape.getAttribute("fill") ?? undefined),
+        tokens: doc.querySelectorAll("[data-token]").length,
+        rootStyle: doc.documentElement.hasAttribute("style"),
+        legend: legend.includes("mouse wins") && legend.includes("cat start 2"),
+        choices: doc.querySelectorAll("[data-node].choice, [data-node][class~='choice']").length,
+      };
+    }, svg.bytes.toString("utf8"));
+    check(svg.name.endsWith(".svg") && parsed.error === null && parsed.nodes === 6, `[data-export="svg"] downloads ${svg.name}, an SVG that parses with the 6 nodes${parsed.error ? `: ${parsed.error}` : ""}`);
+    check(parsed.tokens === 2 && parsed.legend, "with the tokens where they stand, and the legend");
+    check(parsed.outcomes.every((fill) => fill !== undefined && fill !== "none"), `every node's colour is written on it (no stylesheet needed): ${parsed.outcomes.join(", ")}`);
+    const png = await saved("png");
+    writeFileSync(join(artifacts, "playground-export.png"), png.bytes);
+    const signature = png.bytes.subarray(0, 8).toString("hex") === "89504e470d0a1a0a";
+    const size = await page.evaluate(async (base64) => {
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+      return [bitmap.width, bitmap.height];
+    }, png.bytes.toString("base64"));
+    check(png.name.endsWith(".png") && signature && size[0] > 400 && size[1] > 300, `[data-export="png"] downloads ${png.name}, a PNG that decodes (${size.join(" × ")})`);
+    await page.locator("#copy-markdown").click();
+    await page.waitForFunction(() => document.querySelector("#share")?.textContent === "copied as Markdown", null, { timeout: WAIT_MS });
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const link = copied.match(/\]\((http[^)]+)\)/)?.[1] ?? "";
+    check(
+      copied.startsWith("**draw**") && copied.includes("graph = [[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]") && inflated(new URL(link).hash) === "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]\n",
+      "Copy as Markdown gives the outcome, LeetCode's input and the link to the text",
+    );
+    check(errors.length === 0, `no errors in the page or its frame (the content policies allow the exports)${errors.length ? `: ${errors[0].slice(0, 200)}` : ""}`);
+    check(!parsed.rootStyle, "the SVG carries no style attribute of the page's");
+    await context.close();
   }
 } finally {
   await browser.close();
