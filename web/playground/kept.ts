@@ -7,6 +7,8 @@ export const MAX_KEPT_CHARS = 500_000;
 /** How many texts are kept, and how many characters they may hold together. */
 export const KEPT_TEXTS = 6;
 export const MAX_KEPT_TOTAL = 1_000_000;
+/** A text's positions are kept up to this many nodes (20 characters or so each). */
+export const MAX_KEPT_POSITIONS = 2000;
 export const KEPT_KEY = "cmg-playground-texts";
 
 export interface KeptText {
@@ -15,6 +17,8 @@ export interface KeptText {
   text: string;
   /** When it was last saved, in milliseconds since the epoch. */
   at: number;
+  /** Where the game view drew each node of it last, so that a reload draws them there again. */
+  positions?: Record<number, [number, number]>;
 }
 
 /** The texts kept in `storage`, newest first; none when there are none or they are unreadable. */
@@ -24,7 +28,10 @@ export function loadKept(storage: Pick<Storage, "getItem">): KeptText[] {
     if (!Array.isArray(parsed)) return [];
     return parsed.filter(
       (entry): entry is KeptText =>
-        typeof entry?.id === "string" && typeof entry?.text === "string" && typeof entry?.at === "number",
+        typeof entry?.id === "string" &&
+        typeof entry?.text === "string" &&
+        typeof entry?.at === "number" &&
+        (entry.positions === undefined || (typeof entry.positions === "object" && entry.positions !== null)),
     );
   } catch {
     return [];

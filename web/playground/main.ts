@@ -10,7 +10,7 @@ import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
-import { MAX_KEPT_CHARS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
 import { leetcodeInput, markdownOf } from "./copy";
 import { renderMarkdown } from "./markdown";
 import { fragmentOf, openFragment } from "./share";
@@ -328,6 +328,7 @@ async function followUp(summary: Summary, generation: number): Promise<void> {
     } | null;
     if (scene === null || stale()) return;
     positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
+    keepPositions();
     lastScene = scene;
     if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");
     if (!explain) await addFixesAndHints(summary, stale);
@@ -340,7 +341,7 @@ function select(from: number, to: number): void {
 }
 
 // The game view's messages: the protocol of the VS Code extension (web/src/main.ts, vscodeHost).
-window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
+window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; node?: number; at?: [number, number] | null; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
   if (event.source !== frame.contentWindow) return;
   const message = event.data;
   if (message.type === "ready") {
@@ -349,6 +350,10 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
     void viewer.request("slice", { cat: message.cat, turn: message.turn }).then((slice) =>
       frame.contentWindow?.postMessage({ type: "slice", request: message.request, slice: slice ?? null }, "*"),
     );
+  } else if (message.type === "moved" && typeof message.node === "number") {
+    // A node dragged (or unpinned) in the view: the next layout starts from there, and a reload too.
+    if (Array.isArray(message.at)) positions[message.node] = message.at;
+    keepPositions();
   } else if (message.type === "reveal" && message.mention) {
     // Columns from 1 in characters (docs/view.md): UTF-16 units for every text but astral characters.
     const doc = view.state.doc;
@@ -454,15 +459,23 @@ function newKeptId(): string {
 }
 
 function keep(text: string): void {
-  keptEntry = { ...keptEntry, text, at: Date.now() };
+  keptEntry = { ...keptEntry, text, at: Date.now(), positions };
+  const note = byId("kept-status");
   if (text.length > MAX_KEPT_CHARS) {
-    statusNote(`this text is longer than ${MAX_KEPT_CHARS} characters: it is not kept in this browser`);
+    note.textContent = `longer than ${MAX_KEPT_CHARS} characters: not kept in this browser`;
     return;
   }
-  if (!saveKept(localStorage, withKept(loadKept(localStorage), keptEntry))) {
-    statusNote("the browser refused to keep this text (its storage is full or disabled)");
-  }
+  note.textContent = saveKept(localStorage, withKept(loadKept(localStorage), keptEntry))
+    ? ""
+    : "the browser refused to keep this text (its storage is full or disabled)";
   fillKeptMenu();
+}
+
+/** The positions go with the kept text they are of, so that a reload draws the nodes where they were. */
+function keepPositions(): void {
+  if (Object.keys(positions).length > MAX_KEPT_POSITIONS || keptEntry.text !== view.state.doc.toString()) return;
+  keptEntry = { ...keptEntry, positions };
+  saveKept(localStorage, withKept(loadKept(localStorage), keptEntry));
 }
 
 function statusNote(text: string): void {
@@ -510,8 +523,9 @@ function notice(kind: string, text: string): void {
 /** Puts a text in the editor as a new piece of work: the one edited so far stays kept. */
 function replaceText(text: string, entry: KeptText = { id: newKeptId(), text, at: Date.now() }): void {
   keptEntry = entry;
-  // A new graph: a fresh view, which fits its first scene to the window.
-  positions = {};
+  // A new graph: a fresh view, which fits its first scene to the window, with the
+  // positions the text had when it was kept.
+  positions = entry.positions ?? {};
   lastScene = null;
   frameReady = false;
   frame.src = "view.html";
@@ -532,12 +546,21 @@ async function formatText(): Promise<void> {
 async function initialText(): Promise<string> {
   const opened = await openFragment(location.hash);
   const kept = loadKept(localStorage);
-  if (opened.kind === "text") return opened.text;
+  if (opened.kind === "text") {
+    // A link to a text kept here (a reload, mostly) is that text, with its positions.
+    const same = kept.find((entry) => entry.text === opened.text);
+    if (same !== undefined) {
+      keptEntry = same;
+      positions = same.positions ?? {};
+    }
+    return opened.text;
+  }
   if (opened.kind === "broken") {
     notice("broken-link", `This link could not be opened: ${opened.why}. The editor holds ${kept.length > 0 ? "your last text" : "an example"} instead.`);
   }
   if (kept.length > 0) {
     keptEntry = kept[0];
+    positions = kept[0].positions ?? {};
     return kept[0].text;
   }
   return CMG_EXAMPLES[0]?.text ?? "";

@@ -45,6 +45,8 @@ interface Host {
   slice(cat: number, turn: Player): Promise<Slice | null>;
   /** Shows the node's first mention; returns what to tell the user, if anything. */
   reveal(node: SceneNode): string | null;
+  /** The user dragged a node there (pinned), or unpinned it (null): a host may seed its next layout with it. */
+  moved?(node: number, at: [number, number] | null): void;
 }
 
 interface VsCodeApi {
@@ -106,6 +108,9 @@ function vscodeHost(api: VsCodeApi): Host {
       if (node.mention !== null) api.postMessage({ type: "reveal", mention: node.mention });
       return null;
     },
+    moved(node, at) {
+      api.postMessage({ type: "moved", node, at });
+    },
   };
 }
 
@@ -116,6 +121,9 @@ function byId<T extends HTMLElement>(id: string): T {
 }
 
 type Mode = "line" | "play-mouse" | "play-cat" | "explore";
+
+/** A press on a node that moves farther than this many pixels drags it. */
+const DRAG_PX = 4;
 
 /** Slices asked for and not answered are asked again at most this often. */
 const SLICE_RETRY_MS = 300;
@@ -143,6 +151,12 @@ class View {
   private selected: number | null = null;
   /** The solver's last reply in play mode, announced once. */
   private announced = "";
+  /** Nodes the user dragged: drawn where they were put, whatever the layout says, until a double click unpins them. */
+  private readonly pinned = new Map<number, [number, number]>();
+  /** Where the layout put each node of the scene shown, before the pins. */
+  private laidOut = new Map<number, [number, number]>();
+  /** A drag just ended: the click that ends it is not a click on the node. */
+  private dragged = false;
 
   constructor(private readonly host: Host) {
     byId("stage").append(this.layer.canvas, this.picture.svg);
@@ -189,8 +203,18 @@ class View {
     });
     this.picture.nodes.addEventListener("click", (event) => {
       const group = (event.target as Element).closest("[data-node]");
-      if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
+      if (this.dragged) this.dragged = false;
+      else if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
     });
+    this.picture.nodes.addEventListener("dblclick", (event) => {
+      const group = (event.target as Element).closest("[data-node]");
+      const id = Number(group?.getAttribute("data-node"));
+      if (group === null || !this.pinned.has(id)) return;
+      this.pinned.delete(id);
+      this.host.moved?.(id, null);
+      this.redrawPins();
+    });
+    this.enableNodeDragging();
     // On the canvas, the same clicks, hit-tested; a hover names the node or the edge's what-if.
     this.layer.canvas.addEventListener("click", (event) => {
       const id = this.layer.nodeAt(event.clientX, event.clientY);
@@ -228,6 +252,9 @@ class View {
       this.setText("summary", `this page reads scene version ${SCENE_VERSION}, got ${scene.version}`);
       return;
     }
+    this.laidOut = new Map(scene.nodes.map((node) => [node.id, [node.x, node.y]]));
+    for (const id of Array.from(this.pinned.keys())) if (!this.laidOut.has(id)) this.pinned.delete(id);
+    this.applyPins(scene);
     this.game = new Game(scene);
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
@@ -258,6 +285,7 @@ class View {
     if (scene.nodes.length > 0 && graph !== this.fittedGraph && (!this.userMoved || !this.allInSight(scene))) this.fit();
     this.fittedGraph = graph;
     draw(this.picture, scene, drawer === "canvas");
+    this.markPins();
     markSelected(this.picture, this.selected);
     this.layer.show(scene, drawer === "canvas");
     this.refresh();
@@ -601,6 +629,61 @@ class View {
     };
     this.userMoved = false;
     this.applyZoom();
+  }
+
+  /** Puts the pinned nodes of `scene` where the user put them, the others where the layout did. */
+  private applyPins(scene: Scene): void {
+    for (const node of scene.nodes) {
+      const at = this.pinned.get(node.id) ?? this.laidOut.get(node.id);
+      if (at !== undefined) [node.x, node.y] = at;
+    }
+  }
+
+  private markPins(): void {
+    for (const group of Array.from(this.picture.nodes.children)) {
+      if (this.pinned.has(Number(group.getAttribute("data-node")))) group.setAttribute("data-pinned", "true");
+      else group.removeAttribute("data-pinned");
+    }
+  }
+
+  /** Draws the scene again with the pins as they are now (a drag, an unpin). */
+  private redrawPins(): void {
+    const scene = this.game?.scene;
+    if (scene === undefined) return;
+    this.applyPins(scene);
+    draw(this.picture, scene, document.body.dataset.renderer === "canvas");
+    this.markPins();
+    markSelected(this.picture, this.selected);
+    this.layer.show(scene, document.body.dataset.renderer === "canvas");
+    this.refresh();
+  }
+
+  /** A node dragged more than a few pixels is pinned where it is dropped (the SVG renderer). */
+  private enableNodeDragging(): void {
+    let drag: { id: number; x: number; y: number; moving: boolean } | null = null;
+    this.picture.nodes.addEventListener("pointerdown", (event) => {
+      const group = (event.target as Element).closest("[data-node]");
+      this.dragged = false;
+      if (group === null || event.button !== 0) return;
+      drag = { id: Number(group.getAttribute("data-node")), x: event.clientX, y: event.clientY, moving: false };
+    });
+    window.addEventListener("pointermove", (event) => {
+      if (drag === null) return;
+      if (!drag.moving && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_PX) return;
+      drag.moving = true;
+      const box = this.picture.svg.getBoundingClientRect();
+      const { k, x, y } = this.zoom;
+      this.pinned.set(drag.id, [Math.round((event.clientX - box.left - x) / k), Math.round((event.clientY - box.top - y) / k)]);
+      this.redrawPins();
+    });
+    window.addEventListener("pointerup", () => {
+      if (drag?.moving) {
+        this.dragged = true;
+        const at = this.pinned.get(drag.id);
+        if (at !== undefined) this.host.moved?.(drag.id, at);
+      }
+      drag = null;
+    });
   }
 
   /** Downloads the picture as shown, with its legend. */

@@ -191,6 +191,8 @@ try {
   await page.waitForSelector('#diagnostics [data-code="too-large"]', { timeout: 4 * WAIT_MS });
   check((await outcome.getAttribute("data-outcome")) === "none", `a paste of ${(huge.length / 1e6).toFixed(1)} MB is not solved live, and a too-large diagnostic says so`);
   check((await page.locator("#share").innerText()).includes("too long"), "a text too long for a link says so");
+  await page.waitForFunction(() => /not kept/.test(document.querySelector("#kept-status")?.textContent ?? ""), null, { timeout: WAIT_MS });
+  check(true, "and one too long to keep in the browser says so");
   await page.screenshot({ path: join(artifacts, "playground-large-paste.png") });
 
   check(errors.length === 0, `no errors in the page${errors.length ? `: ${errors.join("; ")}` : ""}`);
