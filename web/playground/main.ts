@@ -9,6 +9,7 @@ import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type Decorati
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
+import { graphKey } from "../src/scene";
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
 import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
 import { leetcodeInput, markdownOf } from "./copy";
@@ -325,8 +326,15 @@ async function followUp(summary: Summary, generation: number): Promise<void> {
   for (const explain of [false, true]) {
     const scene = (await viewer.request("scene", { positions, explain })) as {
       nodes?: { id: number; x: number; y: number }[];
+      edges?: { a: number; b: number }[];
     } | null;
     if (scene === null || stale()) return;
+    // The same graph as before (a comment, a label): the nodes stay exactly where they
+    // were, as the view keeps them, so that the next layout starts from what is shown.
+    const previous = lastScene as typeof scene;
+    if (scene.nodes !== undefined && previous?.nodes !== undefined && graphKey({ nodes: scene.nodes, edges: scene.edges ?? [] }) === graphKey({ nodes: previous.nodes, edges: previous.edges ?? [] })) {
+      for (const node of scene.nodes) [node.x, node.y] = positions[node.id] ?? [node.x, node.y];
+    }
     positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
     keepPositions();
     lastScene = scene;

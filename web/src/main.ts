@@ -17,6 +17,7 @@ import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
   SCENE_VERSION,
+  graphKey,
   lineCaption,
   linePositions,
   moveText,
@@ -252,6 +253,9 @@ class View {
       this.setText("summary", `this page reads scene version ${SCENE_VERSION}, got ${scene.version}`);
       return;
     }
+    // The same graph as the picture shown (an edit of a comment, a label, the text's
+    // layout): every node stays where it is, whatever the layout did.
+    if (graphKey(scene) === this.fittedGraph && this.laidOut.size > 0) keepPositions(scene, this.laidOut);
     this.laidOut = new Map(scene.nodes.map((node) => [node.id, [node.x, node.y]]));
     for (const id of Array.from(this.pinned.keys())) if (!this.laidOut.has(id)) this.pinned.delete(id);
     this.applyPins(scene);
@@ -747,9 +751,15 @@ class View {
   }
 }
 
-/** The graph of a scene, nodes and edges, as a key: a new key is a new graph to fit. */
-function graphKey(scene: Scene): string {
-  return `${scene.nodes.map((n) => n.id).join(",")}|${scene.edges.map((e) => `${e.a}-${e.b}`).join(",")}`;
+/** Puts every node of `scene` found in `at` there, and the bounds around them. */
+function keepPositions(scene: Scene, at: Map<number, [number, number]>): void {
+  for (const node of scene.nodes) {
+    const was = at.get(node.id);
+    if (was !== undefined) [node.x, node.y] = was;
+  }
+  const xs = scene.nodes.map((n) => n.x);
+  const ys = scene.nodes.map((n) => n.y);
+  if (xs.length > 0) scene.bounds = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
 /**

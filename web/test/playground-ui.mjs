@@ -333,6 +333,31 @@ try {
     const after = await where();
     const moved = Object.keys(before).filter((id) => before[id] !== after[id]);
     check(Object.keys(before).length === 50 && moved.length === 0, `a comment moves no node${moved.length ? ` (moved: ${moved.join(", ")})` : ""}`);
+    // Whatever the layout answers: a scene of the same graph with every node elsewhere
+    // (as a layout might give after a comment) moves nothing in the view; one with an
+    // edge fewer is drawn where it says.
+    const sceneNow = await page.evaluate(async (text) => {
+      const module = await WebAssembly.compileStreaming(fetch("cmg.wasm"));
+      const worker = new Worker("worker.js");
+      const ask = (message) => new Promise((answered) => { worker.onmessage = (event) => answered(event.data); worker.postMessage(message); });
+      worker.postMessage({ type: "module", module });
+      await ask({ type: "open", generation: 1, text });
+      const { answer } = await ask({ type: "request", id: 0, method: "scene", params: { explain: false } });
+      worker.terminate();
+      return answer;
+    }, `${record}7 -- 44\n`);
+    const shifted = (scene) => ({ ...scene, nodes: scene.nodes.map((n) => ({ ...n, x: n.x + 100, y: n.y + 50 })) });
+    const post = (scene) => page.evaluate((scene) => document.getElementById("view").contentWindow.postMessage({ type: "scene", scene }, "*"), scene);
+    await post(shifted(sceneNow));
+    await page.waitForTimeout(300);
+    const kept = await where();
+    check(Object.keys(before).every((id) => kept[id] === before[id]), "a scene of the same graph laid out elsewhere moves no node in the view");
+    await post(shifted({ ...sceneNow, edges: sceneNow.edges.slice(1) }));
+    await page.waitForTimeout(300);
+    const other = await where();
+    check(Object.keys(before).every((id) => other[id] !== before[id]), "one with an edge fewer is drawn where its layout says");
+    await post(sceneNow);
+    await page.waitForTimeout(300);
     await page.goto("about:blank");
     await page.goto(`${base}index.html`);
     await frame.locator('[data-node="49"]').first().waitFor({ state: "attached", timeout: WAIT_MS });
