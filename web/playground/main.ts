@@ -4,7 +4,7 @@
 // and the URL fragment following the text (`#code=`, share.ts). Nothing leaves the page.
 
 import { setDiagnostics, lintGutter, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
-import { EditorState, StateEffect, type StateEffectType, StateField, type Text } from "@codemirror/state";
+import { Compartment, EditorState, StateEffect, type StateEffectType, StateField, type Text } from "@codemirror/state";
 import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type DecorationSet } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
@@ -606,6 +606,29 @@ function setUpHintsSwitch(): void {
   });
 }
 
+/**
+ * The editor's colours in a dark system theme (`prefers-color-scheme`); the light ones
+ * are CodeMirror's own. The page, the text's colours and the game view follow the same
+ * setting in their stylesheets.
+ */
+const darkEditor = EditorView.theme(
+  {
+    "&": { backgroundColor: "#1e1e1e", color: "#d4d4d4" },
+    ".cm-content": { caretColor: "#aeafad" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#aeafad" },
+    "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "#264f78" },
+    ".cm-activeLine": { backgroundColor: "#2a2d2e" },
+    ".cm-gutters": { backgroundColor: "#1e1e1e", color: "#858585", borderRight: "1px solid #333" },
+    ".cm-activeLineGutter": { backgroundColor: "#2a2d2e" },
+    ".cm-tooltip": { backgroundColor: "#252526", color: "#d4d4d4", border: "1px solid #454545" },
+    ".cm-panels": { backgroundColor: "#252526", color: "#d4d4d4" },
+  },
+  { dark: true },
+);
+const editorTheme = new Compartment();
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+const themeNow = () => (darkQuery.matches ? darkEditor : []);
+
 /** Opens the first text, then builds the editor around it. */
 async function start(): Promise<void> {
   setUpHintsSwitch();
@@ -616,6 +639,7 @@ async function start(): Promise<void> {
       doc: initial,
       extensions: [
         basicSetup,
+        editorTheme.of(themeNow()),
         lintGutter(),
         hintField,
         tokenField,
@@ -653,6 +677,7 @@ async function start(): Promise<void> {
   });
   byId("format").addEventListener("click", () => void formatText());
   byId("copy-markdown").addEventListener("click", () => void copyAsMarkdown());
+  darkQuery.addEventListener("change", () => view.dispatch({ effects: editorTheme.reconfigure(themeNow()) }));
   // A link pasted into the address bar of this page opens as it would in a new one (the
   // page's own updates use replaceState, which fires no hashchange).
   window.addEventListener("hashchange", () => void openLink());

@@ -1,7 +1,8 @@
 // The playground's page in headless Chromium (Debian's package, through playwright-core):
 // the picture fits at every width with nothing over it, LeetCode's paste, short links and
 // old ones, a broken link's notice, work kept across reloads, Markdown hovers and the
-// hints' switch, the SVG and PNG exports and "Copy as Markdown". Screenshots go to
+// hints' switch, the SVG and PNG exports and "Copy as Markdown", positions that stay
+// put (a comment, a reload, a drag), and the dark theme. Screenshots go to
 // target/artifacts/.
 //
 // Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
@@ -381,6 +382,33 @@ try {
     check((await node.getAttribute("transform")) === put, "after a new edge, the pinned node is still where it was put");
     await node.dblclick();
     check((await node.getAttribute("data-pinned")) === null && (await node.getAttribute("transform")) !== put, "a double click unpins it, back where the layout puts it");
+    await context.close();
+  }
+
+  // 8. The dark theme follows the system's (prefers-color-scheme), page, editor and view.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(`${base}index.html${oldLink("[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]\n")}`);
+    const frame = page.frameLocator("#view");
+    await frame.locator('[data-node="5"]').first().waitFor({ state: "attached", timeout: WAIT_MS });
+    /** The relative luminance (0 black, 1 white) of a computed colour. */
+    const luminance = (css) => {
+      const [r, g, b] = css.match(/[\d.]+/g).slice(0, 3).map((v) => Number(v) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (target, selector) => target.locator(selector).first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    const page_ = luminance(await background(page, "body"));
+    const gutter = luminance(await background(page, ".cm-gutters"));
+    const editorText = luminance(await page.locator(".cm-content").evaluate((e) => getComputedStyle(e).color));
+    check(page_ < 0.05 && gutter < 0.05 && editorText > 0.4, `the page and the editor are dark, the text light (luminance ${page_.toFixed(3)}, ${gutter.toFixed(3)}, ${editorText.toFixed(2)})`);
+    const viewBody = await frame.locator("body").evaluate((e) => ({ dark: e.classList.contains("cmg-dark"), background: getComputedStyle(e).backgroundColor }));
+    const stage = await frame.locator("svg.cmg-scene .background").evaluate((e) => getComputedStyle(e).fill);
+    check(viewBody.dark && luminance(viewBody.background) < 0.05 && luminance(stage) < 0.05, "the game view is dark too, its picture's background included");
+    const fills = await frame.locator("svg.cmg-scene [data-node][data-outcome] > .shape").evaluateAll((shapes) => shapes.map((s) => [s.parentElement.getAttribute("data-outcome"), getComputedStyle(s).fill]));
+    const byOutcome = new Map(fills);
+    check(byOutcome.size === 3 && new Set(byOutcome.values()).size === 3, `the three outcomes keep three colours in the dark (${[...byOutcome].map(([o, f]) => `${o} ${f}`).join(", ")})`);
+    await page.screenshot({ path: join(artifacts, "playground-dark.png") });
     await context.close();
   }
 } finally {
