@@ -44,3 +44,4 @@ fi
 CMG=$target/debug/cmg node web/test/playground.mjs "$target/playground"
 echo "== playground: the judge panel (Python in Pyodide, JavaScript) in headless Chromium"
 CMG=$target/debug/cmg node web/test/judge.mjs "$target/playground"
+node web/test/playground-ui.mjs "$target/playground"

@@ -792,6 +792,29 @@ fn import_from_argument_gives_cmg_text_that_solves() {
 }
 
 #[test]
+fn check_solve_and_fmt_read_leetcodes_paste_as_the_list() {
+    // As LeetCode shows it, with `graph =`, and with line breaks and spaces added.
+    for paste in [
+        format!("graph = {DRAW_LISTS}\nexpect draw\n"),
+        "graph=[[2,5],[3],\n  [0, 4, 5], [1,4,5],\n[2,3],[0,2,3]]\nexpect draw\n".to_owned(),
+    ] {
+        let checked = run_stdin(&["check", "-"], &paste);
+        assert_eq!(checked.code, 0, "{paste}: {checked:?}");
+        assert!(checked.stdout.contains("no problems"), "{checked:?}");
+        let solved = run_stdin(&["solve", "--json", "-"], &paste);
+        assert_eq!(solved.json()["outcome"], "draw", "{paste}");
+        // The canonical form is the list alone.
+        let formatted = run_stdin(&["fmt", "-"], &paste);
+        assert_eq!(formatted.code, 0, "{formatted:?}");
+        assert!(
+            formatted.stdout.starts_with("[[2, 5], [3]"),
+            "{}",
+            formatted.stdout
+        );
+    }
+}
+
+#[test]
 fn import_from_stdin() {
     let out = run_stdin(&["import", "-"], &format!("{DRAW_LISTS}\n"));
     assert_eq!(out.code, 0, "{out:?}");

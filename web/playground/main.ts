@@ -4,14 +4,18 @@
 // and the URL fragment following the text (`#code=`, share.ts). Nothing leaves the page.
 
 import { setDiagnostics, lintGutter, type Diagnostic as LintDiagnostic } from "@codemirror/lint";
-import { EditorState, StateEffect, type StateEffectType, StateField, type Text } from "@codemirror/state";
+import { Compartment, EditorState, StateEffect, type StateEffectType, StateField, type Text } from "@codemirror/state";
 import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type DecorationSet } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
+import { graphKey } from "../src/scene";
 import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
+import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { leetcodeInput, markdownOf } from "./copy";
+import { renderMarkdown } from "./markdown";
 import { setUpJudge } from "./judge";
-import { fragmentOf, textOfFragment } from "./share";
+import { fragmentOf, openFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
 /** The examples and record graphs, put in by the build (playground/build.mjs). */
@@ -276,8 +280,12 @@ function lintOf(summary: Summary, doc: Text): LintDiagnostic[] {
   }));
 }
 
+/** The outcome shown, for "Copy as Markdown". */
+let outcomeText = "";
+
 function showSummary(summary: Summary, ms: number): void {
   const doc = view.state.doc;
+  outcomeText = summary.summary;
   outcomeElement.dataset.outcome = summary.outcome ?? "none";
   outcomeElement.dataset.moves = summary.moves === null ? "" : String(summary.moves);
   outcomeElement.textContent = summary.summary + (summary.complete ? "" : " (the statements that parsed)");
@@ -319,9 +327,17 @@ async function followUp(summary: Summary, generation: number): Promise<void> {
   for (const explain of [false, true]) {
     const scene = (await viewer.request("scene", { positions, explain })) as {
       nodes?: { id: number; x: number; y: number }[];
+      edges?: { a: number; b: number }[];
     } | null;
     if (scene === null || stale()) return;
+    // The same graph as before (a comment, a label): the nodes stay exactly where they
+    // were, as the view keeps them, so that the next layout starts from what is shown.
+    const previous = lastScene as typeof scene;
+    if (scene.nodes !== undefined && previous?.nodes !== undefined && graphKey({ nodes: scene.nodes, edges: scene.edges ?? [] }) === graphKey({ nodes: previous.nodes, edges: previous.edges ?? [] })) {
+      for (const node of scene.nodes) [node.x, node.y] = positions[node.id] ?? [node.x, node.y];
+    }
     positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
+    keepPositions();
     lastScene = scene;
     if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");
     if (!explain) await addFixesAndHints(summary, stale);
@@ -334,7 +350,7 @@ function select(from: number, to: number): void {
 }
 
 // The game view's messages: the protocol of the VS Code extension (web/src/main.ts, vscodeHost).
-window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
+window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; node?: number; at?: [number, number] | null; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
   if (event.source !== frame.contentWindow) return;
   const message = event.data;
   if (message.type === "ready") {
@@ -343,6 +359,10 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
     void viewer.request("slice", { cat: message.cat, turn: message.turn }).then((slice) =>
       frame.contentWindow?.postMessage({ type: "slice", request: message.request, slice: slice ?? null }, "*"),
     );
+  } else if (message.type === "moved" && typeof message.node === "number") {
+    // A node dragged (or unpinned) in the view: the next layout starts from there, and a reload too.
+    if (Array.isArray(message.at)) positions[message.node] = message.at;
+    keepPositions();
   } else if (message.type === "reveal" && message.mention) {
     // Columns from 1 in characters (docs/view.md): UTF-16 units for every text but astral characters.
     const doc = view.state.doc;
@@ -373,7 +393,7 @@ const hover = hoverTooltip(async (editor, offset) => {
     create() {
       const dom = document.createElement("div");
       dom.className = "cmg-hover";
-      dom.textContent = answer.markdown;
+      renderMarkdown(dom, answer.markdown);
       return { dom };
     },
   };
@@ -419,15 +439,106 @@ function textChanged(text: string): void {
   }, VIEW_AFTER_MS);
   // The address bar follows the text; replaceState, so that Back leaves the page.
   if (shareTimer !== null) clearTimeout(shareTimer);
-  shareTimer = setTimeout(() => {
-    if (text.length > MAX_SHARED_BYTES) {
-      history.replaceState(null, "", location.pathname + location.search);
-      byId("share").textContent = "too long for a link";
-    } else {
-      history.replaceState(null, "", fragmentOf(text));
-      byId("share").textContent = "";
-    }
-  }, 0);
+  shareTimer = setTimeout(() => void share(text, edit), 0);
+  if (keepTimer !== null) clearTimeout(keepTimer);
+  keepTimer = setTimeout(() => keep(text), KEEP_AFTER_MS);
+}
+
+let keepTimer: ReturnType<typeof setTimeout> | null = null;
+/** The text is kept once typing has paused this long. */
+const KEEP_AFTER_MS = 300;
+
+async function share(text: string, edit: number): Promise<void> {
+  if (text.length > MAX_SHARED_BYTES) {
+    history.replaceState(null, "", location.pathname + location.search);
+    byId("share").textContent = "too long for a link";
+    return;
+  }
+  const fragment = await fragmentOf(text);
+  // A newer text may have been compressed first: only the newest goes in the address bar.
+  if (edit !== editGeneration) return;
+  history.replaceState(null, "", fragment);
+  byId("share").textContent = "";
+}
+
+/** The entry of the kept texts that this text updates; a new one for a new text (an example, a link). */
+let keptEntry: KeptText = { id: newKeptId(), text: "", at: 0 };
+function newKeptId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+function keep(text: string): void {
+  keptEntry = { ...keptEntry, text, at: Date.now(), positions };
+  const note = byId("kept-status");
+  if (text.length > MAX_KEPT_CHARS) {
+    note.textContent = `longer than ${MAX_KEPT_CHARS} characters: not kept in this browser`;
+    return;
+  }
+  note.textContent = saveKept(localStorage, withKept(loadKept(localStorage), keptEntry))
+    ? ""
+    : "the browser refused to keep this text (its storage is full or disabled)";
+  fillKeptMenu();
+}
+
+/** The positions go with the kept text they are of, so that a reload draws the nodes where they were. */
+function keepPositions(): void {
+  if (Object.keys(positions).length > MAX_KEPT_POSITIONS || keptEntry.text !== view.state.doc.toString()) return;
+  keptEntry = { ...keptEntry, positions };
+  saveKept(localStorage, withKept(loadKept(localStorage), keptEntry));
+}
+
+function statusNote(text: string): void {
+  byId("share").textContent = text;
+}
+
+/** The menu of kept texts: every one but the text being edited. */
+function fillKeptMenu(): void {
+  const menu = byId<HTMLSelectElement>("kept");
+  const others = loadKept(localStorage).filter((entry) => entry.id !== keptEntry.id);
+  menu.replaceChildren(
+    Object.assign(document.createElement("option"), { value: "", textContent: others.length === 0 ? "none yet" : "go back to…" }),
+    ...others.map((entry) => Object.assign(document.createElement("option"), { value: entry.id, textContent: keptTitle(entry) })),
+  );
+  menu.disabled = others.length === 0;
+}
+
+/** "Copy as Markdown": the outcome, LeetCode's input and the link, on the clipboard. */
+async function copyAsMarkdown(): Promise<void> {
+  const text = view.state.doc.toString();
+  const scene = lastScene as { nodes?: { id: number }[]; edges?: { a: number; b: number }[] } | null;
+  const input = scene?.nodes === undefined ? null : leetcodeInput(scene.nodes.map((n) => n.id), scene.edges ?? []);
+  const link = text.length > MAX_SHARED_BYTES ? "(too long for a link)" : `${location.origin}${location.pathname}${await fragmentOf(text)}`;
+  try {
+    await navigator.clipboard.writeText(markdownOf(outcomeText, input, link));
+    statusNote("copied as Markdown");
+  } catch (error) {
+    statusNote(`the clipboard refused the text: ${String(error)}`);
+  }
+}
+
+/** Shows a notice above the page (an element with `data-notice`) that the user can close. */
+function notice(kind: string, text: string): void {
+  const item = document.createElement("p");
+  item.dataset.notice = kind;
+  item.setAttribute("role", "alert");
+  const close = Object.assign(document.createElement("button"), { type: "button", textContent: "close" });
+  close.addEventListener("click", () => item.remove());
+  item.append(text, " ", close);
+  // A newer notice of the same kind replaces the last one.
+  byId("notices").querySelector(`[data-notice="${kind}"]`)?.remove();
+  byId("notices").append(item);
+}
+
+/** Puts a text in the editor as a new piece of work: the one edited so far stays kept. */
+function replaceText(text: string, entry: KeptText = { id: newKeptId(), text, at: Date.now() }): void {
+  keptEntry = entry;
+  // A new graph: a fresh view, which fits its first scene to the window, with the
+  // positions the text had when it was kept.
+  positions = entry.positions ?? {};
+  lastScene = null;
+  frameReady = false;
+  frame.src = "view.html";
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
 }
 
 async function formatText(): Promise<void> {
@@ -437,7 +548,32 @@ async function formatText(): Promise<void> {
   if (answer.text !== current) view.dispatch({ changes: { from: 0, to: current.length, insert: answer.text } });
 }
 
-const initial = textOfFragment(location.hash) ?? CMG_EXAMPLES[0]?.text ?? "";
+/**
+ * The text the page opens with: a link's, else the last text kept in this browser, else
+ * the first example. A broken link is said, and the kept text or the example opens.
+ */
+async function initialText(): Promise<string> {
+  const opened = await openFragment(location.hash);
+  const kept = loadKept(localStorage);
+  if (opened.kind === "text") {
+    // A link to a text kept here (a reload, mostly) is that text, with its positions.
+    const same = kept.find((entry) => entry.text === opened.text);
+    if (same !== undefined) {
+      keptEntry = same;
+      positions = same.positions ?? {};
+    }
+    return opened.text;
+  }
+  if (opened.kind === "broken") {
+    notice("broken-link", `This link could not be opened: ${opened.why}. The editor holds ${kept.length > 0 ? "your last text" : "an example"} instead.`);
+  }
+  if (kept.length > 0) {
+    keptEntry = kept[0];
+    positions = kept[0].positions ?? {};
+    return kept[0].text;
+  }
+  return CMG_EXAMPLES[0]?.text ?? "";
+}
 
 const wasmModule = fetch("cmg.wasm")
   .then((response) => response.arrayBuffer())
@@ -445,45 +581,117 @@ const wasmModule = fetch("cmg.wasm")
 const analyzer = new Analyzer(wasmModule, ANALYSIS_STALE_AFTER_MS, showSummary);
 const viewer = new Analyzer(wasmModule, VIEW_STALE_AFTER_MS, (summary, _ms, generation) => void followUp(summary, generation));
 
-view = new EditorView({
-  parent: byId("editor"),
-  state: EditorState.create({
-    doc: initial,
-    extensions: [
-      basicSetup,
-      lintGutter(),
-      hintField,
-      tokenField,
-      hover,
-      keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
-      EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
-      EditorView.updateListener.of((update) => {
-        if (update.docChanged) textChanged(update.state.doc.toString());
-        if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
-          selectInView(nodeAtCursor(update.state));
-        }
-      }),
-    ],
-  }),
-});
-textChanged(initial);
-
-for (const example of CMG_EXAMPLES) {
-  const option = document.createElement("option");
-  option.value = example.name;
-  option.textContent = example.name;
-  examplesMenu.append(option);
+/**
+ * The inlay hints' switch: on by default, off below 700 px where they crowd the text;
+ * the user's choice is kept in the browser.
+ */
+const HINTS_KEY = "cmg-playground-hints";
+function setUpHintsSwitch(): void {
+  const box = byId<HTMLInputElement>("hints");
+  let chosen: string | null = null;
+  try {
+    chosen = localStorage.getItem(HINTS_KEY);
+  } catch {
+    // Storage disabled: the default.
+  }
+  box.checked = chosen === null ? !window.matchMedia("(max-width: 700px)").matches : chosen === "on";
+  const apply = () => (document.body.dataset.hints = box.checked ? "on" : "off");
+  apply();
+  box.addEventListener("change", () => {
+    apply();
+    try {
+      localStorage.setItem(HINTS_KEY, box.checked ? "on" : "off");
+    } catch {
+      // Not kept: the switch still works for this page.
+    }
+  });
 }
-examplesMenu.addEventListener("change", () => {
-  const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
-  if (example === undefined) return;
-  // A new graph: a fresh view, which fits its first scene to the window.
-  positions = {};
-  lastScene = null;
-  frameReady = false;
-  frame.src = "view.html";
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: example.text } });
-  examplesMenu.value = "";
-});
-byId("format").addEventListener("click", () => void formatText());
-setUpJudge((text) => view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } }));
+
+/**
+ * The editor's colours in a dark system theme (`prefers-color-scheme`); the light ones
+ * are CodeMirror's own. The page, the text's colours and the game view follow the same
+ * setting in their stylesheets.
+ */
+const darkEditor = EditorView.theme(
+  {
+    "&": { backgroundColor: "#1e1e1e", color: "#d4d4d4" },
+    ".cm-content": { caretColor: "#aeafad" },
+    ".cm-cursor, .cm-dropCursor": { borderLeftColor: "#aeafad" },
+    "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground": { backgroundColor: "#264f78" },
+    ".cm-activeLine": { backgroundColor: "#2a2d2e" },
+    ".cm-gutters": { backgroundColor: "#1e1e1e", color: "#858585", borderRight: "1px solid #333" },
+    ".cm-activeLineGutter": { backgroundColor: "#2a2d2e" },
+    ".cm-tooltip": { backgroundColor: "#252526", color: "#d4d4d4", border: "1px solid #454545" },
+    ".cm-panels": { backgroundColor: "#252526", color: "#d4d4d4" },
+  },
+  { dark: true },
+);
+const editorTheme = new Compartment();
+const darkQuery = window.matchMedia("(prefers-color-scheme: dark)");
+const themeNow = () => (darkQuery.matches ? darkEditor : []);
+
+/** Opens the first text, then builds the editor around it. */
+async function start(): Promise<void> {
+  setUpHintsSwitch();
+  // Before the text's own link replaces the address: a #judge= link opens the panel.
+  setUpJudge((text) => replaceText(text));
+  const initial = await initialText();
+  view = new EditorView({
+    parent: byId("editor"),
+    state: EditorState.create({
+      doc: initial,
+      extensions: [
+        basicSetup,
+        editorTheme.of(themeNow()),
+        lintGutter(),
+        hintField,
+        tokenField,
+        hover,
+        keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
+        EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
+        EditorView.updateListener.of((update) => {
+          if (update.docChanged) textChanged(update.state.doc.toString());
+          if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
+            selectInView(nodeAtCursor(update.state));
+          }
+        }),
+      ],
+    }),
+  });
+  textChanged(initial);
+  fillKeptMenu();
+
+  for (const example of CMG_EXAMPLES) {
+    const option = document.createElement("option");
+    option.value = example.name;
+    option.textContent = example.name;
+    examplesMenu.append(option);
+  }
+  examplesMenu.addEventListener("change", () => {
+    const example = CMG_EXAMPLES.find((e) => e.name === examplesMenu.value);
+    if (example === undefined) return;
+    replaceText(example.text);
+    examplesMenu.value = "";
+  });
+  byId<HTMLSelectElement>("kept").addEventListener("change", (event) => {
+    const menu = event.target as HTMLSelectElement;
+    const entry = loadKept(localStorage).find((e) => e.id === menu.value);
+    if (entry !== undefined) replaceText(entry.text, entry);
+  });
+  byId("format").addEventListener("click", () => void formatText());
+  byId("copy-markdown").addEventListener("click", () => void copyAsMarkdown());
+  darkQuery.addEventListener("change", () => view.dispatch({ effects: editorTheme.reconfigure(themeNow()) }));
+  // A link pasted into the address bar of this page opens as it would in a new one (the
+  // page's own updates use replaceState, which fires no hashchange).
+  window.addEventListener("hashchange", () => void openLink());
+}
+
+async function openLink(): Promise<void> {
+  const opened = await openFragment(location.hash);
+  if (opened.kind === "text" && opened.text !== view.state.doc.toString()) replaceText(opened.text);
+  if (opened.kind === "broken") {
+    notice("broken-link", `This link could not be opened: ${opened.why}. The editor keeps its text.`);
+    void share(view.state.doc.toString(), editGeneration);
+  }
+}
+void start();

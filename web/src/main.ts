@@ -9,13 +9,15 @@ import {
   lastLevel,
   sliceColours,
 } from "./explorer";
+import { download, pictureSvg, svgToPng } from "./export";
 import { follow } from "./follow";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
+import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
 import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
   SCENE_VERSION,
+  graphKey,
   lineCaption,
   linePositions,
   moveText,
@@ -44,6 +46,8 @@ interface Host {
   slice(cat: number, turn: Player): Promise<Slice | null>;
   /** Shows the node's first mention; returns what to tell the user, if anything. */
   reveal(node: SceneNode): string | null;
+  /** The user dragged a node there (pinned), or unpinned it (null): a host may seed its next layout with it. */
+  moved?(node: number, at: [number, number] | null): void;
 }
 
 interface VsCodeApi {
@@ -105,6 +109,9 @@ function vscodeHost(api: VsCodeApi): Host {
       if (node.mention !== null) api.postMessage({ type: "reveal", mention: node.mention });
       return null;
     },
+    moved(node, at) {
+      api.postMessage({ type: "moved", node, at });
+    },
   };
 }
 
@@ -116,6 +123,9 @@ function byId<T extends HTMLElement>(id: string): T {
 
 type Mode = "line" | "play-mouse" | "play-cat" | "explore";
 
+/** A press on a node that moves farther than this many pixels drags it. */
+const DRAG_PX = 4;
+
 /** Slices asked for and not answered are asked again at most this often. */
 const SLICE_RETRY_MS = 300;
 
@@ -126,7 +136,9 @@ class View {
   private play: Play | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private zoom = { k: 1, x: 0, y: 0 };
-  private fitted = false;
+  /** The graph the picture was last fitted to (its nodes and edges), and whether the user zoomed or panned since. */
+  private fittedGraph: string | null = null;
+  private userMoved = false;
   private readonly picture: Picture = createPicture();
   /** The picture on a canvas, for large graphs (the SVG stays, hidden, as its accessible layer). */
   private readonly layer = new CanvasLayer(this.picture, () => this.zoom);
@@ -140,6 +152,12 @@ class View {
   private selected: number | null = null;
   /** The solver's last reply in play mode, announced once. */
   private announced = "";
+  /** Nodes the user dragged: drawn where they were put, whatever the layout says, until a double click unpins them. */
+  private readonly pinned = new Map<number, [number, number]>();
+  /** Where the layout put each node of the scene shown, before the pins. */
+  private laidOut = new Map<number, [number, number]>();
+  /** A drag just ended: the click that ends it is not a click on the node. */
+  private dragged = false;
 
   constructor(private readonly host: Host) {
     byId("stage").append(this.layer.canvas, this.picture.svg);
@@ -153,6 +171,21 @@ class View {
       this.setMode((e.target as HTMLSelectElement).value as Mode),
     );
     byId("fit").addEventListener("click", () => this.fit());
+    for (const button of Array.from(document.querySelectorAll<HTMLElement>("[data-export]"))) {
+      button.addEventListener("click", () => void this.export(button.dataset.export === "png" ? "png" : "svg"));
+    }
+    const toggle = byId("strategy-toggle");
+    toggle.addEventListener("click", () => {
+      const collapse = document.body.dataset.panel !== "collapsed";
+      document.body.dataset.panel = collapse ? "collapsed" : "";
+      toggle.setAttribute("aria-expanded", String(!collapse));
+    });
+    // The stage changes size with the window and when a panel beside it comes, goes or
+    // folds: the picture is fitted again, unless the user has zoomed or panned it.
+    new ResizeObserver(() => {
+      if (!this.userMoved && this.fittedGraph !== null) this.fit();
+      else this.layer.request();
+    }).observe(byId("stage"));
     byId("undo").addEventListener("click", () => this.undo());
     byId("restart").addEventListener("click", () => this.restart());
     byId<HTMLSelectElement>("cat").addEventListener("change", (e) => {
@@ -171,8 +204,18 @@ class View {
     });
     this.picture.nodes.addEventListener("click", (event) => {
       const group = (event.target as Element).closest("[data-node]");
-      if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
+      if (this.dragged) this.dragged = false;
+      else if (group !== null) this.clickNode(Number(group.getAttribute("data-node")));
     });
+    this.picture.nodes.addEventListener("dblclick", (event) => {
+      const group = (event.target as Element).closest("[data-node]");
+      const id = Number(group?.getAttribute("data-node"));
+      if (group === null || !this.pinned.has(id)) return;
+      this.pinned.delete(id);
+      this.host.moved?.(id, null);
+      this.redrawPins();
+    });
+    this.enableNodeDragging();
     // On the canvas, the same clicks, hit-tested; a hover names the node or the edge's what-if.
     this.layer.canvas.addEventListener("click", (event) => {
       const id = this.layer.nodeAt(event.clientX, event.clientY);
@@ -210,6 +253,12 @@ class View {
       this.setText("summary", `this page reads scene version ${SCENE_VERSION}, got ${scene.version}`);
       return;
     }
+    // The same graph as the picture shown (an edit of a comment, a label, the text's
+    // layout): every node stays where it is, whatever the layout did.
+    if (graphKey(scene) === this.fittedGraph && this.laidOut.size > 0) keepPositions(scene, this.laidOut);
+    this.laidOut = new Map(scene.nodes.map((node) => [node.id, [node.x, node.y]]));
+    for (const id of Array.from(this.pinned.keys())) if (!this.laidOut.has(id)) this.pinned.delete(id);
+    this.applyPins(scene);
     this.game = new Game(scene);
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
@@ -234,8 +283,13 @@ class View {
     }
     // The panels are filled first and the picture fitted before it is drawn: the stage's
     // size is all fitting measures, and measured now it costs no layout of the picture.
-    if (!this.fitted && scene.nodes.length > 0) this.fit();
+    // A new graph (a node or an edge added or removed) is fitted again, unless the user
+    // has zoomed or panned and every node is still in sight.
+    const graph = graphKey(scene);
+    if (scene.nodes.length > 0 && graph !== this.fittedGraph && (!this.userMoved || !this.allInSight(scene))) this.fit();
+    this.fittedGraph = graph;
     draw(this.picture, scene, drawer === "canvas");
+    this.markPins();
     markSelected(this.picture, this.selected);
     this.layer.show(scene, drawer === "canvas");
     this.refresh();
@@ -577,8 +631,87 @@ class View {
       x: (box.width || 600) / 2 - k * (x0 + x1) / 2,
       y: (box.height || 400) / 2 - k * (y0 + y1) / 2,
     };
-    this.fitted = true;
+    this.userMoved = false;
     this.applyZoom();
+  }
+
+  /** Puts the pinned nodes of `scene` where the user put them, the others where the layout did. */
+  private applyPins(scene: Scene): void {
+    for (const node of scene.nodes) {
+      const at = this.pinned.get(node.id) ?? this.laidOut.get(node.id);
+      if (at !== undefined) [node.x, node.y] = at;
+    }
+  }
+
+  private markPins(): void {
+    for (const group of Array.from(this.picture.nodes.children)) {
+      if (this.pinned.has(Number(group.getAttribute("data-node")))) group.setAttribute("data-pinned", "true");
+      else group.removeAttribute("data-pinned");
+    }
+  }
+
+  /** Draws the scene again with the pins as they are now (a drag, an unpin). */
+  private redrawPins(): void {
+    const scene = this.game?.scene;
+    if (scene === undefined) return;
+    this.applyPins(scene);
+    draw(this.picture, scene, document.body.dataset.renderer === "canvas");
+    this.markPins();
+    markSelected(this.picture, this.selected);
+    this.layer.show(scene, document.body.dataset.renderer === "canvas");
+    this.refresh();
+  }
+
+  /** A node dragged more than a few pixels is pinned where it is dropped (the SVG renderer). */
+  private enableNodeDragging(): void {
+    let drag: { id: number; x: number; y: number; moving: boolean } | null = null;
+    this.picture.nodes.addEventListener("pointerdown", (event) => {
+      const group = (event.target as Element).closest("[data-node]");
+      this.dragged = false;
+      if (group === null || event.button !== 0) return;
+      drag = { id: Number(group.getAttribute("data-node")), x: event.clientX, y: event.clientY, moving: false };
+    });
+    window.addEventListener("pointermove", (event) => {
+      if (drag === null) return;
+      if (!drag.moving && Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < DRAG_PX) return;
+      drag.moving = true;
+      const box = this.picture.svg.getBoundingClientRect();
+      const { k, x, y } = this.zoom;
+      this.pinned.set(drag.id, [Math.round((event.clientX - box.left - x) / k), Math.round((event.clientY - box.top - y) / k)]);
+      this.redrawPins();
+    });
+    window.addEventListener("pointerup", () => {
+      if (drag?.moving) {
+        this.dragged = true;
+        const at = this.pinned.get(drag.id);
+        if (at !== undefined) this.host.moved?.(drag.id, at);
+      }
+      drag = null;
+    });
+  }
+
+  /** Downloads the picture as shown, with its legend. */
+  private async export(kind: "svg" | "png"): Promise<void> {
+    const scene = this.game?.scene;
+    if (scene === undefined) return;
+    try {
+      const svg = pictureSvg(this.picture, scene, byId("stage"));
+      if (kind === "svg") download(new Blob([svg], { type: "image/svg+xml" }), "cmg-game.svg");
+      else download(await svgToPng(svg), "cmg-game.png");
+    } catch (error) {
+      this.setText("status", `the picture could not be saved: ${String(error)}`);
+    }
+  }
+
+  /** Whether every node of `scene` is inside the stage at the current zoom. */
+  private allInSight(scene: Scene): boolean {
+    const box = this.picture.svg.getBoundingClientRect();
+    const { k, x, y } = this.zoom;
+    const reach = NODE_RADIUS * 1.3 * k;
+    return scene.nodes.every((node) => {
+      const [sx, sy] = [x + k * node.x, y + k * node.y];
+      return sx - reach >= 0 && sy - reach >= 0 && sx + reach <= box.width && sy + reach <= box.height;
+    });
   }
 
   /** On the stage, so that they work over the SVG and over the canvas alike. */
@@ -594,6 +727,7 @@ class View {
         const k = Math.max(0.05, Math.min(20, this.zoom.k * factor));
         const ratio = k / this.zoom.k;
         this.zoom = { k, x: px - (px - this.zoom.x) * ratio, y: py - (py - this.zoom.y) * ratio };
+        this.userMoved = true;
         this.applyZoom();
       },
       { passive: false },
@@ -608,12 +742,24 @@ class View {
     stage.addEventListener("pointermove", (event) => {
       if (drag === null) return;
       this.zoom = { ...this.zoom, x: event.clientX - drag.x, y: event.clientY - drag.y };
+      this.userMoved = true;
       this.applyZoom();
     });
     stage.addEventListener("pointerup", () => {
       drag = null;
     });
   }
+}
+
+/** Puts every node of `scene` found in `at` there, and the bounds around them. */
+function keepPositions(scene: Scene, at: Map<number, [number, number]>): void {
+  for (const node of scene.nodes) {
+    const was = at.get(node.id);
+    if (was !== undefined) [node.x, node.y] = was;
+  }
+  const xs = scene.nodes.map((n) => n.x);
+  const ys = scene.nodes.map((n) => n.y);
+  if (xs.length > 0) scene.bounds = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
 /**

@@ -323,3 +323,8 @@ export function playStatus(game: Game, play: Play): string {
   const turn = play.position.turn === play.side ? "your move" : "solver's move";
   return `you are ${standing} (${describe(verdict.outcome, verdict.moves)}), ${turn}`;
 }
+
+/** The graph of a scene, its nodes and edges, as a key: the same key is the same graph. */
+export function graphKey(scene: { nodes: { id: number }[]; edges: { a: number; b: number }[] }): string {
+  return `${scene.nodes.map((n) => n.id).join(",")}|${scene.edges.map((e) => `${e.a}-${e.b}`).join(",")}`;
+}

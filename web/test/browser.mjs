@@ -187,6 +187,18 @@ try {
   await caption("mouse to move, mouse wins in 21", "caption at the start");
   await page.screenshot({ path: join(artifacts, "view-start.png") });
 
+  // The page's own exports: the picture as shown, with its legend (the playground's test
+  // looks inside them).
+  for (const kind of ["svg", "png"]) {
+    const [saved] = await Promise.all([page.waitForEvent("download"), page.click(`[data-export="${kind}"]`)]);
+    const bytes = readFileSync(await saved.path());
+    const good =
+      kind === "svg"
+        ? /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/.test(bytes.toString()) && (bytes.toString().match(/data-node=/g) ?? []).length === 10
+        : bytes.subarray(0, 8).toString("hex") === "89504e470d0a1a0a";
+    check(good, `the page's [data-export="${kind}"] button downloads ${saved.suggestedFilename()}, an ${kind.toUpperCase()} of the 10 nodes`);
+  }
+
   // ▶ advances the line: the mouse token goes to the line's next node.
   await page.click("#next");
   check((await text(page, "#step")) === "1/21", "▶ shows step 1 of 21");

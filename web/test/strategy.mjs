@@ -59,6 +59,31 @@ try {
   );
   check((await page.textContent(".legend [data-critical]"))?.includes("critical edge") === true, "the legend explains the mark");
 
+  // The panel sits beside the picture (under it below 700 px) and every node is in sight,
+  // the element at its centre the node itself; "strategy" folds the panel.
+  for (const [width, height] of [[1600, 900], [1280, 800], [420, 860]]) {
+    await page.setViewportSize({ width, height });
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const seen = await page.evaluate(() => {
+      const stage = document.getElementById("stage").getBoundingClientRect();
+      const panel = document.getElementById("strategy").getBoundingClientRect();
+      const apart = panel.right <= stage.left + 1 || panel.left >= stage.right - 1 || panel.top >= stage.bottom - 1;
+      const hidden = [...document.querySelectorAll("svg.cmg-scene [data-node]")].filter((node) => {
+        const box = node.querySelector(".shape").getBoundingClientRect();
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        const inside = box.left >= stage.left && box.right <= stage.right && box.top >= stage.top && box.bottom <= stage.bottom;
+        return !inside || document.elementFromPoint(x, y)?.closest("[data-node]") !== node;
+      });
+      return { apart, hidden: hidden.map((node) => node.getAttribute("data-node")) };
+    });
+    check(seen.apart && seen.hidden.length === 0, `${width} px: the panel is clear of the picture and every node is in sight${seen.hidden.length ? ` (hidden: ${seen.hidden.join(", ")})` : ""}`);
+  }
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.click("#strategy-toggle");
+  check(!(await page.isVisible("#strategy")) && (await page.getAttribute("#strategy-toggle", "aria-expanded")) === "false", "the strategy button folds the panel");
+  await page.click("#strategy-toggle");
+  check(await page.isVisible("#strategy"), "and shows it again");
+
   // The panel: the cat's tree; clicking a move shows the position after it.
   const title = await page.textContent("#strategy h2");
   check(title === "the cat's strategy, winning: cat wins in 2", `the panel's title: "${title}"`);

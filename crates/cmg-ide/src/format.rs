@@ -270,6 +270,12 @@ impl Printer<'_> {
         let statement = chunk.statement.map(|index| &parse.file.statements[index]);
         match statement.map(|s| &s.kind) {
             Some(StatementKind::Adjacency(lists)) => {
+                // LeetCode's `graph =` before the literal is dropped: the canonical form is the list.
+                let from = tokens
+                    .iter()
+                    .position(|t| t.kind == SyntaxKind::LBracket)
+                    .unwrap_or(0);
+                let tokens = &tokens[from..];
                 let one_line = self.one_line(tokens);
                 if !has_comment && one_line.len() <= MAX_WIDTH {
                     self.out.push_str(&one_line);

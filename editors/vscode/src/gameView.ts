@@ -20,6 +20,9 @@ interface PageMessage {
   request?: number;
   cat?: number;
   turn?: string;
+  /** "moved": a node the user dragged (pinned) to `at`, or unpinned (null). */
+  node?: number;
+  at?: [number, number] | null;
 }
 
 interface SliceResponse {
@@ -57,6 +60,13 @@ export function registerGameView(
   });
 }
 
+/**
+ * The positions of each document's last picture, by URI, for as long as the extension
+ * runs: closing the view and opening it again keeps every node where it was.
+ */
+const rememberedPositions = new Map<string, Record<string, [number, number]>>();
+const REMEMBERED_DOCUMENTS = 100;
+
 async function openGameView(
   context: vscode.ExtensionContext,
   document: vscode.TextDocument,
@@ -82,7 +92,9 @@ async function openGameView(
     nonce,
   });
 
-  let positions: Record<string, [number, number]> = {};
+  // Where the last view of this document drew its nodes: a view opened again draws them there.
+  const key = document.uri.toString();
+  let positions: Record<string, [number, number]> = rememberedPositions.get(key) ?? {};
   let timer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
 
@@ -104,6 +116,10 @@ async function openGameView(
     // Never show a scene of text the editor no longer has.
     if (response === null || disposed || response.version !== document.version) return;
     positions = Object.fromEntries(response.scene.nodes.map((n) => [String(n.id), [n.x, n.y]]));
+    rememberedPositions.delete(key);
+    rememberedPositions.set(key, positions);
+    // The oldest go first: a long session opens many documents.
+    while (rememberedPositions.size > REMEMBERED_DOCUMENTS) rememberedPositions.delete(rememberedPositions.keys().next().value as string);
     void webview.postMessage({ type: "scene", scene: response.scene });
     if (response.pending && retries > 0) {
       timer = setTimeout(() => void update(retries - 1), PENDING_RETRY_MS);
@@ -188,6 +204,11 @@ async function openGameView(
       }
       if (message.type === "reveal" && message.mention !== undefined) void reveal(document, message.mention);
       if (message.type === "slice" && typeof message.request === "number") void slice(message);
+      // A dragged node: the next layout starts from where it was put.
+      if (message.type === "moved" && typeof message.node === "number" && Array.isArray(message.at)) {
+        positions = { ...positions, [String(message.node)]: message.at };
+        rememberedPositions.set(key, positions);
+      }
     }),
   ];
   panel.onDidDispose(() => {

@@ -188,8 +188,10 @@ fn parse_with(text: &str, route: Route) -> Parse {
                 let range = significant[0]
                     .range
                     .cover(significant[significant.len() - 1].range);
-                let input = token_stream(&significant);
-                (range, parse_statement(&parser, input, text, &significant))
+                // The statement's range keeps LeetCode's `graph =`; the grammar reads the literal.
+                let read = &significant[puzzle_name(text, &significant)..];
+                let input = token_stream(read);
+                (range, parse_statement(&parser, input, text, read))
             }
         };
         chunk.range = range;
@@ -382,6 +384,23 @@ fn edge_chain(text: &str, tokens: &[Token]) -> Option<StatementKind> {
         _ => tokens.iter().step_by(2).map(group).collect(),
     };
     Some(StatementKind::Edges(groups))
+}
+
+/// LeetCode shows its input as `graph = [[2,5],[3],...]`: that name and `=` before an
+/// adjacency literal are part of the statement and read as nothing. Returns how many
+/// tokens they are (2), or 0 when the statement does not start so.
+fn puzzle_name(text: &str, tokens: &[Token]) -> usize {
+    match tokens {
+        [name, equals, bracket, ..]
+            if name.kind == SyntaxKind::Word
+                && &text[name.range.to_usize()] == "graph"
+                && &text[equals.range.to_usize()] == "="
+                && bracket.kind == SyntaxKind::LBracket =>
+        {
+            2
+        }
+        _ => 0,
+    }
 }
 
 type Extra<'a> = extra::Err<Rich<'a, SyntaxKind>>;
@@ -672,7 +691,7 @@ fn suggestion(kind: SyntaxKind, found: &str, negative: bool) -> Option<String> {
             _ => return None,
         },
         SyntaxKind::Word if found == "graph" => {
-            "this looks like the puzzle's `graph = [[...]]`: `cmg import` turns it into .cmg text"
+            "this looks like the puzzle's input: write it as `graph = [[...]]` or as the list alone"
                 .to_owned()
         }
         SyntaxKind::Word if found.eq_ignore_ascii_case("mice") => {
