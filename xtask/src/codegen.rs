@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use cmg_lsp::tables::{SemanticTokenType, SettingKind, SETTINGS, TOKEN_STYLES};
 use serde_json::Value;
 
+use crate::splice::splice_between;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
     /// Rewrite every stale file.
@@ -453,23 +455,6 @@ export function noMove(player: "mouse" | "cat"): string {{
 "#
     );
     Ok(())
-}
-
-pub(crate) fn splice_between(
-    text: &str,
-    start: &str,
-    end: &str,
-    body: &str,
-) -> Result<String, String> {
-    let open = text
-        .find(start)
-        .ok_or_else(|| format!("no `{start}` marker"))?
-        + start.len();
-    let close = open
-        + text[open..]
-            .find(end)
-            .ok_or_else(|| format!("no `{end}` marker after the start marker"))?;
-    Ok(format!("{}\n{body}{}", &text[..open], &text[close..]))
 }
 
 /// A JSON value whose objects keep the order they are built in (serde_json's maps are
