@@ -9,7 +9,8 @@ import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type Decorati
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
-import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
+import type { InlayHint, Method, Position, Request, Requests, Summary, TextEdit } from "../src/wasm/cmg";
+import type { Scene } from "../src/scene";
 import { fragmentOf, textOfFragment } from "./share";
 import type { FromWorker, ToWorker } from "./worker";
 
@@ -105,11 +106,11 @@ class Analyzer {
     if (this.inFlight === 0) this.sendWaiting();
   }
 
-  request<M extends keyof Requests>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["answer"] | null> {
+  request<M extends Method>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["answer"] | null> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.answers.set(id, resolve as (answer: unknown) => void);
-      this.post({ type: "request", id, method, params: params as Record<string, unknown> });
+      this.post({ type: "request", id, request: { method, ...params } as Request });
       this.started();
     });
   }
@@ -316,11 +317,9 @@ async function followUp(summary: Summary, generation: number): Promise<void> {
   const edit = viewerEdit;
   const stale = () => generation !== viewer.current || edit !== editGeneration;
   for (const explain of [false, true]) {
-    const scene = (await viewer.request("scene", { positions, explain })) as {
-      nodes?: { id: number; x: number; y: number }[];
-    } | null;
+    const scene = (await viewer.request("scene", { positions, explain })) as Scene | null;
     if (scene === null || stale()) return;
-    positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
+    positions = Object.fromEntries(scene.nodes.map((n) => [n.id, [n.x, n.y]]));
     lastScene = scene;
     if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");
     if (!explain) await addFixesAndHints(summary, stale);

@@ -3,7 +3,8 @@
 //! `contributes` entries, the settings tables of the READMEs and the extension's list of
 //! server settings, and the view page's words for node roles, outcomes and endings
 //! (`web/src/generated/words.ts`, from `cmg_ide::view::role`,
-//! `cmg_core::analysis::describe` and `cmg_core::ending::Ending`). Each generated part sits between markers (or, in
+//! `cmg_core::analysis::describe` and `cmg_core::ending::Ending`), and the WebAssembly core's
+//! protocol (`web/src/wasm/protocol.ts`, from `cmg_wasm::protocol`). Each generated part sits between markers (or, in
 //! `package.json`, is one whole JSON value; `words.ts` is generated whole), so the
 //! hand-written rest of every file is kept as it is.
 //!
@@ -75,6 +76,10 @@ const TARGETS: &[Target] = &[
     Target {
         path: "web/src/generated/words.ts",
         generate: |_| words_ts(),
+    },
+    Target {
+        path: "web/src/wasm/protocol.ts",
+        generate: |_| crate::protocol::protocol_ts(),
     },
 ];
 

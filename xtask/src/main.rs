@@ -3,6 +3,7 @@
 
 mod codegen;
 mod codes;
+mod protocol;
 mod splice;
 
 use std::process::ExitCode;
