@@ -45,7 +45,7 @@ fn read_error(name: &str, error: ReadError) -> CliError {
         ReadError::TooLarge { .. } => {
             return CliError(format!(
                 "{name} is larger than {} (the most cmg reads, as the editor's `analysis.maxDocumentBytes`)",
-                super::solve::human_bytes(max_document_bytes())
+                super::text::human_bytes(max_document_bytes())
             ))
         }
         ReadError::Directory => "a directory",
@@ -118,7 +118,7 @@ pub fn expand_paths(arguments: &[String]) -> Vec<Result<String, CliError>> {
             // as "all is well" about files that were never looked at.
             eprintln!(
                 "cmg: no .cmg file found under {}",
-                super::render::visible(argument)
+                super::text::visible(argument)
             );
         }
         found.extend(walk.files.iter().map(|path| Ok(path.display().to_string())));

@@ -26,6 +26,7 @@ mod picture;
 mod render;
 mod solve;
 mod solve_explain;
+mod text;
 mod view;
 
 use std::process::ExitCode;

@@ -7,7 +7,6 @@
 //! long line is cut around its span first, since a 2 MB line must not be processed
 //! under every diagnostic.
 
-use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::sync::OnceLock;
 
@@ -16,6 +15,7 @@ use termcolor::{ColorChoice, StandardStream, WriteColor};
 
 use super::input::Source;
 use super::output::Stdout;
+pub use super::text::visible;
 use super::ColorWhen;
 use cmg_core::analysis::Analysis;
 use cmg_core::model::{Diagnostic, Severity};
@@ -370,34 +370,6 @@ fn level(severity: Severity) -> Level<'static> {
         Severity::Information => Level::INFO.with_name("information"),
         Severity::Hint => Level::HELP.with_name("hint"),
     }
-}
-
-/// Text from a file made safe to print on a terminal, as rustc shows it: C0 controls
-/// and DEL as their visible pictures (`␛`, one column, so columns stay exact), C1
-/// controls, bidirectional overrides and line separators as `\u{..}`. Tabs and line
-/// feeds stay (the renderer lays tabs out itself). A file can then neither move the
-/// cursor, retitle the window nor write the clipboard (OSC 52).
-pub fn visible(text: &str) -> Cow<'_, str> {
-    let needs = |c: char| {
-        (c.is_control() && c != '\t' && c != '\n')
-            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
-    };
-    if !text.chars().any(needs) {
-        return Cow::Borrowed(text);
-    }
-    let mut shown = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            c if !needs(c) => shown.push(c),
-            '\u{0}'..='\u{1f}' => shown.push(char::from_u32(0x2400 + c as u32).unwrap_or('?')),
-            '\u{7f}' => shown.push('␡'),
-            c => {
-                use std::fmt::Write as _;
-                let _ = write!(shown, "\\u{{{:x}}}", c as u32);
-            }
-        }
-    }
-    Cow::Owned(shown)
 }
 
 /// The part of a long line shown for one span: the span's start with some context

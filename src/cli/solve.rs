@@ -8,6 +8,7 @@ use serde_json::{json, Value};
 use super::input::read_source;
 use super::render::{self, SourceView};
 pub use super::solve_explain::ExplainOptions;
+pub use super::text::human_bytes;
 use super::{exit_code, CliResult, EXIT_USAGE};
 use cmg_core::analysis::{
     describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
@@ -218,22 +219,4 @@ fn total_memory() -> Option<u64> {
     let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
-}
-
-/// "1.6 KiB", "5.96 GiB": binary units, like the `--max-memory` sizes.
-pub fn human_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{bytes} bytes")
-    } else if value < 10.0 {
-        format!("{value:.1} {}", UNITS[unit])
-    } else {
-        format!("{value:.0} {}", UNITS[unit])
-    }
 }

@@ -7,6 +7,7 @@
 
 mod common;
 
+mod circles;
 mod cli;
 mod cli_hostile;
 mod cli_view;

@@ -9,8 +9,8 @@ import { Decoration, EditorView, WidgetType, hoverTooltip, keymap, type Decorati
 import { indentWithTab } from "@codemirror/commands";
 import { basicSetup } from "codemirror";
 
-import { graphKey } from "../src/scene";
-import type { InlayHint, Position, Requests, Summary, TextEdit } from "../src/wasm/cmg";
+import { graphKey, type Scene } from "../src/scene";
+import type { InlayHint, Method, Position, Request, Requests, Summary, TextEdit } from "../src/wasm/cmg";
 import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
 import { leetcodeInput, markdownOf } from "./copy";
 import { renderMarkdown } from "./markdown";
@@ -110,11 +110,11 @@ class Analyzer {
     if (this.inFlight === 0) this.sendWaiting();
   }
 
-  request<M extends keyof Requests>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["answer"] | null> {
+  request<M extends Method>(method: M, params: Requests[M]["params"]): Promise<Requests[M]["answer"] | null> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.answers.set(id, resolve as (answer: unknown) => void);
-      this.post({ type: "request", id, method, params: params as Record<string, unknown> });
+      this.post({ type: "request", id, request: { method, ...params } as Request });
       this.started();
     });
   }
@@ -325,18 +325,15 @@ async function followUp(summary: Summary, generation: number): Promise<void> {
   const edit = viewerEdit;
   const stale = () => generation !== viewer.current || edit !== editGeneration;
   for (const explain of [false, true]) {
-    const scene = (await viewer.request("scene", { positions, explain })) as {
-      nodes?: { id: number; x: number; y: number }[];
-      edges?: { a: number; b: number }[];
-    } | null;
+    const scene = (await viewer.request("scene", { positions, explain })) as Scene | null;
     if (scene === null || stale()) return;
     // The same graph as before (a comment, a label): the nodes stay exactly where they
     // were, as the view keeps them, so that the next layout starts from what is shown.
-    const previous = lastScene as typeof scene;
-    if (scene.nodes !== undefined && previous?.nodes !== undefined && graphKey({ nodes: scene.nodes, edges: scene.edges ?? [] }) === graphKey({ nodes: previous.nodes, edges: previous.edges ?? [] })) {
+    const previous = lastScene as Scene | null;
+    if (previous !== null && graphKey(scene) === graphKey(previous)) {
       for (const node of scene.nodes) [node.x, node.y] = positions[node.id] ?? [node.x, node.y];
     }
-    positions = Object.fromEntries((scene.nodes ?? []).map((n) => [n.id, [n.x, n.y]]));
+    positions = Object.fromEntries(scene.nodes.map((n) => [n.id, [n.x, n.y]]));
     keepPositions();
     lastScene = scene;
     if (frameReady) frame.contentWindow?.postMessage({ type: "scene", scene }, "*");

@@ -3,16 +3,16 @@
 // the page sends a text only when the last one is answered, so no stale text is
 // analysed, and starts a new worker when one runs too long (playground/main.ts).
 
-import { Cmg, type Requests } from "../src/wasm/cmg";
+import { Cmg, type Request, type Summary } from "../src/wasm/cmg";
 
 /** From the page: the compiled module first, then texts and requests about the last one. */
 export type ToWorker =
   | { type: "module"; module: WebAssembly.Module }
   | { type: "open"; generation: number; text: string }
-  | { type: "request"; id: number; method: keyof Requests; params: Record<string, unknown> };
+  | { type: "request"; id: number; request: Request };
 
 export type FromWorker =
-  | { type: "opened"; generation: number; summary: ReturnType<Cmg["open"]>; ms: number }
+  | { type: "opened"; generation: number; summary: Summary; ms: number }
   | { type: "answer"; id: number; answer: unknown; error?: string };
 
 let moduleArrived: (module: WebAssembly.Module) => void = () => {};
@@ -20,7 +20,7 @@ const compiled = new Promise<WebAssembly.Module>((resolve) => (moduleArrived = r
 let cmg: Promise<Cmg> = compiled.then((module) => Cmg.load(module));
 
 /** The summary of a text whose analysis trapped (out of memory, or a bug): a new instance takes over. */
-function failed(error: unknown): ReturnType<Cmg["open"]> {
+function failed(error: unknown): Summary {
   cmg = compiled.then((module) => Cmg.load(module));
   const message = `the analysis stopped: ${String(error)}`;
   return {
@@ -42,7 +42,7 @@ self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
     const core = await cmg;
     if (message.type === "open") {
       const started = performance.now();
-      let summary: ReturnType<Cmg["open"]>;
+      let summary: Summary;
       try {
         summary = core.open(message.text);
       } catch (error) {
@@ -51,7 +51,7 @@ self.addEventListener("message", (event: MessageEvent<ToWorker>) => {
       post({ type: "opened", generation: message.generation, summary, ms: performance.now() - started });
     } else {
       try {
-        post({ type: "answer", id: message.id, answer: core.request(message.method, message.params as never) });
+        post({ type: "answer", id: message.id, answer: core.answer(message.request) });
       } catch (error) {
         // A trap leaves the instance unusable; a bad request (an Error from cmg.ts) does not.
         if (error instanceof WebAssembly.RuntimeError) failed(error);

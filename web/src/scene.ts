@@ -4,7 +4,6 @@
 // Pure functions, no DOM: tested under node's test runner.
 
 import { describe, ENDINGS, noMove, type SceneRole } from "./generated/words";
-import type { SceneStrategy } from "./strategy";
 
 export { describe };
 
@@ -81,6 +80,24 @@ export interface Scene {
   layout_note?: string;
   /** Set by `cmg view` when the file cannot be read (deleted, moved): the scene is the last one read. */
   source_note?: string;
+}
+
+/** A strategy tree of the scene (crates/cmg-ide/src/view/explain.rs), drawn by strategy.ts. */
+export interface SceneTreeLine {
+  depth: number;
+  text: string;
+  note: string;
+  mouse: number;
+  cat: number;
+  turn: 0 | 1;
+  repeat_of: number | null;
+}
+
+export interface SceneStrategy {
+  player: Player;
+  title: string;
+  lines: SceneTreeLine[];
+  truncated: boolean;
 }
 
 /** The scene format this page understands (SCENE_VERSION in crates/cmg-ide/src/view/mod.rs). */

@@ -1,24 +1,7 @@
 // The strategy panel: the scene's strategy trees (crates/cmg-ide/src/view/explain.rs) as
 // foldable lists beside the picture; clicking a move shows its position in the picture.
 
-import type { Player, Position } from "./scene";
-
-export interface SceneTreeLine {
-  depth: number;
-  text: string;
-  note: string;
-  mouse: number;
-  cat: number;
-  turn: 0 | 1;
-  repeat_of: number | null;
-}
-
-export interface SceneStrategy {
-  player: Player;
-  title: string;
-  lines: SceneTreeLine[];
-  truncated: boolean;
-}
+import type { Position, SceneStrategy, SceneTreeLine } from "./scene";
 
 /** Levels shown unfolded when the panel is drawn: the first move, the replies and the answers. */
 export const OPEN_DEPTH = 2;

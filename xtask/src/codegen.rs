@@ -3,7 +3,8 @@
 //! `contributes` entries, the settings tables of the READMEs and the extension's list of
 //! server settings, and the view page's words for node roles, outcomes and endings
 //! (`web/src/generated/words.ts`, from `cmg_ide::view::role`,
-//! `cmg_core::analysis::describe` and `cmg_core::ending::Ending`). Each generated part sits between markers (or, in
+//! `cmg_core::analysis::describe` and `cmg_core::ending::Ending`), and the WebAssembly core's
+//! protocol (`web/src/wasm/protocol.ts`, from `cmg_wasm::protocol`). Each generated part sits between markers (or, in
 //! `package.json`, is one whole JSON value; `words.ts` is generated whole), so the
 //! hand-written rest of every file is kept as it is.
 //!
@@ -17,6 +18,8 @@ use std::path::{Path, PathBuf};
 
 use cmg_lsp::tables::{SemanticTokenType, SettingKind, SETTINGS, TOKEN_STYLES};
 use serde_json::Value;
+
+use crate::splice::splice_between;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -73,6 +76,10 @@ const TARGETS: &[Target] = &[
     Target {
         path: "web/src/generated/words.ts",
         generate: |_| words_ts(),
+    },
+    Target {
+        path: "web/src/wasm/protocol.ts",
+        generate: |_| crate::protocol::protocol_ts(),
     },
 ];
 
@@ -463,23 +470,6 @@ export function noMove(player: "mouse" | "cat"): string {{
 "#
     );
     Ok(())
-}
-
-pub(crate) fn splice_between(
-    text: &str,
-    start: &str,
-    end: &str,
-    body: &str,
-) -> Result<String, String> {
-    let open = text
-        .find(start)
-        .ok_or_else(|| format!("no `{start}` marker"))?
-        + start.len();
-    let close = open
-        + text[open..]
-            .find(end)
-            .ok_or_else(|| format!("no `{end}` marker after the start marker"))?;
-    Ok(format!("{}\n{body}{}", &text[..open], &text[close..]))
 }
 
 /// A JSON value whose objects keep the order they are built in (serde_json's maps are

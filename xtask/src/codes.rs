@@ -25,7 +25,7 @@ pub fn diagnostics_md(text: &str) -> Result<String, String> {
             code.severity().as_str()
         );
     }
-    let mut page = super::codegen::splice_between(text, INDEX_START, INDEX_END, &index)?;
+    let mut page = crate::splice::splice_between(text, INDEX_START, INDEX_END, &index)?;
 
     let headings: Vec<&str> = page
         .lines()

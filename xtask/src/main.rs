@@ -3,6 +3,8 @@
 
 mod codegen;
 mod codes;
+mod protocol;
+mod splice;
 
 use std::process::ExitCode;
 

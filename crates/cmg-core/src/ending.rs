@@ -4,8 +4,6 @@
 
 use cmg_solve::Player;
 
-use crate::explain::player_name;
-
 /// The ways a line of play stops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -59,6 +57,14 @@ impl Ending {
             Ending::Repeats => "repeats",
             Ending::NoMove(_) => "noMove",
         }
+    }
+}
+
+/// A player as the words name it: "mouse" or "cat".
+pub fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::Mouse => "mouse",
+        Player::Cat => "cat",
     }
 }
 

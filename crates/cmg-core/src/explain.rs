@@ -14,6 +14,7 @@ use cmg_solve::{
 };
 
 use crate::analysis::describe;
+pub use crate::ending::player_name;
 use crate::ending::Ending;
 use crate::model::Graph;
 
@@ -282,13 +283,6 @@ pub fn strategy_title(solution: &Solution, player: Player, start: Position) -> S
             "the {name}'s strategy, winning: {}",
             describe(outcome, solution.moves_to_end(start))
         ),
-    }
-}
-
-pub fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::Mouse => "mouse",
-        Player::Cat => "cat",
     }
 }
 

@@ -7,10 +7,7 @@
 //! end, so the start's answer is final the moment it is decided and the solve stops there.
 //! `tests` checks every position of the full run against `cmg_solve::solve`.
 
-use crate::graph::{Constraints, Graph};
-
-/// The largest node count the evaluator (and so the search) handles: one `u64` of neighbours per node.
-pub const MAX_NODES: usize = 64;
+use crate::graph::{Constraints, Graph, MAX_NODES};
 
 /// Who wins a decided game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

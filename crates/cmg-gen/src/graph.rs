@@ -2,7 +2,9 @@
 //! undirected and without self-loops; and the rules an edge change must keep (LeetCode 913's
 //! constraints, or none).
 
-use crate::eval::MAX_NODES;
+/// The largest node count a graph (and so the evaluator and the search) holds: one `u64`
+/// of neighbours per node.
+pub const MAX_NODES: usize = 64;
 
 /// An undirected graph on nodes `0..n` (`n <= 64`); node 0 is the hole, 1 the mouse's start, 2 the cat's.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

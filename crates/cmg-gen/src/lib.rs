@@ -12,14 +12,14 @@ mod eval;
 mod exhaustive;
 mod graph;
 mod rng;
-pub use rng::Rng;
 mod search;
 
-pub use eval::{Evaluator, Start, Starts, Winner, MAX_NODES};
+pub use eval::{Evaluator, Start, Starts, Winner};
 pub use exhaustive::{
     each_graph, examine, Best, Exhaustive, Longest, Part, Plan, MAX_EXHAUSTIVE_NODES,
 };
-pub use graph::{Constraints, Graph};
+pub use graph::{Constraints, Graph, MAX_NODES};
+pub use rng::Rng;
 pub use search::{
     planned_steps, search, Found, Progress, Request, STEPS_PER_SECOND, TABU_MAX_NODES,
 };

@@ -20,8 +20,8 @@ use super::config::Config;
 use super::convert::Encoding;
 use super::documents::{Needs, OverBudget};
 use super::pull::Pulled;
-use super::requests::Snapshot;
 use super::scheduler::{Action, Event, Scheduler, SolveOutcome, Ticket};
+use super::snapshot::Snapshot;
 
 /// How long the first publication of an analysis waits for a pending solve, so that a
 /// quick solve's `expect-mismatch` comes in the same publication as the rest (no

@@ -1,21 +1,24 @@
 //! The language server: the tower-lsp-server adapter over the `ide` features. The only
 //! layer that knows the protocol.
 
-mod capabilities;
 mod client;
 mod config;
+mod context;
 mod convert;
 mod documents;
 mod event_loop;
 pub mod files;
 mod framing;
+mod legend;
 mod lifecycle;
 mod longer_game;
+mod pool;
 mod pull;
 mod requests;
 mod scene;
 mod scheduler;
 mod server;
+mod snapshot;
 #[cfg(feature = "test-support")]
 pub mod test_client;
 mod tokens;
@@ -26,10 +29,8 @@ pub use server::Server;
 
 /// The tables `cargo xtask codegen` writes the editor files from.
 pub mod tables {
-    pub use super::capabilities::{
-        semantic_tokens_legend, token_encoding, TokenStyle, TOKEN_STYLES,
-    };
     pub use super::config::{Setting, SettingKind, SETTINGS};
+    pub use super::legend::{semantic_tokens_legend, token_encoding, TokenStyle, TOKEN_STYLES};
     pub use tower_lsp_server::ls_types::SemanticTokenType;
 }
 

@@ -21,8 +21,8 @@ use tower_lsp_server::ls_types::{
 };
 use tower_lsp_server::Client;
 
-use super::requests::Snapshot;
-use super::server::guarded;
+use super::pool::guarded;
+use super::snapshot::Snapshot;
 
 /// The command the action runs (in `executeCommand`'s list).
 pub const FIND_LONGER_COMMAND: &str = "cmg.findLongerGame";

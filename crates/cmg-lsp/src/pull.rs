@@ -23,13 +23,11 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use serde_json::json;
-use tower_lsp_server::jsonrpc::{self, Error, ErrorCode};
+use tower_lsp_server::jsonrpc::{Error, ErrorCode};
 use tower_lsp_server::ls_types::*;
 
-use super::documents::{self, Needs, SolveState};
-use super::event_loop::Unanswerable;
-use super::requests::Snapshot;
-use super::server::{on_pool, Server};
+use super::documents::{self, SolveState};
+use super::snapshot::Snapshot;
 
 /// The result id of the snapshot's diagnostics: its generation, what besides the
 /// analysis they are built from (`s`: a solution checked against `expect`s, `t`: a
@@ -166,47 +164,6 @@ fn digest(diagnostics: &[Diagnostic]) -> u64 {
         .unwrap_or_default()
         .hash(&mut hasher);
     hasher.finish()
-}
-
-/// The pull of diagnostics, for one document (here) and for the workspace
-/// (`workspace::handle`).
-pub(crate) fn register(capabilities: &mut ServerCapabilities) {
-    capabilities.diagnostic_provider =
-        Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
-            identifier: Some("cmg".to_owned()),
-            inter_file_dependencies: false,
-            workspace_diagnostics: true,
-            work_done_progress_options: WorkDoneProgressOptions::default(),
-        }));
-}
-
-/// A pull of one document's diagnostics; see [`super::pull`].
-pub(crate) async fn handle(
-    server: &Server,
-    params: DocumentDiagnosticParams,
-) -> jsonrpc::Result<DocumentDiagnosticReportResult> {
-    let uri = params.text_document.uri;
-    let snapshot = match server.current(&uri, Needs::Diagnostics).await {
-        Ok(Some(snapshot)) => snapshot,
-        // Not open: nothing to report here (closed files are in `workspace/diagnostic`).
-        Ok(None) => return Ok(full(None, Vec::new())),
-        Err(Unanswerable::Superseded) => return Err(superseded()),
-        Err(Unanswerable::Failed) => return Ok(kept(params.previous_result_id)),
-        Err(why) => return Err(why.into()),
-    };
-    let result_id = result_id(&snapshot);
-    if params.previous_result_id.as_deref() == Some(result_id.as_str()) {
-        return Ok(unchanged(result_id));
-    }
-    let version = snapshot.version;
-    let items = on_pool("diagnostics", move || items(&snapshot)).await?;
-    if server
-        .pulled()
-        .answered(&uri, Channel::Document, version, &items)
-    {
-        server.refresh_diagnostics();
-    }
-    Ok(full(Some(result_id), items))
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::{Error, ErrorCode, Result};
 use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
+use super::context::Context;
 use super::documents::Needs;
-use super::Server;
 use cmg_core::explain::WhatIfState;
 use cmg_core::model::Graph;
 use cmg_ide::view::{
@@ -58,83 +58,86 @@ pub struct SceneResponse {
     pub scene: Scene,
 }
 
-impl Server {
-    /// `null` for a document that is not open.
-    pub(super) async fn scene(&self, params: SceneParams) -> Result<Option<SceneResponse>> {
-        let uri = params.text_document.uri;
-        let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
-            return Ok(None);
-        };
-        let version = snapshot.version;
-        // Asked again while the solve or its what-if runs.
-        let solving = snapshot.solving
-            || snapshot
-                .solution
-                .as_ref()
-                .is_some_and(|solved| solved.what_if == WhatIfState::Pending);
-        check_version(SCENE_METHOD, version, params.version)?;
-        let document = self.layouts().document(&uri);
-        // Queued before waiting for the turn, so that a newer version's request stops
-        // this one even while it waits.
-        let queued = Queued::new(&document, version);
-        let _turn = document.turn.lock().await;
-        if queued.cancel.load(Ordering::Relaxed) {
-            return Err(superseded(version));
-        }
-        let last = document.state().last.clone();
-        let cancel = queued.cancel.clone();
-        // Layout costs up to a few seconds (its budget): off the async threads. A panic
-        // there comes back as a join error, answered as an error response.
-        let made = tokio::task::spawn_blocking(move || {
-            let solved = snapshot.solution.as_deref();
-            let solution = solved.map(|solved| &*solved.solution);
-            let analysis = &snapshot.analysis;
-            let graph = &analysis.model.graph;
-            let (mut scene, laid_out) = if !draws(graph) {
-                (scene(analysis, solution, &params.positions), None)
-            } else {
-                let layout = match last.filter(|last| last.fits(graph, &params.positions)) {
-                    Some(last) => last.layout.clone(),
-                    None => {
-                        let limits = Limits {
-                            cancel: Some(cancel.as_ref()),
-                            ..Limits::default()
-                        };
-                        let Ok(layout) = layout_within(graph, &params.positions, limits) else {
-                            return None;
-                        };
-                        layout
-                    }
-                };
-                let laid_out = LastLayout {
-                    graph: graph.clone(),
-                    from: params.positions,
-                    layout: layout.clone(),
-                };
-                (scene_laid_out(analysis, solution, layout), Some(laid_out))
-            };
-            add_explanations(&mut scene, analysis, solved);
-            Some((scene, laid_out))
-        })
-        .await
-        .map_err(|_| {
-            let mut error = Error::internal_error();
-            error.message = "cmg: internal error in cmg/scene; the server goes on".into();
-            error
-        })?;
-        let Some((scene, laid_out)) = made else {
-            return Err(superseded(version));
-        };
-        if let Some(laid_out) = laid_out {
-            document.state().last = Some(Arc::new(laid_out));
-        }
-        Ok(Some(SceneResponse {
-            uri,
-            version,
-            pending: solving && scene.too_large.is_none(),
-            scene,
-        }))
+/// `cmg/scene`: `null` for a document that is not open; one layout at a time per
+/// document (`layouts`).
+pub(crate) async fn handle_scene(
+    context: &Context,
+    layouts: &Layouts,
+    params: SceneParams,
+) -> Result<Option<SceneResponse>> {
+    let uri = params.text_document.uri;
+    let Some(snapshot) = context.current(&uri, Needs::Analysis).await? else {
+        return Ok(None);
+    };
+    let version = snapshot.version;
+    // Asked again while the solve or its what-if runs.
+    let solving = snapshot.solving
+        || snapshot
+            .solution
+            .as_ref()
+            .is_some_and(|solved| solved.what_if == WhatIfState::Pending);
+    check_version(SCENE_METHOD, version, params.version)?;
+    let document = layouts.document(&uri);
+    // Queued before waiting for the turn, so that a newer version's request stops
+    // this one even while it waits.
+    let queued = Queued::new(&document, version);
+    let _turn = document.turn.lock().await;
+    if queued.cancel.load(Ordering::Relaxed) {
+        return Err(superseded(version));
     }
+    let last = document.state().last.clone();
+    let cancel = queued.cancel.clone();
+    // Layout costs up to a few seconds (its budget): off the async threads. A panic
+    // there comes back as a join error, answered as an error response.
+    let made = tokio::task::spawn_blocking(move || {
+        let solved = snapshot.solution.as_deref();
+        let solution = solved.map(|solved| &*solved.solution);
+        let analysis = &snapshot.analysis;
+        let graph = &analysis.model.graph;
+        let (mut scene, laid_out) = if !draws(graph) {
+            (scene(analysis, solution, &params.positions), None)
+        } else {
+            let layout = match last.filter(|last| last.fits(graph, &params.positions)) {
+                Some(last) => last.layout.clone(),
+                None => {
+                    let limits = Limits {
+                        cancel: Some(cancel.as_ref()),
+                        ..Limits::default()
+                    };
+                    let Ok(layout) = layout_within(graph, &params.positions, limits) else {
+                        return None;
+                    };
+                    layout
+                }
+            };
+            let laid_out = LastLayout {
+                graph: graph.clone(),
+                from: params.positions,
+                layout: layout.clone(),
+            };
+            (scene_laid_out(analysis, solution, layout), Some(laid_out))
+        };
+        add_explanations(&mut scene, analysis, solved);
+        Some((scene, laid_out))
+    })
+    .await
+    .map_err(|_| {
+        let mut error = Error::internal_error();
+        error.message = "cmg: internal error in cmg/scene; the server goes on".into();
+        error
+    })?;
+    let Some((scene, laid_out)) = made else {
+        return Err(superseded(version));
+    };
+    if let Some(laid_out) = laid_out {
+        document.state().last = Some(Arc::new(laid_out));
+    }
+    Ok(Some(SceneResponse {
+        uri,
+        version,
+        pending: solving && scene.too_large.is_none(),
+        scene,
+    }))
 }
 
 /// The answer to a scene request whose layout a newer version's request stopped.
@@ -318,43 +321,44 @@ pub struct SliceResponse {
     pub slice: Option<Slice>,
 }
 
-impl Server {
-    /// `null` for a document that is not open; an invalid-params error for an unknown
-    /// turn or a node the graph does not have.
-    pub(super) async fn slice(&self, params: SliceParams) -> Result<Option<SliceResponse>> {
-        let uri = params.text_document.uri;
-        let Some(snapshot) = self.current(&uri, Needs::Analysis).await? else {
-            return Ok(None);
-        };
-        let version = snapshot.version;
-        check_version(SLICE_METHOD, version, params.version)?;
-        let turn = parse_turn(&params.turn).ok_or_else(|| {
-            Error::invalid_params(format!(
-                "cmg/slice: turn must be \"mouse\" or \"cat\", not {:?}",
-                params.turn
-            ))
-        })?;
-        // O(nodes): small enough to answer here.
-        let found = slice(
-            &snapshot.analysis.model.graph,
-            snapshot.solution.as_deref().map(|solved| &*solved.solution),
-            params.cat,
-            turn,
-        );
-        let slice = match found {
-            Ok(slice) => Some(slice),
-            Err(SliceError::NotSolved) => None,
-            Err(error @ SliceError::UnknownNode(_)) => {
-                return Err(Error::invalid_params(format!("cmg/slice: {error}")));
-            }
-        };
-        Ok(Some(SliceResponse {
-            uri,
-            version,
-            pending: snapshot.solving && slice.is_none(),
-            slice,
-        }))
-    }
+/// `cmg/slice`: `null` for a document that is not open; an invalid-params error for an
+/// unknown turn or a node the graph does not have.
+pub(crate) async fn handle_slice(
+    context: &Context,
+    params: SliceParams,
+) -> Result<Option<SliceResponse>> {
+    let uri = params.text_document.uri;
+    let Some(snapshot) = context.current(&uri, Needs::Analysis).await? else {
+        return Ok(None);
+    };
+    let version = snapshot.version;
+    check_version(SLICE_METHOD, version, params.version)?;
+    let turn = parse_turn(&params.turn).ok_or_else(|| {
+        Error::invalid_params(format!(
+            "cmg/slice: turn must be \"mouse\" or \"cat\", not {:?}",
+            params.turn
+        ))
+    })?;
+    // O(nodes): small enough to answer here.
+    let found = slice(
+        &snapshot.analysis.model.graph,
+        snapshot.solution.as_deref().map(|solved| &*solved.solution),
+        params.cat,
+        turn,
+    );
+    let slice = match found {
+        Ok(slice) => Some(slice),
+        Err(SliceError::NotSolved) => None,
+        Err(error @ SliceError::UnknownNode(_)) => {
+            return Err(Error::invalid_params(format!("cmg/slice: {error}")));
+        }
+    };
+    Ok(Some(SliceResponse {
+        uri,
+        version,
+        pending: snapshot.solving && slice.is_none(),
+        slice,
+    }))
 }
 
 #[cfg(test)]

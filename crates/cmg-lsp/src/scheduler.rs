@@ -50,7 +50,7 @@ use super::documents::{
     self, Analysed, AnalysisJob, Document, Finished, Leftover, Needs, OverBudget, SolveJob,
     SolveState,
 };
-use super::requests::Snapshot;
+use super::snapshot::Snapshot;
 use cmg_core::analysis::{MemorySetting, TooLarge};
 
 /// Which request an answer is for; handed out by the server's loop.

@@ -3,28 +3,22 @@
 //! for the snapshot of its text, then runs its `ide` function on the blocking pool. No
 //! handler holds state, and none waits for the client.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::Notify;
-use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
-use super::capabilities;
-use super::client::{ask_client, refresh_diagnostics, ClientSupport};
+use super::client::{ask_client, ClientSupport};
+use super::context::Context;
 use super::convert::Encoding;
-use super::documents::Needs;
-use super::event_loop::{Loop, Unanswerable};
-use super::longer_game;
-use super::pull::{self, Channel, Pulled};
-use super::requests::{self, Snapshot};
-use super::scene::Layouts;
+use super::requests;
+use super::scene::{self, Layouts, SceneParams, SceneResponse, SliceParams, SliceResponse};
 use super::scheduler::Event;
-use super::tokens::TokenCache;
 use super::workspace;
 
 /// How often the client's process is checked for life.
@@ -32,24 +26,17 @@ const PARENT_POLL: Duration = Duration::from_millis(250);
 
 #[derive(Clone)]
 pub struct Server {
-    pub(crate) client: Client,
-    pub(crate) events: Loop,
-    /// What the client can do, known from `initialize` on.
-    support: Arc<OnceLock<ClientSupport>>,
-    tokens: Arc<Mutex<TokenCache>>,
+    /// What the requests' handlers use.
+    pub(crate) context: Context,
     config_pulls: Arc<Mutex<ConfigPulls>>,
     /// Woken when the process should end: the client's process is gone.
     exit: Arc<Notify>,
-    /// What pull clients were answered, shared with the loop's publisher.
-    pulled: Arc<Mutex<Pulled>>,
     /// The workspace folders, for `workspace/diagnostic`.
     folders: Arc<Mutex<Vec<PathBuf>>>,
     /// What `workspace/diagnostic` last read of each closed file.
-    pub(crate) stamps: Arc<Mutex<workspace::Stamps>>,
+    stamps: Arc<Mutex<workspace::Stamps>>,
     /// The game view's layouts, one at a time per document.
     layouts: Arc<Layouts>,
-    /// The searches for a longer game under way, for their cancel.
-    searches: Arc<longer_game::Searches>,
 }
 
 /// The `workspace/configuration` requests asked and the newest one applied.
@@ -57,27 +44,6 @@ pub struct Server {
 struct ConfigPulls {
     asked: u64,
     applied: u64,
-}
-
-/// Runs a feature, turning a panic into an error response so the server keeps serving.
-pub(super) fn guarded<T>(feature: &str, f: impl FnOnce() -> T) -> Result<T> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|_| {
-        let mut error = Error::internal_error();
-        error.message = format!("cmg: internal error in {feature}; the server goes on").into();
-        error
-    })
-}
-
-/// Runs a feature on the blocking pool, guarded: on a large file a feature (an outline,
-/// a rename, resolving an action) takes as long as an analysis, and on an async worker
-/// it held up the transport, which writes every message from one task.
-pub(crate) async fn on_pool<T: Send + 'static>(
-    feature: &'static str,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T> {
-    tokio::task::spawn_blocking(move || guarded(feature, f))
-        .await
-        .unwrap_or_else(|_| Err(Error::internal_error()))
 }
 
 /// Whether process `pid` runs; a zombie (dead, not yet reaped) counts as gone.
@@ -101,82 +67,29 @@ impl Server {
     /// A server that wakes `exit` when the process should end without waiting for the
     /// client (its process died). Starts the server's loop: needs a running runtime.
     pub fn with_exit(client: Client, exit: Arc<Notify>) -> Server {
-        let support = Arc::new(OnceLock::new());
-        let pulled = Arc::<Mutex<Pulled>>::default();
         Server {
-            events: Loop::start(client.clone(), support.clone(), pulled.clone()),
-            client,
-            support,
-            tokens: Arc::default(),
+            context: Context::start(client),
             config_pulls: Arc::default(),
             exit,
-            pulled,
             folders: Arc::default(),
             stamps: Arc::default(),
             layouts: Arc::default(),
-            searches: Arc::default(),
         }
     }
 
-    pub(super) fn layouts(&self) -> &Layouts {
-        &self.layouts
+    /// `cmg/scene` ([`scene::handle_scene`]).
+    pub(super) async fn scene(&self, params: SceneParams) -> Result<Option<SceneResponse>> {
+        scene::handle_scene(&self.context, &self.layouts, params).await
     }
 
-    /// `cmg.findLongerGame` on the version the action was listed for
-    /// ([`longer_game::run`]).
-    pub(crate) async fn find_longer_game(&self, arguments: Vec<Value>) -> Result<Option<Value>> {
-        let target: longer_game::Target = arguments
-            .into_iter()
-            .next()
-            .and_then(|argument| serde_json::from_value(argument).ok())
-            .ok_or_else(|| Error::invalid_params("cmg.findLongerGame needs {uri, version}"))?;
-        let Some(snapshot) = self.current(&target.uri, Needs::Analysis).await? else {
-            return Ok(None);
-        };
-        if snapshot.version != target.version {
-            let mut error = Error::content_modified();
-            error.message = "cmg: the document changed since the action was listed".into();
-            return Err(error);
-        }
-        longer_game::run(
-            &self.client,
-            &self.searches,
-            &snapshot,
-            target,
-            self.support().work_done_progress,
-        )
-        .await
+    /// `cmg/slice` ([`scene::handle_slice`]).
+    pub(super) async fn slice(&self, params: SliceParams) -> Result<Option<SliceResponse>> {
+        scene::handle_slice(&self.context, params).await
     }
 
     /// `window/workDoneProgress/cancel`: the user stopped a search.
     pub(super) async fn cancel_progress(&self, params: WorkDoneProgressCancelParams) {
-        self.searches.cancel(&params);
-    }
-
-    pub(crate) fn pulled(&self) -> MutexGuard<'_, Pulled> {
-        self.pulled
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Tells the user that a list was cut, once per request: in a message window for
-    /// what they asked for (`references`), in the log for what the editor asks on its
-    /// own whenever the cursor rests (`highlights`), where a window would pop up at
-    /// every pause.
-    pub(crate) async fn tell_cut<T>(
-        &self,
-        cut: Option<requests::references::Cut<T>>,
-        shown: MessageType,
-    ) -> Option<Vec<T>> {
-        let cut = cut?;
-        if let Some(note) = cut.note {
-            if shown == MessageType::LOG {
-                self.client.log_message(MessageType::WARNING, note).await;
-            } else {
-                self.client.show_message(shown, note).await;
-            }
-        }
-        Some(cut.items)
+        self.context.searches.cancel(&params);
     }
 
     pub(crate) fn folders(&self) -> MutexGuard<'_, Vec<PathBuf>> {
@@ -185,114 +98,10 @@ impl Server {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The workspace report of an open document: from its live analysis, as a pull of
-    /// it would answer; `None` if it changed or closed meanwhile (the client pulls it
-    /// by itself after an edit).
-    pub(crate) async fn open_report(
-        &self,
-        uri: &Uri,
-        previous: Option<&String>,
-    ) -> Option<WorkspaceDocumentDiagnosticReport> {
-        let snapshot = self.current(uri, Needs::Diagnostics).await.ok()??;
-        let result_id = pull::result_id(&snapshot);
-        let version = snapshot.version;
-        if previous == Some(&result_id) {
-            return Some(workspace::unchanged(uri.clone(), Some(version), result_id));
-        }
-        let items = on_pool("diagnostics", move || pull::items(&snapshot))
-            .await
-            .ok()?;
-        if self
-            .pulled()
-            .answered(uri, Channel::Workspace, version, &items)
-        {
-            self.refresh_diagnostics();
-        }
-        Some(workspace::full(
-            uri.clone(),
-            Some(version),
-            result_id,
-            items,
-        ))
-    }
-
-    pub(crate) async fn log_warnings(&self, notes: Vec<String>) {
-        for note in notes {
-            self.client.log_message(MessageType::WARNING, note).await;
-        }
-    }
-
-    pub(crate) fn support(&self) -> ClientSupport {
-        self.support.get().copied().unwrap_or_default()
-    }
-
-    pub(crate) fn tokens(&self) -> MutexGuard<'_, TokenCache> {
-        // A panic while the lock was held leaves plain data behind, still usable.
-        self.tokens
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// The snapshot a request about `uri` works on: the analysis of exactly the text the
-    /// request's positions refer to, once it is in (and, with `Needs::Solve`, its
-    /// solve). If the text changes first, the answer is [`Unanswerable::Superseded`]
-    /// (`ContentModified` to the client), never an answer computed from another text.
-    /// `Ok(None)` is an unknown document, or one too large to analyse.
-    pub(super) async fn current(
-        &self,
-        uri: &Uri,
-        needs: Needs,
-    ) -> std::result::Result<Option<Snapshot>, Unanswerable> {
-        self.events.snapshot(uri.clone(), needs).await
-    }
-
-    /// Answers a request from the current snapshot of `uri`: nothing for an unknown
-    /// document, an error response if the feature panics.
-    pub(crate) async fn answer<T: Send + 'static>(
-        &self,
-        uri: &Uri,
-        feature: &'static str,
-        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
-    ) -> Result<Option<T>> {
-        self.answer_when(uri, feature, Needs::Analysis, f).await
-    }
-
-    /// Answers a request from the current snapshot of `uri`, once what it `needs` is
-    /// in; the feature runs on the blocking pool.
-    pub(crate) async fn answer_when<T: Send + 'static>(
-        &self,
-        uri: &Uri,
-        feature: &'static str,
-        needs: Needs,
-        f: impl FnOnce(&Snapshot) -> Option<T> + Send + 'static,
-    ) -> Result<Option<T>> {
-        let Some(snapshot) = self.current(uri, needs).await? else {
-            return Ok(None);
-        };
-        on_pool(feature, move || f(&snapshot)).await
-    }
-
-    /// Asks a pull client to pull again, where it can, on a task of its own.
-    pub(crate) fn refresh_diagnostics(&self) {
-        let (client, support) = (self.client.clone(), self.support());
-        tokio::spawn(async move { refresh_diagnostics(&client, support).await });
-    }
-
-    /// What lenses and hints wait for: their solve, for a client that cannot be asked
-    /// to refresh them once it lands.
-    pub(crate) fn outcome_needs(&self) -> Needs {
-        let support = self.support();
-        if support.code_lens_refresh && support.inlay_hint_refresh {
-            Needs::Analysis
-        } else {
-            Needs::Solve
-        }
-    }
-
     /// Pulls run on tasks of their own and may be answered out of order: an answer
     /// older than one already applied is dropped.
     async fn pull_configuration(&self) {
-        if !self.support().configuration {
+        if !self.context.support().configuration {
             return;
         }
         let asked = {
@@ -304,13 +113,13 @@ impl Server {
             scope_uri: None,
             section: Some("cmg".to_owned()),
         }];
-        if let Some(values) = ask_client(self.client.configuration(items)).await {
+        if let Some(values) = ask_client(self.context.client.configuration(items)).await {
             let mut pulls = self.config_pulls.lock().unwrap_or_else(|p| p.into_inner());
             if let (Some(settings), true) = (values.first(), asked > pulls.applied) {
                 pulls.applied = asked;
                 // Sent under the lock, so that settings reach the loop in the order
                 // they were applied.
-                self.events.send(Event::Settings(settings.clone()));
+                self.context.events.send(Event::Settings(settings.clone()));
             }
         }
     }
@@ -334,7 +143,7 @@ impl Server {
             return;
         }
         let watched = pid != 0 && process_alive(pid);
-        let client = self.client.clone();
+        let client = self.context.client.clone();
         let message = if watched {
             format!("cmg: watching the client's process {pid}; the server ends when it does")
         } else {
@@ -365,9 +174,9 @@ impl LanguageServer for Server {
         );
         let support = ClientSupport::of(&params.capabilities);
         // Set once: a second `initialize` is refused by the transport before it gets here.
-        let _ = self.support.set(support);
+        let _ = self.context.support.set(support);
         *self.folders() = workspace::folders(&params);
-        self.events.send(Event::Initialize {
+        self.context.events.send(Event::Initialize {
             encoding,
             settings: params.initialization_options.clone(),
         });
@@ -375,7 +184,7 @@ impl LanguageServer for Server {
             self.watch_parent(pid);
         }
         Ok(InitializeResult {
-            capabilities: capabilities::capabilities(encoding),
+            capabilities: requests::capabilities(encoding),
             server_info: Some(ServerInfo {
                 name: "cmg".to_owned(),
                 version: Some(env!("CARGO_PKG_VERSION").to_owned()),
@@ -391,13 +200,13 @@ impl LanguageServer for Server {
     }
 
     async fn shutdown(&self) -> Result<()> {
-        self.events.send(Event::Shutdown);
+        self.context.events.send(Event::Shutdown);
         Ok(())
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
         let document = params.text_document;
-        self.events.send(Event::Opened {
+        self.context.events.send(Event::Opened {
             uri: document.uri,
             text: document.text,
             version: document.version,
@@ -407,7 +216,7 @@ impl LanguageServer for Server {
     /// Sent to the loop before anything awaits, so edits are never reordered or lost;
     /// the loop applies them to the rope in the order they came.
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        self.events.send(Event::Changed {
+        self.context.events.send(Event::Changed {
             uri: params.text_document.uri,
             version: params.text_document.version,
             changes: params.content_changes,
@@ -416,12 +225,12 @@ impl LanguageServer for Server {
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
-        self.tokens().forget(&uri);
-        self.events.send(Event::Closed { uri });
+        self.context.tokens().forget(&uri);
+        self.context.events.send(Event::Closed { uri });
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        if self.support().configuration {
+        if self.context.support().configuration {
             self.pull_configuration_in_background();
             return;
         }
@@ -430,109 +239,110 @@ impl LanguageServer for Server {
             .get("cmg")
             .unwrap_or(&params.settings)
             .clone();
-        self.events.send(Event::Settings(settings));
+        self.context.events.send(Event::Settings(settings));
     }
 
     async fn formatting(&self, params: DocumentFormattingParams) -> Result<Option<Vec<TextEdit>>> {
-        requests::formatting::handle(self, params).await
+        requests::formatting::handle(&self.context, params).await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        requests::hover::handle(self, params).await
+        requests::hover::handle(&self.context, params).await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        requests::inlay_hints::handle(self, params).await
+        requests::inlay_hints::handle(&self.context, params).await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        requests::code_lens::handle(self, params).await
+        requests::code_lens::handle(&self.context, params).await
     }
 
     async fn semantic_tokens_full(
         &self,
         params: SemanticTokensParams,
     ) -> Result<Option<SemanticTokensResult>> {
-        requests::semantic_tokens::handle_full(self, params).await
+        requests::semantic_tokens::handle_full(&self.context, params).await
     }
 
     async fn semantic_tokens_full_delta(
         &self,
         params: SemanticTokensDeltaParams,
     ) -> Result<Option<SemanticTokensFullDeltaResult>> {
-        requests::semantic_tokens::handle_full_delta(self, params).await
+        requests::semantic_tokens::handle_full_delta(&self.context, params).await
     }
 
     async fn semantic_tokens_range(
         &self,
         params: SemanticTokensRangeParams,
     ) -> Result<Option<SemanticTokensRangeResult>> {
-        requests::semantic_tokens::handle_range(self, params).await
+        requests::semantic_tokens::handle_range(&self.context, params).await
     }
 
     async fn document_symbol(
         &self,
         params: DocumentSymbolParams,
     ) -> Result<Option<DocumentSymbolResponse>> {
-        requests::document_symbols::handle(self, params).await
+        requests::document_symbols::handle(&self.context, params).await
     }
 
     async fn folding_range(&self, params: FoldingRangeParams) -> Result<Option<Vec<FoldingRange>>> {
-        requests::folding::handle(self, params).await
+        requests::folding::handle(&self.context, params).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        requests::code_actions::handle(self, params).await
+        requests::code_actions::handle(&self.context, params).await
     }
 
     async fn code_action_resolve(&self, params: CodeAction) -> Result<CodeAction> {
-        requests::code_actions::handle_resolve(self, params).await
+        requests::code_actions::handle_resolve(&self.context, params).await
     }
 
     async fn goto_definition(
         &self,
         params: GotoDefinitionParams,
     ) -> Result<Option<GotoDefinitionResponse>> {
-        requests::definition::handle(self, params).await
+        requests::definition::handle(&self.context, params).await
     }
 
     async fn references(&self, params: ReferenceParams) -> Result<Option<Vec<Location>>> {
-        requests::references::handle(self, params).await
+        requests::references::handle(&self.context, params).await
     }
 
     async fn document_highlight(
         &self,
         params: DocumentHighlightParams,
     ) -> Result<Option<Vec<DocumentHighlight>>> {
-        requests::highlights::handle(self, params).await
+        requests::highlights::handle(&self.context, params).await
     }
 
     async fn selection_range(
         &self,
         params: SelectionRangeParams,
     ) -> Result<Option<Vec<SelectionRange>>> {
-        requests::selection_range::handle(self, params).await
+        requests::selection_range::handle(&self.context, params).await
     }
 
     async fn range_formatting(
         &self,
         params: DocumentRangeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        requests::formatting::handle_range(self, params).await
+        requests::formatting::handle_range(&self.context, params).await
     }
 
     async fn on_type_formatting(
         &self,
         params: DocumentOnTypeFormattingParams,
     ) -> Result<Option<Vec<TextEdit>>> {
-        requests::formatting::handle_on_type(self, params).await
+        requests::formatting::handle_on_type(&self.context, params).await
     }
 
     async fn workspace_diagnostic(
         &self,
         params: WorkspaceDiagnosticParams,
     ) -> Result<WorkspaceDiagnosticReportResult> {
-        workspace::handle(self, params).await
+        let folders = self.folders().clone();
+        workspace::handle(&self.context, folders, self.stamps.clone(), params).await
     }
 
     async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
@@ -543,26 +353,26 @@ impl LanguageServer for Server {
         &self,
         params: DocumentDiagnosticParams,
     ) -> Result<DocumentDiagnosticReportResult> {
-        pull::handle(self, params).await
+        requests::diagnostic::handle(&self.context, params).await
     }
 
     async fn prepare_rename(
         &self,
         params: TextDocumentPositionParams,
     ) -> Result<Option<PrepareRenameResponse>> {
-        requests::rename::handle_prepare(self, params).await
+        requests::rename::handle_prepare(&self.context, params).await
     }
 
     async fn rename(&self, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
-        requests::rename::handle(self, params).await
+        requests::rename::handle(&self.context, params).await
     }
 
     async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
-        requests::completion::handle(self, params).await
+        requests::completion::handle(&self.context, params).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        requests::commands::handle(self, params).await
+        requests::commands::handle(&self.context, params).await
     }
 }
 

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use ropey::Rope;
@@ -36,10 +36,12 @@ use tower_lsp_server::ls_types::*;
 
 use super::config::Config;
 use super::convert::{self, Encoding};
-use super::documents::{self, AnalysisJob, SolveState};
+use super::documents::{self, AnalysisJob, Needs, SolveState};
 use super::event_loop::{Loop, NoRoom};
 use super::files::{self, ReadError};
-use super::server::{on_pool, Server};
+use crate::context::Context;
+use crate::pool::on_pool;
+use crate::pull::{self, Channel};
 use cmg_core::analysis::{MemorySetting, TooLarge};
 
 /// The most files one report covers.
@@ -385,19 +387,20 @@ fn hashed_id(hash: u64, config: &Config) -> String {
     format!("h{hash:x}-{:x}", settings_digest(config))
 }
 
-/// The diagnostics of every `.cmg` file of the workspace folders; see
-/// [`super::workspace`].
+/// The diagnostics of every `.cmg` file of the workspace `folders`; see
+/// [`super::workspace`]. `stamps` is what the last pull read of each closed file.
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
+    folders: Vec<PathBuf>,
+    stamps: Arc<Mutex<Stamps>>,
     params: WorkspaceDiagnosticParams,
 ) -> jsonrpc::Result<WorkspaceDiagnosticReportResult> {
     let began = std::time::Instant::now();
     let cancelled = CancelOnDrop(Arc::default());
-    let state = server.events.workspace().await?;
-    let folders = server.folders().clone();
+    let state = context.events.workspace().await?;
     let deadline = began + BUDGET.time;
     let found = on_pool("workspace diagnostics", move || walk(&folders, deadline)).await?;
-    server.log_warnings(found.notes).await;
+    context.log_warnings(found.notes).await;
     let previous: HashMap<Uri, String> = params
         .previous_result_ids
         .into_iter()
@@ -414,14 +417,13 @@ pub(crate) async fn handle(
     let mut closed = Vec::new();
     for path in found.files {
         if let Some(&uri) = open.get(&path) {
-            reports.extend(server.open_report(uri, previous.get(uri)).await);
+            reports.extend(open_report(context, uri, previous.get(uri)).await);
         } else if let Some(uri) = uri_of(&path) {
             closed.push((uri, path));
         }
     }
     let flag = cancelled.0.clone();
-    let stamps = server.stamps.clone();
-    let room = server.events.clone();
+    let room = context.events.clone();
     let (closed, note) = on_pool("workspace diagnostics", move || {
         let mut stamps = stamps
             .lock()
@@ -439,11 +441,37 @@ pub(crate) async fn handle(
         )
     })
     .await?;
-    server.log_warnings(note.into_iter().collect()).await;
+    context.log_warnings(note.into_iter().collect()).await;
     reports.extend(closed);
     Ok(WorkspaceDiagnosticReportResult::Report(
         WorkspaceDiagnosticReport { items: reports },
     ))
+}
+
+/// The workspace report of an open document: from its live analysis, as a pull of
+/// it would answer; `None` if it changed or closed meanwhile (the client pulls it
+/// by itself after an edit).
+async fn open_report(
+    context: &Context,
+    uri: &Uri,
+    previous: Option<&String>,
+) -> Option<WorkspaceDocumentDiagnosticReport> {
+    let snapshot = context.current(uri, Needs::Diagnostics).await.ok()??;
+    let result_id = pull::result_id(&snapshot);
+    let version = snapshot.version;
+    if previous == Some(&result_id) {
+        return Some(unchanged(uri.clone(), Some(version), result_id));
+    }
+    let items = on_pool("diagnostics", move || pull::items(&snapshot))
+        .await
+        .ok()?;
+    if context
+        .pulled()
+        .answered(uri, Channel::Workspace, version, &items)
+    {
+        context.refresh_diagnostics();
+    }
+    Some(full(uri.clone(), Some(version), result_id, items))
 }
 
 #[cfg(test)]

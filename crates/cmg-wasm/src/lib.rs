@@ -14,11 +14,10 @@
 
 mod abi;
 mod position;
+pub mod protocol;
 
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
 use cmg_core::analysis::{
@@ -28,10 +27,14 @@ use cmg_core::analysis::{
 use cmg_core::explain::{explain_pending, solve_first, Solved, WhatIfBudget, WhatIfState};
 use cmg_core::model::Code;
 use cmg_ide::code_lens::line_ids;
-use cmg_ide::inlay_hints::{inlay_hints, InlayHintConfig, InlayHintKind};
+use cmg_ide::inlay_hints::{self as ide_hints, inlay_hints, InlayHintConfig};
 use cmg_ide::semantic_tokens::{semantic_tokens_in, TokenKind};
-use cmg_ide::view::{add_explanations, parse_turn, scene, slice, Positions};
-use position::{Position, Range};
+use cmg_ide::view::{add_explanations, scene, slice, Positions};
+use cmg_solve::Player;
+use protocol::{
+    ActionKind, CodeAction, Diagnostic, Formatted, Highlight, HighlightKind, Hover, InlayHint,
+    InlayHintKind, Position, Range, Related, Request, SemanticTokens, Summary, TextEdit, Turn,
+};
 
 /// The solver's configuration here: one thread, whatever the platform offers.
 pub const SOLVER_CONFIG: cmg_solve::Config = cmg_solve::Config {
@@ -86,12 +89,12 @@ impl Document {
                 state: State::Analysed { analysis, solve },
             }
         };
-        let summary = document.summary();
+        let summary = to_value(document.summary());
         (document, summary)
     }
 
     /// The outcome of the standard start, the optimal line and the diagnostics.
-    pub fn summary(&self) -> Value {
+    pub fn summary(&self) -> Summary {
         let (analysis, solve) = match &self.state {
             State::Refused { bytes } => {
                 let limit = editor_defaults::MAX_DOCUMENT_BYTES;
@@ -99,18 +102,26 @@ impl Document {
                     "this document has {bytes} bytes, above the analysis limit of {limit} bytes, so it is not analysed: run `cmg check`"
                 );
                 let start = Position::default();
-                return json!({
-                    "outcome": null, "result": null, "moves": null, "summary": message,
-                    "reason": message, "nodes": 0, "edges": 0, "line": [],
-                    "complete": false, "syntaxErrors": 0,
-                    "diagnostics": [{
-                        "code": Code::TooLarge.as_str(),
-                        "severity": Code::TooLarge.severity().as_str(),
-                        "message": message,
-                        "range": Range { start, end: start },
+                return Summary {
+                    outcome: None,
+                    result: None,
+                    moves: None,
+                    summary: message.clone(),
+                    reason: Some(message.clone()),
+                    nodes: 0,
+                    edges: 0,
+                    line: Vec::new(),
+                    complete: false,
+                    syntax_errors: 0,
+                    diagnostics: vec![Diagnostic {
+                        code: Code::TooLarge.as_str(),
+                        severity: Code::TooLarge.severity().as_str(),
+                        message,
+                        range: Range { start, end: start },
+                        related: None,
                     }],
-                    "diagnosticsOmitted": 0,
-                });
+                    diagnostics_omitted: 0,
+                };
             }
             State::Analysed { analysis, solve } => (analysis, solve),
         };
@@ -123,53 +134,52 @@ impl Document {
         let capped =
             analysis.diagnostics_capped(solution, too_large, editor_defaults::MAX_DIAGNOSTICS);
         let lines = &analysis.line_index;
-        let diagnostics: Vec<Value> = capped
+        let diagnostics = capped
             .shown
             .iter()
-            .map(|d| {
-                let mut object = json!({
-                    "code": d.code.as_str(),
-                    "severity": d.severity().as_str(),
-                    "message": d.message,
-                    "range": Range::of(lines, d.range),
-                });
-                if let Some(related) = &d.related {
-                    object["related"] = json!({
-                        "message": related.message,
-                        "range": Range::of(lines, related.range),
-                    });
-                }
-                object
+            .map(|d| Diagnostic {
+                code: d.code.as_str(),
+                severity: d.severity().as_str(),
+                message: d.message.clone(),
+                range: Range::of(lines, d.range),
+                related: d.related.as_ref().map(|related| Related {
+                    message: related.message.to_owned(),
+                    range: Range::of(lines, related.range),
+                }),
             })
             .collect();
-        let syntax_errors = analysis.parse.errors.len();
-        let mut summary = json!({
-            "outcome": null, "result": null, "moves": null, "line": [],
-            "nodes": graph.node_count(),
-            "edges": graph.edge_count(),
-            "complete": syntax_errors == 0,
-            "syntaxErrors": syntax_errors,
-            "diagnostics": diagnostics,
-            "diagnosticsOmitted": capped.hidden.map_or(0, |hidden| hidden.count),
-        });
+        let syntax_errors = count(analysis.parse.errors.len());
+        let mut summary = Summary {
+            outcome: None,
+            result: None,
+            moves: None,
+            summary: String::new(),
+            reason: None,
+            line: Vec::new(),
+            nodes: count(graph.node_count()),
+            edges: count(graph.edge_count()),
+            complete: syntax_errors == 0,
+            syntax_errors,
+            diagnostics,
+            diagnostics_omitted: capped.hidden.map_or(0, |hidden| count(hidden.count)),
+        };
         match (solution, start_position(graph)) {
             (Some(solution), Some(start)) => {
                 let outcome = solution.outcome(start);
                 let moves = solution.moves_to_end(start);
-                summary["outcome"] = outcome_keyword(outcome).into();
-                summary["result"] = outcome.code().into();
-                summary["moves"] = moves.into();
-                summary["summary"] = describe(outcome, moves).into();
-                summary["line"] = json!(line_ids(graph, &solution.line(start)));
-                summary["reason"] = Value::Null;
+                summary.outcome = Some(outcome_keyword(outcome));
+                summary.result = Some(outcome.code());
+                summary.moves = moves;
+                summary.summary = describe(outcome, moves);
+                summary.line = line_ids(graph, &solution.line(start));
             }
             _ => {
                 let reason = match too_large {
                     Some(too_large) => too_large.message(),
                     None => NO_GAME.to_owned(),
                 };
-                summary["summary"] = reason.clone().into();
-                summary["reason"] = reason.into();
+                summary.summary = reason.clone();
+                summary.reason = Some(reason);
             }
         }
         summary
@@ -187,7 +197,7 @@ impl Document {
 
     fn answer(&mut self, request: Request) -> Value {
         if let Request::Summary = request {
-            return self.summary();
+            return to_value(self.summary());
         }
         let State::Analysed { analysis, solve } = &mut self.state else {
             return Value::Null;
@@ -217,64 +227,61 @@ impl Document {
         let lines = &analysis.line_index;
         match request {
             Request::Summary => unreachable!("answered above"),
-            Request::Format => json!({ "text": cmg_ide::format(&analysis.text, &analysis.parse) }),
+            Request::Format => to_value(Formatted {
+                text: cmg_ide::format(&analysis.text, &analysis.parse),
+            }),
             Request::Hover { position, .. } => {
                 let offset = position.offset(lines);
-                match cmg_ide::hover::hover(analysis, solved, offset) {
-                    Some(hover) => json!({
-                        "range": Range::of(lines, hover.range),
-                        "markdown": hover.markdown,
+                to_value(
+                    cmg_ide::hover::hover(analysis, solved, offset).map(|hover| Hover {
+                        range: Range::of(lines, hover.range),
+                        markdown: hover.markdown,
                     }),
-                    None => Value::Null,
-                }
+                )
             }
             Request::InlayHints => {
                 let hints = inlay_hints(analysis, solution, &InlayHintConfig::default());
-                hints
+                let hints: Vec<InlayHint> = hints
                     .into_iter()
-                    .map(|hint| {
-                        json!({
-                            "position": Position::of(lines, hint.offset),
-                            "label": hint.label,
-                            "kind": match hint.kind {
-                                InlayHintKind::Outcome => "outcome",
-                                InlayHintKind::NodeOutcome => "node-outcome",
-                                InlayHintKind::CriticalEdge => "critical-edge",
-                            },
-                            "tooltip": hint.tooltip,
-                            "paddingLeft": hint.pad_left,
-                            "paddingRight": hint.pad_right,
-                        })
+                    .map(|hint| InlayHint {
+                        position: Position::of(lines, hint.offset),
+                        label: hint.label,
+                        kind: match hint.kind {
+                            ide_hints::InlayHintKind::Outcome => InlayHintKind::Outcome,
+                            ide_hints::InlayHintKind::NodeOutcome => InlayHintKind::NodeOutcome,
+                            ide_hints::InlayHintKind::CriticalEdge => InlayHintKind::CriticalEdge,
+                        },
+                        tooltip: hint.tooltip,
+                        padding_left: hint.pad_left,
+                        padding_right: hint.pad_right,
                     })
-                    .collect()
+                    .collect();
+                to_value(hints)
             }
             Request::CodeActions { range } => {
                 let range = range.text_range(lines);
-                cmg_ide::actions::code_actions(analysis, solution, range)
-                    .into_iter()
-                    .map(|action| {
-                        let edits: Vec<Value> = action
-                            .edits
-                            .iter()
-                            .map(|edit| {
-                                json!({
-                                    "range": Range::of(lines, edit.range),
-                                    "newText": edit.new_text,
-                                })
-                            })
-                            .collect();
-                        json!({
-                            "title": action.title,
-                            "kind": match action.kind {
-                                cmg_ide::actions::ActionKind::QuickFix => "quickfix",
-                                cmg_ide::actions::ActionKind::Refactor => "refactor",
+                let actions: Vec<CodeAction> =
+                    cmg_ide::actions::code_actions(analysis, solution, range)
+                        .into_iter()
+                        .map(|action| CodeAction {
+                            title: action.title,
+                            kind: match action.kind {
+                                cmg_ide::actions::ActionKind::QuickFix => ActionKind::Quickfix,
+                                cmg_ide::actions::ActionKind::Refactor => ActionKind::Refactor,
                             },
-                            "fixes": action.fixes.map(|d| d.code.as_str()),
-                            "preferred": action.preferred,
-                            "edits": edits,
+                            fixes: action.fixes.map(|d| d.code.as_str()),
+                            preferred: action.preferred,
+                            edits: action
+                                .edits
+                                .iter()
+                                .map(|edit| TextEdit {
+                                    range: Range::of(lines, edit.range),
+                                    new_text: edit.new_text.clone(),
+                                })
+                                .collect(),
                         })
-                    })
-                    .collect()
+                        .collect();
+                to_value(actions)
             }
             Request::Scene { positions, explain } => {
                 // JSON object keys are strings; the node ids that are not are dropped.
@@ -286,7 +293,7 @@ impl Document {
                 if explain {
                     add_explanations(&mut scene, analysis, solved);
                 }
-                serde_json::to_value(scene).unwrap_or(Value::Null)
+                to_value(scene)
             }
             Request::SemanticTokens { range } => {
                 let range = range.map(|range| range.text_range(lines));
@@ -306,30 +313,30 @@ impl Document {
                         kind.unwrap_or_default() as u32,
                     ]);
                 }
-                let kinds: Vec<&str> = TokenKind::ALL.iter().map(|&k| token_name(k)).collect();
-                json!({ "kinds": kinds, "data": data })
+                let kinds = TokenKind::ALL.iter().map(|&k| token_name(k)).collect();
+                to_value(SemanticTokens { kinds, data })
             }
             Request::Highlights { position } => {
                 let offset = position.offset(lines);
-                cmg_ide::navigation::highlights(analysis, offset)
+                let highlights: Vec<Highlight> = cmg_ide::navigation::highlights(analysis, offset)
                     .into_iter()
-                    .map(|highlight| {
-                        json!({
-                            "range": Range::of(lines, highlight.range),
-                            "kind": match highlight.kind {
-                                cmg_ide::navigation::HighlightKind::Read => "read",
-                                cmg_ide::navigation::HighlightKind::Write => "write",
-                            },
-                        })
+                    .map(|highlight| Highlight {
+                        range: Range::of(lines, highlight.range),
+                        kind: match highlight.kind {
+                            cmg_ide::navigation::HighlightKind::Read => HighlightKind::Read,
+                            cmg_ide::navigation::HighlightKind::Write => HighlightKind::Write,
+                        },
                     })
-                    .collect()
+                    .collect();
+                to_value(highlights)
             }
             Request::Slice { cat, turn } => {
-                let Some(turn) = parse_turn(&turn) else {
-                    return json!({ "error": "cmg-wasm: slice: turn is `mouse` or `cat`" });
+                let player = match turn {
+                    Turn::Mouse => Player::Mouse,
+                    Turn::Cat => Player::Cat,
                 };
-                match slice(&analysis.model.graph, solution, cat, turn) {
-                    Ok(slice) => serde_json::to_value(slice).unwrap_or(Value::Null),
+                match slice(&analysis.model.graph, solution, cat, player) {
+                    Ok(slice) => to_value(slice),
                     Err(error) => json!({ "error": format!("cmg-wasm: slice: {error}") }),
                 }
             }
@@ -337,48 +344,18 @@ impl Document {
     }
 }
 
+/// An answer as JSON; `null` if it cannot be written, which no answer's types allow.
+fn to_value(answer: impl serde::Serialize) -> Value {
+    serde_json::to_value(answer).unwrap_or(Value::Null)
+}
+
+/// A count across the boundary, where JavaScript numbers hold it exactly.
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 /// Why there is no outcome when node 1 or node 2 is missing, as `cmg solve` says it.
 const NO_GAME: &str = "the graph needs node 1 (the mouse) and node 2 (the cat)";
-
-/// One request about the open text.
-#[derive(Deserialize)]
-#[serde(tag = "method", rename_all = "camelCase")]
-enum Request {
-    Summary,
-    Format,
-    Hover {
-        position: Position,
-        /// Whether to compute the what-if first, if it is not yet (an edge's hover shows
-        /// it); without, the hover says it is not computed.
-        #[serde(default = "yes")]
-        explain: bool,
-    },
-    InlayHints,
-    CodeActions {
-        range: Range,
-    },
-    Scene {
-        /// Node id to `[x, y]`, where the last layout drew it. Read with string keys:
-        /// serde reads an internally tagged enum's fields through a buffer, which does
-        /// not turn a string key into a number.
-        #[serde(default)]
-        positions: HashMap<String, [f64; 2]>,
-        /// Whether to add the strategies and the what-if (a solve per edge).
-        #[serde(default = "yes")]
-        explain: bool,
-    },
-    Slice {
-        cat: u32,
-        turn: String,
-    },
-    SemanticTokens {
-        #[serde(default)]
-        range: Option<Range>,
-    },
-    Highlights {
-        position: Position,
-    },
-}
 
 /// The name of a token kind, for a page's class names: from the one table of kinds the
 /// language server's legend also follows (`cmg_ide::semantic_tokens`). The web server's
@@ -396,10 +373,6 @@ pub fn token_name(kind: TokenKind) -> &'static str {
         TokenKind::Operator => "operator",
         TokenKind::Punctuation => "punctuation",
     }
-}
-
-fn yes() -> bool {
-    true
 }
 
 /// The server's solve job on one thread, under the server's default limits: the

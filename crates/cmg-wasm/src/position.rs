@@ -2,8 +2,12 @@
 
 use cmg_syntax::{ColumnUnit, LineCol, LineIndex, TextRange};
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "typescript")]
+use ts_rs::TS;
 
+/// Line and character from 0, the character in UTF-16 code units (as JavaScript counts).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
 pub struct Position {
     pub line: u32,
     pub character: u32,
@@ -29,6 +33,7 @@ impl Position {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "typescript", derive(TS))]
 pub struct Range {
     pub start: Position,
     pub end: Position,

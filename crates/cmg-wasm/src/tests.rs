@@ -86,7 +86,7 @@ fn positions_count_utf16_code_units() {
 }
 
 #[test]
-fn every_request_answers() {
+fn hover_computes_the_what_if_unless_declined() {
     let (mut document, _) = open(CAT_WINS);
     let quick = document
         .request(r#"{"method":"hover","position":{"line":1,"character":2},"explain":false}"#);
@@ -100,26 +100,42 @@ fn every_request_answers() {
         hover["markdown"].as_str().unwrap().contains("mouse"),
         "{hover}"
     );
+}
 
+#[test]
+fn inlay_hints_answer_with_their_kind() {
+    let (mut document, _) = open(CAT_WINS);
     let hints = document.request(r#"{"method":"inlayHints"}"#);
     assert!(hints
         .as_array()
         .unwrap()
         .iter()
         .any(|h| h["kind"] == "outcome"));
+}
 
+#[test]
+fn format_answers_the_formatted_text() {
     let (mut messy, _) = open("1--2\n2 --   3\n");
     let formatted = messy.request(r#"{"method":"format"}"#);
     assert_eq!(formatted["text"], "1 -- 2\n2 -- 3\n");
+}
 
+#[test]
+fn code_actions_answer_the_fix_and_its_edits() {
     let (mut fixable, _) = open("1 -- 2\n1 -- 1\n");
     let actions = fixable.request(
         r#"{"method":"codeActions","range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}}}"#,
     );
     let fix = &actions[0];
     assert_eq!(fix["fixes"], "self-loop", "{actions}");
+    assert_eq!(fix["kind"], "quickfix", "{actions}");
     assert_eq!(fix["edits"][0]["range"]["start"]["line"], 1);
+    assert!(fix["edits"][0]["newText"].is_string(), "{actions}");
+}
 
+#[test]
+fn scene_adds_the_strategies_unless_declined() {
+    let (mut document, _) = open(CAT_WINS);
     let quick = document.request(r#"{"method":"scene","explain":false}"#);
     assert_eq!(quick["outcome"], "cat");
     assert!(quick["strategies"].as_array().unwrap().is_empty());
@@ -127,10 +143,54 @@ fn every_request_answers() {
         document.request(r#"{"method":"scene","positions":{"3":[10.0,20.0],"x":[0.0,0.0]}}"#);
     assert_eq!(scene["nodes"].as_array().unwrap().len(), 4);
     assert!(!scene["strategies"].as_array().unwrap().is_empty());
+}
 
-    let slice = document.request(r#"{"method":"slice","cat":3,"turn":"mouse"}"#);
-    assert_eq!(slice["cat"], 3);
+/// The slice with the cat on node 3 and `turn` to move: where the player to move goes
+/// from the position with the mouse on node 1.
+fn best_move_from_node_1(turn: &str) -> Value {
+    let (mut document, _) = open(CAT_WINS);
+    let slice = document.request(&format!(r#"{{"method":"slice","cat":3,"turn":"{turn}"}}"#));
+    assert_eq!(slice["cat"], 3, "{slice}");
+    assert_eq!(slice["turn"], turn, "{slice}");
+    let at = slice["ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|id| id == 1)
+        .unwrap();
+    slice["best"][at].clone()
+}
 
+#[test]
+fn slice_for_the_mouse_moves_the_mouse() {
+    // The mouse on 1 has one move: onto the cat on 3.
+    assert_eq!(best_move_from_node_1("mouse"), 3);
+}
+
+#[test]
+fn slice_for_the_cat_moves_the_cat() {
+    // The cat on 3 catches the mouse on 1.
+    assert_eq!(best_move_from_node_1("cat"), 1);
+}
+
+#[test]
+fn slice_refuses_another_turn_and_an_unknown_node() {
+    let (mut document, _) = open(CAT_WINS);
+    let bad = document.request(r#"{"method":"slice","cat":3,"turn":"hole"}"#);
+    assert!(
+        bad["error"].as_str().unwrap().contains("bad request"),
+        "{bad}"
+    );
+    let unknown = document.request(r#"{"method":"slice","cat":9,"turn":"cat"}"#);
+    assert!(
+        unknown["error"].as_str().unwrap().contains("no node 9"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn semantic_tokens_are_four_numbers_each() {
+    let (mut document, _) = open(CAT_WINS);
     // `node 0 "hole"`: keyword, hole, string; four numbers a token.
     let tokens = document.request(r#"{"method":"semanticTokens"}"#);
     assert_eq!(tokens["kinds"][0], "hole");
@@ -140,7 +200,11 @@ fn every_request_answers() {
             .as_array()
             .unwrap()[..]
     );
+}
 
+#[test]
+fn highlights_are_the_mentions_of_the_node() {
+    let (mut document, _) = open(CAT_WINS);
     // Node 3 in `0 -- 3 -- 1` and `2 -- 3`; nothing on the `--`.
     let highlights =
         document.request(r#"{"method":"highlights","position":{"line":2,"character":5}}"#);
@@ -161,7 +225,11 @@ fn every_request_answers() {
     assert_eq!(highlights[0]["kind"], "write", "{highlights}");
     let none = document.request(r#"{"method":"highlights","position":{"line":2,"character":2}}"#);
     assert_eq!(none, json!([]));
+}
 
+#[test]
+fn an_unknown_method_is_a_bad_request() {
+    let (mut document, _) = open(CAT_WINS);
     let bad = document.request(r#"{"method":"nothing"}"#);
     assert!(bad["error"].as_str().unwrap().contains("bad request"));
 }

@@ -1,99 +1,22 @@
 // The WebAssembly build of the cmg core (crates/cmg-wasm) behind a typed API: open a
 // text, get its summary (outcome, moves, line, diagnostics), then ask for features of
-// that text. The JSON interface and its exports are described in docs/dev/wasm.md.
+// that text. The exports are described in docs/dev/wasm.md; the requests and answers are
+// ./protocol.ts, generated from the Rust types by `cargo xtask codegen`.
 // Runs in a browser, a web worker and Node.js alike.
 
-import type { Code, Severity } from "../generated/words";
+import type { Answers, Request, Summary } from "./protocol";
 
-export type { Code, Severity };
+// Every type of the protocol, generated from crates/cmg-wasm/src/protocol.rs.
+export type * from "./protocol";
+export type { Code, Severity } from "../generated/words";
 
-/** Line and character from 0, the character in UTF-16 code units (as JavaScript counts). */
-export interface Position {
-  line: number;
-  character: number;
-}
+/** A request's name. */
+export type Method = Request["method"];
 
-export interface Range {
-  start: Position;
-  end: Position;
-}
-
-export interface Diagnostic {
-  code: Code;
-  severity: Severity;
-  message: string;
-  range: Range;
-  related?: { message: string; range: Range };
-}
-
-export type Outcome = "mouse" | "cat" | "draw";
-
-/** What opening a text answers: the outcome from the standard start and the diagnostics. */
-export interface Summary {
-  outcome: Outcome | null;
-  /** LeetCode's code: 1 mouse, 2 cat, 0 draw. */
-  result: 0 | 1 | 2 | null;
-  /** Moves (plies) to the end; null for a draw or no outcome. */
-  moves: number | null;
-  /** "cat wins in 4", or why there is no outcome. */
-  summary: string;
-  reason: string | null;
-  nodes: number;
-  edges: number;
-  /** The optimal line as [mouse, cat] node ids, the start included. */
-  line: [number, number][];
-  /** False when the file has syntax errors (the outcome is that of what parsed). */
-  complete: boolean;
-  syntaxErrors: number;
-  diagnostics: Diagnostic[];
-  /** Diagnostics left out above the cap. */
-  diagnosticsOmitted: number;
-}
-
-export interface Hover {
-  range: Range;
-  markdown: string;
-}
-
-export interface InlayHint {
-  position: Position;
-  label: string;
-  kind: "outcome" | "node-outcome" | "critical-edge";
-  tooltip: string | null;
-  paddingLeft: boolean;
-  paddingRight: boolean;
-}
-
-export interface TextEdit {
-  range: Range;
-  newText: string;
-}
-
-export interface CodeAction {
-  title: string;
-  kind: "quickfix" | "refactor";
-  /** The code of the diagnostic a quick fix resolves. */
-  fixes: string | null;
-  preferred: boolean;
-  edits: TextEdit[];
-}
-
-/** The requests about the open text, each with its answer's type. */
-export interface Requests {
-  summary: { params: Record<string, never>; answer: Summary };
-  format: { params: Record<string, never>; answer: { text: string } | null };
-  hover: { params: { position: Position; explain?: boolean }; answer: Hover | null };
-  inlayHints: { params: Record<string, never>; answer: InlayHint[] | null };
-  codeActions: { params: { range: Range }; answer: CodeAction[] | null };
-  /** The tokens classified by the language server's table: four numbers a token (line, character, length, kind). */
-  semanticTokens: { params: { range?: Range }; answer: { kinds: string[]; data: number[] } | null };
-  /** The game view's scene (docs/view.md); `positions` seeds the layout. */
-  scene: { params: { positions?: Record<number, [number, number]>; explain?: boolean }; answer: unknown };
-  /** One slice of the position table (docs/view.md). */
-  slice: { params: { cat: number; turn: "mouse" | "cat" }; answer: unknown };
-  /** The mentions of the node at `position`, its declarations as writes. */
-  highlights: { params: { position: Position }; answer: { range: Range; kind: "read" | "write" }[] | null };
-}
+/** The requests about the open text, each with its parameters and its answer's type. */
+export type Requests = {
+  [M in Method]: { params: Omit<Extract<Request, { method: M }>, "method">; answer: Answers[M] };
+};
 
 interface Exports {
   memory: WebAssembly.Memory;
@@ -123,12 +46,17 @@ export class Cmg {
   }
 
   /** Asks for a feature of the open text. */
-  request<M extends keyof Requests>(method: M, params: Requests[M]["params"]): Requests[M]["answer"] {
-    const answer = this.call(this.exports.cmg_request, encoder.encode(JSON.stringify({ method, ...params })));
+  request<M extends Method>(method: M, params: Requests[M]["params"]): Requests[M]["answer"] {
+    return this.answer({ method, ...params } as Extract<Request, { method: M }>);
+  }
+
+  /** Answers a request as a worker receives it whole. */
+  answer<R extends Request>(request: R): Answers[R["method"]] {
+    const answer = this.call(this.exports.cmg_request, encoder.encode(JSON.stringify(request)));
     if (answer !== null && typeof answer === "object" && "error" in answer) {
       throw new Error(String((answer as { error: unknown }).error));
     }
-    return answer as Requests[M]["answer"];
+    return answer as Answers[R["method"]];
   }
 
   private call(f: (pointer: number, len: number) => number, bytes: Uint8Array): unknown {

@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::jsonrpc::Error;
 
@@ -14,7 +14,7 @@ use cmg_ide::actions;
 use super::refusal;
 use crate::convert;
 use crate::documents::Needs;
-use crate::server::on_pool;
+use crate::pool::on_pool;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     capabilities.code_action_provider =
@@ -29,11 +29,11 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {
-    let lazy = server.support().code_action_resolve;
-    server
+    let lazy = context.support().code_action_resolve;
+    context
         .answer(&params.text_document.uri, "code actions", move |s| {
             Some(code_actions(s, params.range, lazy))
         })
@@ -43,7 +43,7 @@ pub(crate) async fn handle(
 /// Builds and checks the edit of the action picked, on the snapshot of exactly the
 /// version it was listed for: a document changed since gets `ContentModified`, an
 /// action that no longer checks out `RequestFailed`, never an edit for other text.
-pub(crate) async fn handle_resolve(server: &Server, params: CodeAction) -> Result<CodeAction> {
+pub(crate) async fn handle_resolve(context: &Context, params: CodeAction) -> Result<CodeAction> {
     // An action that runs a command ("Find a longer game") has nothing to resolve.
     if params.data.is_none() && params.command.is_some() {
         return Ok(params);
@@ -58,7 +58,7 @@ pub(crate) async fn handle_resolve(server: &Server, params: CodeAction) -> Resul
         error.message = "cmg: the document changed since the action was listed".into();
         error
     };
-    let snapshot = server
+    let snapshot = context
         .current(&data.uri, Needs::Analysis)
         .await?
         .ok_or_else(stale)?;

@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use serde_json::json;
 
 /// The command behind the "why" lens: the VS Code extension's own, which opens the game
@@ -19,14 +19,14 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: CodeLensParams,
 ) -> Result<Option<Vec<CodeLens>>> {
-    server
+    context
         .answer_when(
             &params.text_document.uri,
             "code lens",
-            server.outcome_needs(),
+            context.outcome_needs(),
             move |s| Some(code_lenses(s)),
         )
         .await

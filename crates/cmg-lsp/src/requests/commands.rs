@@ -5,11 +5,12 @@ use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
+use crate::context::Context;
+use crate::documents::Needs;
 use crate::longer_game;
-use crate::server::Server;
 
 /// The command behind the outcome code lens: shows the optimal line. Advertised here,
-/// attached to the lens by `code_lens`, run by the server.
+/// attached to the lens by `code_lens`, run by the context.
 pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -22,9 +23,12 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     });
 }
 
-pub(crate) async fn handle(server: &Server, params: ExecuteCommandParams) -> Result<Option<Value>> {
+pub(crate) async fn handle(
+    context: &Context,
+    params: ExecuteCommandParams,
+) -> Result<Option<Value>> {
     if params.command == longer_game::FIND_LONGER_COMMAND {
-        return server.find_longer_game(params.arguments).await;
+        return find_longer_game(context, params.arguments).await;
     }
     if params.command != SHOW_LINE_COMMAND {
         return Err(Error::invalid_params(format!(
@@ -39,6 +43,32 @@ pub(crate) async fn handle(server: &Server, params: ExecuteCommandParams) -> Res
         .and_then(Value::as_str)
         .unwrap_or("no optimal line")
         .to_owned();
-    server.client.show_message(MessageType::INFO, text).await;
+    context.client.show_message(MessageType::INFO, text).await;
     Ok(None)
+}
+
+/// `cmg.findLongerGame` on the version the action was listed for
+/// ([`longer_game::run`]).
+async fn find_longer_game(context: &Context, arguments: Vec<Value>) -> Result<Option<Value>> {
+    let target: longer_game::Target = arguments
+        .into_iter()
+        .next()
+        .and_then(|argument| serde_json::from_value(argument).ok())
+        .ok_or_else(|| Error::invalid_params("cmg.findLongerGame needs {uri, version}"))?;
+    let Some(snapshot) = context.current(&target.uri, Needs::Analysis).await? else {
+        return Ok(None);
+    };
+    if snapshot.version != target.version {
+        let mut error = Error::content_modified();
+        error.message = "cmg: the document changed since the action was listed".into();
+        return Err(error);
+    }
+    longer_game::run(
+        &context.client,
+        &context.searches,
+        &snapshot,
+        target,
+        context.support().work_done_progress,
+    )
+    .await
 }

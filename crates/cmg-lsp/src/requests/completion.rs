@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::completion;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -20,11 +20,11 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let at = params.text_document_position;
-    server
+    context
         .answer(&at.text_document.uri, "completion", move |s| {
             Some(completions(s, at.position))
         })

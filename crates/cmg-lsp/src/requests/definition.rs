@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::navigation;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -12,11 +12,11 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: GotoDefinitionParams,
 ) -> Result<Option<GotoDefinitionResponse>> {
     let at = params.text_document_position_params;
-    server
+    context
         .answer(&at.text_document.uri, "definition", move |s| {
             definition(s, at.position)
         })

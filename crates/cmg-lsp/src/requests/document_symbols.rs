@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide as ide;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -15,10 +15,10 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 pub const MAX_SYMBOLS: usize = 10_000;
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: DocumentSymbolParams,
 ) -> Result<Option<DocumentSymbolResponse>> {
-    server
+    context
         .answer(&params.text_document.uri, "document symbols", move |s| {
             Some(DocumentSymbolResponse::Nested(document_symbols(s)))
         })

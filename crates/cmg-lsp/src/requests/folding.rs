@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::folding;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -12,10 +12,10 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: FoldingRangeParams,
 ) -> Result<Option<Vec<FoldingRange>>> {
-    server
+    context
         .answer(&params.text_document.uri, "folding", move |s| {
             Some(folding_ranges(s))
         })

@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use ropey::Rope;
 
 use cmg_ide as ide;
@@ -22,10 +22,10 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: DocumentFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    server
+    context
         .answer(&params.text_document.uri, "formatting", move |s| {
             Some(formatting(s))
         })
@@ -33,10 +33,10 @@ pub(crate) async fn handle(
 }
 
 pub(crate) async fn handle_range(
-    server: &Server,
+    context: &Context,
     params: DocumentRangeFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
-    server
+    context
         .answer(&params.text_document.uri, "range formatting", move |s| {
             Some(range_formatting(s, params.range))
         })
@@ -44,11 +44,11 @@ pub(crate) async fn handle_range(
 }
 
 pub(crate) async fn handle_on_type(
-    server: &Server,
+    context: &Context,
     params: DocumentOnTypeFormattingParams,
 ) -> Result<Option<Vec<TextEdit>>> {
     let at = params.text_document_position;
-    server
+    context
         .answer(&at.text_document.uri, "formatting as you type", move |s| {
             Some(on_type_formatting(s, at.position, &params.ch))
         })

@@ -5,26 +5,26 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::navigation;
 
-use super::references::{cut_note, Cut};
+use super::references::{cut_note, tell_cut, Cut};
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     capabilities.document_highlight_provider = Some(OneOf::Left(true));
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: DocumentHighlightParams,
 ) -> Result<Option<Vec<DocumentHighlight>>> {
     let at = params.text_document_position_params;
-    let cut = server
+    let cut = context
         .answer(&at.text_document.uri, "highlights", move |s| {
             Some(highlights(s, at.position))
         })
         .await?;
-    Ok(server.tell_cut(cut, MessageType::LOG).await)
+    Ok(tell_cut(context, cut, MessageType::LOG).await)
 }
 
 pub fn highlights(snapshot: &Snapshot, position: Position) -> Cut<DocumentHighlight> {

@@ -4,16 +4,16 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide as ide;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     capabilities.hover_provider = Some(HoverProviderCapability::Simple(true));
 }
 
-pub(crate) async fn handle(server: &Server, params: HoverParams) -> Result<Option<Hover>> {
+pub(crate) async fn handle(context: &Context, params: HoverParams) -> Result<Option<Hover>> {
     let at = params.text_document_position_params;
-    server
+    context
         .answer(&at.text_document.uri, "hover", move |s| {
             hover(s, at.position)
         })

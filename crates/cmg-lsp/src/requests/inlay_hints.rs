@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::{self as ide, inlay_hints};
 
 use crate::convert;
@@ -18,14 +18,14 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 pub const MAX_INLAY_HINTS: usize = 5_000;
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: InlayHintParams,
 ) -> Result<Option<Vec<InlayHint>>> {
-    server
+    context
         .answer_when(
             &params.text_document.uri,
             "inlay hints",
-            server.outcome_needs(),
+            context.outcome_needs(),
             move |s| Some(inlay_hints(s, params.range)),
         )
         .await

@@ -5,7 +5,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::navigation;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -13,26 +13,46 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: ReferenceParams,
 ) -> Result<Option<Vec<Location>>> {
     let at = params.text_document_position;
     let include = params.context.include_declaration;
-    let cut = server
+    let cut = context
         .answer(&at.text_document.uri, "references", move |s| {
             Some(references(s, at.position, include))
         })
         .await?;
-    Ok(server.tell_cut(cut, MessageType::WARNING).await)
+    Ok(tell_cut(context, cut, MessageType::WARNING).await)
 }
 
 /// A list cut at [`navigation::MAX_REFERENCES`], which the protocol has no field to
-/// say: the server tells the user in a message instead (see `docs/server.md`).
+/// say: the server tells the user in a message instead (see `docs/context.md`).
 pub struct Cut<T> {
     pub items: Vec<T>,
     /// The message saying how many there are and how many are shown, if some are left
     /// out.
     pub note: Option<String>,
+}
+
+/// Tells the user that a list was cut, once per request: in a message window for
+/// what they asked for (`references`), in the log for what the editor asks on its
+/// own whenever the cursor rests (`highlights`), where a window would pop up at
+/// every pause.
+pub(super) async fn tell_cut<T>(
+    context: &Context,
+    cut: Option<Cut<T>>,
+    shown: MessageType,
+) -> Option<Vec<T>> {
+    let cut = cut?;
+    if let Some(note) = cut.note {
+        if shown == MessageType::LOG {
+            context.client.log_message(MessageType::WARNING, note).await;
+        } else {
+            context.client.show_message(shown, note).await;
+        }
+    }
+    Some(cut.items)
 }
 
 /// The note for a list of `shown` items out of the mentions there are.

@@ -5,14 +5,14 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use tower_lsp_server::jsonrpc::Error;
 
 use cmg_ide as ide;
 
 use super::refusal;
 use crate::documents::Needs;
-use crate::server::on_pool;
+use crate::pool::on_pool;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     capabilities.rename_provider = Some(OneOf::Right(RenameOptions {
@@ -22,10 +22,10 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle_prepare(
-    server: &Server,
+    context: &Context,
     params: TextDocumentPositionParams,
 ) -> Result<Option<PrepareRenameResponse>> {
-    let Some(snapshot) = server
+    let Some(snapshot) = context
         .current(&params.text_document.uri, Needs::Analysis)
         .await?
     else {
@@ -36,9 +36,12 @@ pub(crate) async fn handle_prepare(
         .map(Some)
 }
 
-pub(crate) async fn handle(server: &Server, params: RenameParams) -> Result<Option<WorkspaceEdit>> {
+pub(crate) async fn handle(
+    context: &Context,
+    params: RenameParams,
+) -> Result<Option<WorkspaceEdit>> {
     let at = params.text_document_position;
-    let Some(snapshot) = server
+    let Some(snapshot) = context
         .current(&at.text_document.uri, Needs::Analysis)
         .await?
     else {

@@ -4,7 +4,7 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide as ide;
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
@@ -12,10 +12,10 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 }
 
 pub(crate) async fn handle(
-    server: &Server,
+    context: &Context,
     params: SelectionRangeParams,
 ) -> Result<Option<Vec<SelectionRange>>> {
-    server
+    context
         .answer(&params.text_document.uri, "selection ranges", move |s| {
             Some(selection_ranges(s, &params.positions))
         })

@@ -5,11 +5,11 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use super::Snapshot;
-use crate::server::Server;
+use crate::context::Context;
 use cmg_ide::semantic_tokens;
 
-use crate::capabilities::{semantic_tokens_legend, token_encoding};
 use crate::convert;
+use crate::legend::{semantic_tokens_legend, token_encoding};
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {
     capabilities.semantic_tokens_provider = Some(
@@ -28,28 +28,28 @@ pub(crate) fn register(capabilities: &mut ServerCapabilities) {
 pub const MAX_SEMANTIC_TOKENS: usize = 100_000;
 
 pub(crate) async fn handle_full(
-    server: &Server,
+    context: &Context,
     params: SemanticTokensParams,
 ) -> Result<Option<SemanticTokensResult>> {
     let uri = params.text_document.uri;
-    let tokens = server
+    let tokens = context
         .answer(&uri, "semantic tokens", move |s| Some(semantic_tokens(s)))
         .await?;
-    Ok(tokens.map(|data| SemanticTokensResult::Tokens(server.tokens().remember(&uri, data))))
+    Ok(tokens.map(|data| SemanticTokensResult::Tokens(context.tokens().remember(&uri, data))))
 }
 
 pub(crate) async fn handle_full_delta(
-    server: &Server,
+    context: &Context,
     params: SemanticTokensDeltaParams,
 ) -> Result<Option<SemanticTokensFullDeltaResult>> {
     let uri = params.text_document.uri;
-    let Some(data) = server
+    let Some(data) = context
         .answer(&uri, "semantic tokens", move |s| Some(semantic_tokens(s)))
         .await?
     else {
         return Ok(None);
     };
-    let mut cache = server.tokens();
+    let mut cache = context.tokens();
     let previous = cache
         .previous(&uri, &params.previous_result_id)
         .map(|sent| token_delta(sent, &data));
@@ -64,10 +64,10 @@ pub(crate) async fn handle_full_delta(
 }
 
 pub(crate) async fn handle_range(
-    server: &Server,
+    context: &Context,
     params: SemanticTokensRangeParams,
 ) -> Result<Option<SemanticTokensRangeResult>> {
-    server
+    context
         .answer(&params.text_document.uri, "semantic tokens", move |s| {
             Some(SemanticTokensRangeResult::Tokens(SemanticTokens {
                 result_id: None,

@@ -1,34 +1,9 @@
-//! What the server advertises to the client, and the legend of its semantic tokens.
+//! The legend of the semantic tokens: how each token kind is coloured, and its
+//! encoding in the protocol.
 
 use tower_lsp_server::ls_types::*;
 
 use cmg_ide::semantic_tokens::TokenKind;
-
-use super::convert::Encoding;
-
-pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
-    let mut capabilities = ServerCapabilities {
-        position_encoding: Some(encoding.kind()),
-        text_document_sync: Some(TextDocumentSyncCapability::Options(
-            TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(TextDocumentSyncKind::INCREMENTAL),
-                ..TextDocumentSyncOptions::default()
-            },
-        )),
-        workspace: Some(WorkspaceServerCapabilities {
-            workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                supported: Some(true),
-                change_notifications: Some(OneOf::Left(true)),
-            }),
-            file_operations: None,
-        }),
-        ..ServerCapabilities::default()
-    };
-    super::requests::register(&mut capabilities);
-    super::pull::register(&mut capabilities);
-    capabilities
-}
 
 /// How one token kind is coloured: its semantic token type, the modifier naming its
 /// role (with what the modifier means), and the TextMate scope a theme without semantic
