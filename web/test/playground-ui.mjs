@@ -380,6 +380,11 @@ try {
     check(put !== reloaded["49"] && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${reloaded["49"]} to ${put})`);
     await typed("3 -- 40\n");
     check((await node.getAttribute("transform")) === put, "after a new edge, the pinned node is still where it was put");
+    await keptFirst(page, "3 -- 40");
+    await page.goto("about:blank");
+    await page.goto(`${base}index.html`);
+    await frame.locator('svg.cmg-scene [data-node="49"][data-pinned]').waitFor({ state: "attached", timeout: WAIT_MS });
+    check((await node.getAttribute("transform")) === put, "after a reload, it is still pinned there");
     await node.dblclick();
     check((await node.getAttribute("data-pinned")) === null && (await node.getAttribute("transform")) !== put, "a double click unpins it, back where the layout puts it");
     await context.close();
