@@ -19,6 +19,8 @@ export interface KeptText {
   at: number;
   /** Where the game view drew each node of it last, so that a reload draws them there again. */
   positions?: Record<number, [number, number]>;
+  /** The nodes the user dragged in the view and where to, pinned until unpinned there. */
+  pins?: Record<number, [number, number]>;
 }
 
 /** The texts kept in `storage`, newest first; none when there are none or they are unreadable. */
@@ -31,7 +33,8 @@ export function loadKept(storage: Pick<Storage, "getItem">): KeptText[] {
         typeof entry?.id === "string" &&
         typeof entry?.text === "string" &&
         typeof entry?.at === "number" &&
-        (entry.positions === undefined || (typeof entry.positions === "object" && entry.positions !== null)),
+        (entry.positions === undefined || (typeof entry.positions === "object" && entry.positions !== null)) &&
+        (entry.pins === undefined || (typeof entry.pins === "object" && entry.pins !== null)),
     );
   } catch {
     return [];

@@ -268,6 +268,11 @@ let view: EditorView;
 /** Where the game view drew each node last, so that a new layout keeps them there. */
 let positions: Record<number, [number, number]> = {};
 let frameReady = false;
+/** The entry of the kept texts that this text updates; a new one for a new text (an example, a link). */
+let keptEntry: KeptText = { id: newKeptId(), text: "", at: 0 };
+function newKeptId(): string {
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+}
 let lastScene: unknown = null;
 
 function lintOf(summary: Summary, doc: Text): LintDiagnostic[] {
@@ -358,7 +363,14 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
     );
   } else if (message.type === "moved" && typeof message.node === "number") {
     // A node dragged (or unpinned) in the view: the next layout starts from there, and a reload too.
-    if (Array.isArray(message.at)) positions[message.node] = message.at;
+    const pins = { ...(keptEntry.pins ?? {}) };
+    if (Array.isArray(message.at)) {
+      positions[message.node] = message.at;
+      pins[message.node] = message.at;
+    } else {
+      delete pins[message.node];
+    }
+    keptEntry = { ...keptEntry, pins };
     keepPositions();
   } else if (message.type === "reveal" && message.mention) {
     // Columns from 1 in characters (docs/view.md): UTF-16 units for every text but astral characters.
@@ -375,6 +387,8 @@ function viewLoaded(): void {
   frameReady = true;
   if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
   frame.contentWindow?.postMessage({ type: "select", node: selectedNode }, "*");
+  // The nodes pinned in this text, kept with it.
+  if (keptEntry.pins !== undefined) frame.contentWindow?.postMessage({ type: "pins", pins: keptEntry.pins }, "*");
 }
 frame.addEventListener("load", viewLoaded);
 if (frame.contentDocument?.readyState === "complete" && frame.contentDocument.querySelector("#stage") !== null) viewLoaded();
@@ -458,11 +472,6 @@ async function share(text: string, edit: number): Promise<void> {
   byId("share").textContent = "";
 }
 
-/** The entry of the kept texts that this text updates; a new one for a new text (an example, a link). */
-let keptEntry: KeptText = { id: newKeptId(), text: "", at: 0 };
-function newKeptId(): string {
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-}
 
 function keep(text: string): void {
   keptEntry = { ...keptEntry, text, at: Date.now(), positions };

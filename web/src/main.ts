@@ -40,8 +40,11 @@ import {
 
 /** Where scenes and slices come from and where "reveal in the text" goes. */
 interface Host {
-  /** `onSelect`: the editor's cursor is on a mention of this node (null: on none). */
-  start(onScene: (scene: Scene) => void, onSelect: (node: number | null) => void): void;
+  /**
+   * `onSelect`: the editor's cursor is on a mention of this node (null: on none).
+   * `onPins`: the nodes pinned when this file was last shown, which the host kept.
+   */
+  start(onScene: (scene: Scene) => void, onSelect: (node: number | null) => void, onPins: (pins: Record<number, [number, number]>) => void): void;
   /** One slice of the current file's table; null when there is none (not solved, stale). */
   slice(cat: number, turn: Player): Promise<Slice | null>;
   /** Shows the node's first mention; returns what to tell the user, if anything. */
@@ -84,11 +87,12 @@ function vscodeHost(api: VsCodeApi): Host {
   const waiting = new Map<number, (slice: Slice | null) => void>();
   let next = 0;
   return {
-    start(onScene, onSelect) {
+    start(onScene, onSelect, onPins) {
       window.addEventListener(
         "message",
-        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null; node?: number | null }>) => {
+        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null; node?: number | null; pins?: Record<number, [number, number]> }>) => {
           if (event.data?.type === "scene" && event.data.scene !== undefined) onScene(event.data.scene);
+          if (event.data?.type === "pins" && typeof event.data.pins === "object" && event.data.pins !== null) onPins(event.data.pins);
           if (event.data?.type === "select") onSelect(event.data.node ?? null);
           if (event.data?.type === "slice" && typeof event.data.request === "number") {
             waiting.get(event.data.request)?.(event.data.slice ?? null);
@@ -244,6 +248,12 @@ class View {
       (node) => {
         this.selected = node;
         markSelected(this.picture, node);
+      },
+      (pins) => {
+        for (const [id, at] of Object.entries(pins)) {
+          if (Array.isArray(at) && at.length === 2 && at.every(Number.isFinite)) this.pinned.set(Number(id), [at[0], at[1]]);
+        }
+        if (this.game !== null) this.redrawPins();
       },
     );
   }
