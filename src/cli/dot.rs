@@ -91,7 +91,7 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
         "  // Fill: who wins if the mouse starts on the node (cat on node 2, mouse to move).\n",
     );
     dot.push_str(
-        "  // Green: mouse, red: cat, grey: draw. The hole is a double circle, the mouse's\n",
+        "  // Blue: mouse, orange: cat, grey: draw. The hole is a double circle, the mouse's\n",
     );
     dot.push_str(
         "  // start a box and the cat's a diamond, each named inside, as in `cmg view`.\n",

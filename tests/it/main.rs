@@ -13,6 +13,7 @@ mod cli_hostile;
 mod cli_view;
 #[cfg(unix)]
 mod cli_writes;
+mod colours;
 mod doc_links;
 mod docs;
 mod gen;

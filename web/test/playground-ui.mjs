@@ -354,7 +354,7 @@ try {
       const ask = (message) => new Promise((answered) => { worker.onmessage = (event) => answered(event.data); worker.postMessage(message); });
       worker.postMessage({ type: "module", module });
       await ask({ type: "open", generation: 1, text });
-      const { answer } = await ask({ type: "request", id: 0, method: "scene", params: { explain: false } });
+      const { answer } = await ask({ type: "request", id: 0, request: { method: "scene", explain: false } });
       worker.terminate();
       return answer;
     }, `${record}7 -- 44\n`);
@@ -416,7 +416,7 @@ try {
     const background = (target, selector) => target.locator(selector).first().evaluate((e) => getComputedStyle(e).backgroundColor);
     const page_ = luminance(await background(page, "body"));
     const gutter = luminance(await background(page, ".cm-gutters"));
-    const editorText = luminance(await page.locator(".cm-content").evaluate((e) => getComputedStyle(e).color));
+    const editorText = luminance(await page.locator(".cm-content[data-editor]").evaluate((e) => getComputedStyle(e).color));
     check(page_ < 0.05 && gutter < 0.05 && editorText > 0.4, `the page and the editor are dark, the text light (luminance ${page_.toFixed(3)}, ${gutter.toFixed(3)}, ${editorText.toFixed(2)})`);
     const viewBody = await frame.locator("body").evaluate((e) => ({ dark: e.classList.contains("cmg-dark"), background: getComputedStyle(e).backgroundColor }));
     const stage = await frame.locator("svg.cmg-scene .background").evaluate((e) => getComputedStyle(e).fill);
