@@ -40,8 +40,8 @@ pub struct Request {
 struct Record {
     format: String,
     nodes: usize,
-    outcome: String,
-    constraints: String,
+    outcome: Wanted,
+    constraints: Constraints,
     /// This part and the count of parts, from 1.
     part: [usize; 2],
     /// The tasks of the whole search (every part).
@@ -54,9 +54,41 @@ struct Record {
     best: Option<RecordBest>,
 }
 
+/// The outcome a search looks for, as `--outcome` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Wanted {
+    Mouse,
+    Cat,
+    Any,
+}
+
+impl Wanted {
+    fn of(winner: Option<Winner>) -> Wanted {
+        match winner {
+            Some(Winner::Mouse) => Wanted::Mouse,
+            Some(Winner::Cat) => Wanted::Cat,
+            None => Wanted::Any,
+        }
+    }
+
+    fn winner(self) -> Option<Winner> {
+        match self {
+            Wanted::Mouse => Some(Winner::Mouse),
+            Wanted::Cat => Some(Winner::Cat),
+            Wanted::Any => None,
+        }
+    }
+
+    /// `mouse`, `cat` or `any`, as `--outcome` takes it.
+    fn word(self) -> &'static str {
+        self.winner().map_or("any", Winner::word)
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct RecordBest {
-    winner: String,
+    winner: Winner,
     moves: u32,
     adjacency: Vec<Vec<u32>>,
 }
@@ -93,8 +125,8 @@ pub fn run(request: &Request) -> CliResult {
     let fresh = Record {
         format: FORMAT.to_owned(),
         nodes: request.nodes,
-        outcome: outcome_word(request.winner).to_owned(),
-        constraints: constraints_word(request.constraints).to_owned(),
+        outcome: Wanted::of(request.winner),
+        constraints: request.constraints,
         part: [part.index + 1, part.count],
         tasks: plan.task_count(),
         done: Vec::new(),
@@ -109,7 +141,7 @@ pub fn run(request: &Request) -> CliResult {
             if !same_search(&record, &fresh) || record.part != fresh.part {
                 return Err(CliError(format!(
                     "{path} is the checkpoint of another search ({} nodes, outcome {}, constraints {}, part {}/{}): give another file",
-                    record.nodes, record.outcome, record.constraints, record.part[0], record.part[1]
+                    record.nodes, record.outcome.word(), record.constraints.word(), record.part[0], record.part[1]
                 )));
             }
             record
@@ -336,12 +368,12 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
             )
         }));
     }
-    if let Some(expected) = graph_count(first.nodes, &first.constraints) {
+    if let Some(expected) = graph_count(first.nodes, first.constraints) {
         if graphs != expected {
             return Err(CliError(format!(
                 "the parts looked at {graphs} graphs, but there are {expected} on {} nodes{}: a part missed graphs or counted some twice",
                 first.nodes,
-                if first.constraints == "leetcode" { " with no node alone" } else { "" }
+                if first.constraints == Constraints::LeetCode { " with no node alone" } else { "" }
             )));
         }
     }
@@ -353,7 +385,7 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
     let command = format!(
         "cmg gen --merge, of cmg gen --nodes {} --exhaustive --part K/{count}{}",
         first.nodes,
-        options(&first.outcome, &first.constraints)
+        options(first.outcome, first.constraints)
     );
     print_result(&record, &found, json, &command, None)
 }
@@ -404,8 +436,8 @@ pub fn from_graph6(
     let record = Record {
         format: FORMAT.to_owned(),
         nodes,
-        outcome: outcome_word(winner).to_owned(),
-        constraints: constraints_word(constraints).to_owned(),
+        outcome: Wanted::of(winner),
+        constraints,
         part: [1, 1],
         tasks: 0,
         done: Vec::new(),
@@ -414,7 +446,7 @@ pub fn from_graph6(
         seconds: started.elapsed().as_secs_f64(),
         best: None,
     };
-    if graph_count(nodes, &record.constraints).is_some_and(|all| all != found.graphs) {
+    if graph_count(nodes, record.constraints).is_some_and(|all| all != found.graphs) {
         eprintln!(
             "cmg: note: {path} holds {} graphs, not every graph on {nodes} nodes: the longest game below is the longest of those, no proof",
             found.graphs
@@ -422,7 +454,7 @@ pub fn from_graph6(
     }
     let command = format!(
         "cmg gen --nodes {nodes} --exhaustive --graph6 {path}{}",
-        options(&record.outcome, &record.constraints)
+        options(record.outcome, record.constraints)
     );
     print_result(&record, &found, json, &command, None)
 }
@@ -495,16 +527,15 @@ fn print_result(
         eprintln!(
             "cmg: no graph on {} nodes has a decided game{}: all {} were looked at",
             record.nodes,
-            match record.outcome.as_str() {
-                "mouse" => " won by the mouse",
-                "cat" => " won by the cat",
-                _ => "",
+            match record.outcome.winner() {
+                Some(winner) => format!(" won by the {}", winner.word()),
+                None => String::new(),
             },
             found.graphs
         );
         return Ok(ExitCode::FAILURE);
     };
-    let winner = winner_word(best.winner);
+    let winner = best.winner.word();
     let adjacency = best.graph.adjacency();
     if json {
         let text = match stopped {
@@ -523,7 +554,7 @@ fn print_result(
         super::output::print(&format!("{}\n", text.expect("numbers and words serialize")));
         return Ok(ExitCode::SUCCESS);
     }
-    let meeting = if record.constraints == "leetcode" {
+    let meeting = if record.constraints == Constraints::LeetCode {
         " that meet LeetCode 913's constraints"
     } else {
         ""
@@ -575,20 +606,17 @@ fn command(request: &Request) -> String {
     format!(
         "cmg gen --nodes {} --exhaustive{}",
         request.nodes,
-        options(
-            outcome_word(request.winner),
-            constraints_word(request.constraints)
-        )
+        options(Wanted::of(request.winner), request.constraints)
     )
 }
 
-fn options(outcome: &str, constraints: &str) -> String {
+fn options(outcome: Wanted, constraints: Constraints) -> String {
     let mut options = String::new();
-    if outcome != "any" {
-        options.push_str(&format!(" --outcome {outcome}"));
+    if let Some(winner) = outcome.winner() {
+        options.push_str(&format!(" --outcome {}", winner.word()));
     }
-    if constraints != "leetcode" {
-        options.push_str(&format!(" --constraints {constraints}"));
+    if constraints != Constraints::LeetCode {
+        options.push_str(&format!(" --constraints {}", constraints.word()));
     }
     options
 }
@@ -686,12 +714,11 @@ const GRAPHS: [u64; 13] = [
 /// How many graphs a whole search looks at: every graph (`none`), or those with no node
 /// alone (`leetcode`; OEIS A002494, the graphs on n nodes less those on n - 1, which a
 /// lone node makes n).
-fn graph_count(nodes: usize, constraints: &str) -> Option<u64> {
+fn graph_count(nodes: usize, constraints: Constraints) -> Option<u64> {
     let all = *GRAPHS.get(nodes)?;
     match constraints {
-        "none" => Some(all),
-        "leetcode" => Some(all - GRAPHS[nodes.checked_sub(1)?]),
-        _ => None,
+        Constraints::None => Some(all),
+        Constraints::LeetCode => Some(all - GRAPHS[nodes.checked_sub(1)?]),
     }
 }
 
@@ -710,10 +737,10 @@ fn check_claim(path: &str, best: &Best) -> Result<(), CliError> {
     if winner != Some(best.winner) || moves != Some(best.moves) {
         return Err(CliError(format!(
             "{path} claims that the {} wins in {} moves on its graph, but solved again the game is {}: the record was changed or is wrong",
-            winner_word(best.winner),
+            best.winner.word(),
             best.moves,
             match (winner, moves) {
-                (Some(winner), Some(moves)) => format!("a {} win in {moves}", winner_word(winner)),
+                (Some(winner), Some(moves)) => format!("a {} win in {moves}", winner.word()),
                 _ => "a draw".to_owned(),
             }
         )));
@@ -722,7 +749,7 @@ fn check_claim(path: &str, best: &Best) -> Result<(), CliError> {
 }
 
 fn same_search(a: &Record, b: &Record) -> bool {
-    (a.nodes, &a.outcome, &a.constraints, a.tasks) == (b.nodes, &b.outcome, &b.constraints, b.tasks)
+    (a.nodes, a.outcome, a.constraints, a.tasks) == (b.nodes, b.outcome, b.constraints, b.tasks)
 }
 
 fn read_record(path: &str) -> Result<Record, CliError> {
@@ -754,18 +781,13 @@ fn longest_of(record: &Record) -> Result<Longest, CliError> {
         Some(best) => {
             let graph = Graph::from_adjacency(&best.adjacency)
                 .filter(|graph| graph.node_count() == record.nodes);
-            let winner = match best.winner.as_str() {
-                "mouse" => Some(Winner::Mouse),
-                "cat" => Some(Winner::Cat),
-                _ => None,
-            };
-            match (graph, winner) {
-                (Some(graph), Some(winner)) => Some(Best {
+            match graph {
+                Some(graph) => Some(Best {
                     moves: best.moves,
-                    winner,
+                    winner: best.winner,
                     graph,
                 }),
-                _ => {
+                None => {
                     return Err(CliError(
                         "a record's best graph is not a graph of its search".to_owned(),
                     ))
@@ -782,7 +804,7 @@ fn longest_of(record: &Record) -> Result<Longest, CliError> {
 
 fn record_best(best: &Best) -> RecordBest {
     RecordBest {
-        winner: winner_word(best.winner).to_owned(),
+        winner: best.winner,
         moves: best.moves,
         adjacency: best.graph.adjacency(),
     }
@@ -798,24 +820,6 @@ fn ranges(done: &BTreeSet<usize>) -> Vec<[usize; 2]> {
         }
     }
     ranges
-}
-
-fn winner_word(winner: Winner) -> &'static str {
-    match winner {
-        Winner::Mouse => "mouse",
-        Winner::Cat => "cat",
-    }
-}
-
-fn outcome_word(winner: Option<Winner>) -> &'static str {
-    winner.map_or("any", winner_word)
-}
-
-fn constraints_word(constraints: Constraints) -> &'static str {
-    match constraints {
-        Constraints::LeetCode => "leetcode",
-        Constraints::None => "none",
-    }
 }
 
 #[cfg(test)]
