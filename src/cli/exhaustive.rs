@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 use super::interrupt::Signal;
 use super::{CliError, CliResult};
 
+mod graph6;
+pub use graph6::from_graph6;
+
 /// Names the record's format, so that another JSON file is not taken for one.
 const FORMAT: &str = "cmg gen --exhaustive record, version 1";
 
@@ -390,106 +393,6 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
     print_result(&record, &found, json, &command, None)
 }
 
-/// `cmg gen --exhaustive --graph6 FILE`: the longest game over the graphs in FILE, each
-/// examined as the built-in enumerator examines its own, so that another enumerator's
-/// graphs (nauty's `geng`) check the count and the length it finds.
-pub fn from_graph6(
-    path: &str,
-    nodes: usize,
-    winner: Option<Winner>,
-    constraints: Constraints,
-    json: bool,
-) -> CliResult {
-    let source = super::input::read_source(path)?;
-    let started = Instant::now();
-    let mut evaluator = cmg_gen::Evaluator::new();
-    let mut found = Longest::default();
-    for (number, line) in source.text.lines().enumerate() {
-        let line = line.trim();
-        let line = line.strip_prefix(">>graph6<<").unwrap_or(line);
-        if line.is_empty() {
-            continue;
-        }
-        let graph = parse_graph6(line).ok_or_else(|| {
-            CliError(format!(
-                "{path}:{}: not a graph in graph6 of at most {} nodes",
-                number + 1,
-                cmg_gen::MAX_NODES
-            ))
-        })?;
-        if graph.node_count() != nodes {
-            return Err(CliError(format!(
-                "{path}:{}: a graph of {} nodes, not {nodes}",
-                number + 1,
-                graph.node_count()
-            )));
-        }
-        let lonely = graph.rows().contains(&0);
-        if constraints == Constraints::LeetCode && lonely {
-            return Err(CliError(format!(
-                "{path}:{}: a node has no neighbour, which LeetCode's constraints rule out (geng -d1 leaves such graphs out)",
-                number + 1
-            )));
-        }
-        cmg_gen::examine(&graph, winner, constraints, &mut evaluator, &mut found);
-    }
-    let record = Record {
-        format: FORMAT.to_owned(),
-        nodes,
-        outcome: Wanted::of(winner),
-        constraints,
-        part: [1, 1],
-        tasks: 0,
-        done: Vec::new(),
-        graphs: found.graphs,
-        solves: found.solves,
-        seconds: started.elapsed().as_secs_f64(),
-        best: None,
-    };
-    if graph_count(nodes, record.constraints).is_some_and(|all| all != found.graphs) {
-        eprintln!(
-            "cmg: note: {path} holds {} graphs, not every graph on {nodes} nodes: the longest game below is the longest of those, no proof",
-            found.graphs
-        );
-    }
-    let command = format!(
-        "cmg gen --nodes {nodes} --exhaustive --graph6 {path}{}",
-        options(record.outcome, record.constraints)
-    );
-    print_result(&record, &found, json, &command, None)
-}
-
-/// A graph in graph6 (nauty's format): its node count in one byte (63 to 126, for up to
-/// 62 nodes), then the upper triangle of its adjacency matrix column by column, six bits
-/// a byte, each byte plus 63.
-fn parse_graph6(line: &str) -> Option<Graph> {
-    let bytes = line.as_bytes();
-    let (&first, rest) = bytes.split_first()?;
-    if !(63..=125).contains(&first) {
-        return None;
-    }
-    let n = usize::from(first - 63);
-    if n > cmg_gen::MAX_NODES {
-        return None;
-    }
-    let bits = n * n.saturating_sub(1) / 2;
-    if rest.len() != bits.div_ceil(6) || rest.iter().any(|b| !(63..=126).contains(b)) {
-        return None;
-    }
-    let bit = |k: usize| (rest[k / 6] - 63) >> (5 - k % 6) & 1 == 1;
-    let mut graph = Graph::empty(n);
-    let mut k = 0;
-    for j in 1..n {
-        for i in 0..j {
-            if bit(k) {
-                graph.toggle(i, j);
-            }
-            k += 1;
-        }
-    }
-    Some(graph)
-}
-
 /// How far a search stopped by a signal got: its best graph so far is no proof.
 struct Stopped {
     signal: Signal,
@@ -823,74 +726,4 @@ fn ranges(done: &BTreeSet<usize>) -> Vec<[usize; 2]> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{parse_graph6, scheduler_index};
-
-    /// graph6 as nauty's documentation gives it: a path and a triangle.
-    #[test]
-    fn graph6_reads_nautys_format() {
-        // "Bw": 3 nodes, edges 0-1, 0-2, 1-2 (the triangle).
-        let triangle = parse_graph6("Bw").unwrap();
-        assert_eq!(
-            triangle.adjacency(),
-            vec![vec![1, 2], vec![0, 2], vec![0, 1]]
-        );
-        // "Ch": 4 nodes; 'h' - 63 = 41 = 101001 are the bits of (0,1) (0,2) (1,2) (0,3)
-        // (1,3) (2,3): the path 0-1-2-3.
-        let path = parse_graph6("Ch").unwrap();
-        assert_eq!(
-            path.adjacency(),
-            vec![vec![1], vec![0, 2], vec![1, 3], vec![2]]
-        );
-        assert!(parse_graph6("C").is_none(), "too short");
-        assert!(parse_graph6("Chh").is_none(), "too long");
-        assert!(parse_graph6("").is_none());
-    }
-
-    fn index(count: usize, vars: &[(&str, &str)]) -> Result<(usize, &'static str), String> {
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        scheduler_index(count, &|name| {
-            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-        })
-        .map_err(|error| error.to_string())
-    }
-
-    /// Each scheduler's numbering, its base, and the errors.
-    #[test]
-    fn every_schedulers_index_is_a_part_from_one() {
-        assert_eq!(
-            index(8, &[("SLURM_ARRAY_TASK_ID", "3")]),
-            Ok((3, "SLURM_ARRAY_TASK_ID"))
-        );
-        assert_eq!(
-            index(
-                8,
-                &[
-                    ("SLURM_ARRAY_TASK_ID", "10"),
-                    ("SLURM_ARRAY_TASK_MIN", "10")
-                ]
-            ),
-            Ok((1, "SLURM_ARRAY_TASK_ID"))
-        );
-        assert_eq!(
-            index(8, &[("JOB_COMPLETION_INDEX", "0")]),
-            Ok((1, "JOB_COMPLETION_INDEX"))
-        );
-        assert_eq!(
-            index(8, &[("AWS_BATCH_JOB_ARRAY_INDEX", "7")]),
-            Ok((8, "AWS_BATCH_JOB_ARRAY_INDEX"))
-        );
-        assert_eq!(index(8, &[("PARALLEL_SEQ", "8")]), Ok((8, "PARALLEL_SEQ")));
-        assert!(index(8, &[("PARALLEL_SEQ", "9")])
-            .unwrap_err()
-            .contains("not one of 1 to 8"));
-        assert!(index(8, &[("JOB_COMPLETION_INDEX", "-1")]).is_err());
-        assert!(index(8, &[("PARALLEL_SEQ", "x")])
-            .unwrap_err()
-            .contains("not a number"));
-        assert!(index(8, &[]).unwrap_err().contains("none of"));
-    }
-}
+mod tests;
