@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 use super::interrupt::Signal;
 use super::{CliError, CliResult};
 
+mod graph6;
+pub use graph6::from_graph6;
+
 /// Names the record's format, so that another JSON file is not taken for one.
 const FORMAT: &str = "cmg gen --exhaustive record, version 1";
 
@@ -40,8 +43,8 @@ pub struct Request {
 struct Record {
     format: String,
     nodes: usize,
-    outcome: String,
-    constraints: String,
+    outcome: Wanted,
+    constraints: Constraints,
     /// This part and the count of parts, from 1.
     part: [usize; 2],
     /// The tasks of the whole search (every part).
@@ -54,9 +57,41 @@ struct Record {
     best: Option<RecordBest>,
 }
 
+/// The outcome a search looks for, as `--outcome` says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Wanted {
+    Mouse,
+    Cat,
+    Any,
+}
+
+impl Wanted {
+    fn of(winner: Option<Winner>) -> Wanted {
+        match winner {
+            Some(Winner::Mouse) => Wanted::Mouse,
+            Some(Winner::Cat) => Wanted::Cat,
+            None => Wanted::Any,
+        }
+    }
+
+    fn winner(self) -> Option<Winner> {
+        match self {
+            Wanted::Mouse => Some(Winner::Mouse),
+            Wanted::Cat => Some(Winner::Cat),
+            Wanted::Any => None,
+        }
+    }
+
+    /// `mouse`, `cat` or `any`, as `--outcome` takes it.
+    fn word(self) -> &'static str {
+        self.winner().map_or("any", Winner::word)
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 struct RecordBest {
-    winner: String,
+    winner: Winner,
     moves: u32,
     adjacency: Vec<Vec<u32>>,
 }
@@ -93,8 +128,8 @@ pub fn run(request: &Request) -> CliResult {
     let fresh = Record {
         format: FORMAT.to_owned(),
         nodes: request.nodes,
-        outcome: outcome_word(request.winner).to_owned(),
-        constraints: constraints_word(request.constraints).to_owned(),
+        outcome: Wanted::of(request.winner),
+        constraints: request.constraints,
         part: [part.index + 1, part.count],
         tasks: plan.task_count(),
         done: Vec::new(),
@@ -109,7 +144,7 @@ pub fn run(request: &Request) -> CliResult {
             if !same_search(&record, &fresh) || record.part != fresh.part {
                 return Err(CliError(format!(
                     "{path} is the checkpoint of another search ({} nodes, outcome {}, constraints {}, part {}/{}): give another file",
-                    record.nodes, record.outcome, record.constraints, record.part[0], record.part[1]
+                    record.nodes, record.outcome.word(), record.constraints.word(), record.part[0], record.part[1]
                 )));
             }
             record
@@ -336,12 +371,12 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
             )
         }));
     }
-    if let Some(expected) = graph_count(first.nodes, &first.constraints) {
+    if let Some(expected) = graph_count(first.nodes, first.constraints) {
         if graphs != expected {
             return Err(CliError(format!(
                 "the parts looked at {graphs} graphs, but there are {expected} on {} nodes{}: a part missed graphs or counted some twice",
                 first.nodes,
-                if first.constraints == "leetcode" { " with no node alone" } else { "" }
+                if first.constraints == Constraints::LeetCode { " with no node alone" } else { "" }
             )));
         }
     }
@@ -353,109 +388,9 @@ pub fn merge(paths: &[String], json: bool) -> CliResult {
     let command = format!(
         "cmg gen --merge, of cmg gen --nodes {} --exhaustive --part K/{count}{}",
         first.nodes,
-        options(&first.outcome, &first.constraints)
+        options(first.outcome, first.constraints)
     );
     print_result(&record, &found, json, &command, None)
-}
-
-/// `cmg gen --exhaustive --graph6 FILE`: the longest game over the graphs in FILE, each
-/// examined as the built-in enumerator examines its own, so that another enumerator's
-/// graphs (nauty's `geng`) check the count and the length it finds.
-pub fn from_graph6(
-    path: &str,
-    nodes: usize,
-    winner: Option<Winner>,
-    constraints: Constraints,
-    json: bool,
-) -> CliResult {
-    let source = super::input::read_source(path)?;
-    let started = Instant::now();
-    let mut evaluator = cmg_gen::Evaluator::new();
-    let mut found = Longest::default();
-    for (number, line) in source.text.lines().enumerate() {
-        let line = line.trim();
-        let line = line.strip_prefix(">>graph6<<").unwrap_or(line);
-        if line.is_empty() {
-            continue;
-        }
-        let graph = parse_graph6(line).ok_or_else(|| {
-            CliError(format!(
-                "{path}:{}: not a graph in graph6 of at most {} nodes",
-                number + 1,
-                cmg_gen::MAX_NODES
-            ))
-        })?;
-        if graph.node_count() != nodes {
-            return Err(CliError(format!(
-                "{path}:{}: a graph of {} nodes, not {nodes}",
-                number + 1,
-                graph.node_count()
-            )));
-        }
-        let lonely = graph.rows().contains(&0);
-        if constraints == Constraints::LeetCode && lonely {
-            return Err(CliError(format!(
-                "{path}:{}: a node has no neighbour, which LeetCode's constraints rule out (geng -d1 leaves such graphs out)",
-                number + 1
-            )));
-        }
-        cmg_gen::examine(&graph, winner, constraints, &mut evaluator, &mut found);
-    }
-    let record = Record {
-        format: FORMAT.to_owned(),
-        nodes,
-        outcome: outcome_word(winner).to_owned(),
-        constraints: constraints_word(constraints).to_owned(),
-        part: [1, 1],
-        tasks: 0,
-        done: Vec::new(),
-        graphs: found.graphs,
-        solves: found.solves,
-        seconds: started.elapsed().as_secs_f64(),
-        best: None,
-    };
-    if graph_count(nodes, &record.constraints).is_some_and(|all| all != found.graphs) {
-        eprintln!(
-            "cmg: note: {path} holds {} graphs, not every graph on {nodes} nodes: the longest game below is the longest of those, no proof",
-            found.graphs
-        );
-    }
-    let command = format!(
-        "cmg gen --nodes {nodes} --exhaustive --graph6 {path}{}",
-        options(&record.outcome, &record.constraints)
-    );
-    print_result(&record, &found, json, &command, None)
-}
-
-/// A graph in graph6 (nauty's format): its node count in one byte (63 to 126, for up to
-/// 62 nodes), then the upper triangle of its adjacency matrix column by column, six bits
-/// a byte, each byte plus 63.
-fn parse_graph6(line: &str) -> Option<Graph> {
-    let bytes = line.as_bytes();
-    let (&first, rest) = bytes.split_first()?;
-    if !(63..=125).contains(&first) {
-        return None;
-    }
-    let n = usize::from(first - 63);
-    if n > cmg_gen::MAX_NODES {
-        return None;
-    }
-    let bits = n * n.saturating_sub(1) / 2;
-    if rest.len() != bits.div_ceil(6) || rest.iter().any(|b| !(63..=126).contains(b)) {
-        return None;
-    }
-    let bit = |k: usize| (rest[k / 6] - 63) >> (5 - k % 6) & 1 == 1;
-    let mut graph = Graph::empty(n);
-    let mut k = 0;
-    for j in 1..n {
-        for i in 0..j {
-            if bit(k) {
-                graph.toggle(i, j);
-            }
-            k += 1;
-        }
-    }
-    Some(graph)
 }
 
 /// How far a search stopped by a signal got: its best graph so far is no proof.
@@ -495,16 +430,15 @@ fn print_result(
         eprintln!(
             "cmg: no graph on {} nodes has a decided game{}: all {} were looked at",
             record.nodes,
-            match record.outcome.as_str() {
-                "mouse" => " won by the mouse",
-                "cat" => " won by the cat",
-                _ => "",
+            match record.outcome.winner() {
+                Some(winner) => format!(" won by the {}", winner.word()),
+                None => String::new(),
             },
             found.graphs
         );
         return Ok(ExitCode::FAILURE);
     };
-    let winner = winner_word(best.winner);
+    let winner = best.winner.word();
     let adjacency = best.graph.adjacency();
     if json {
         let text = match stopped {
@@ -523,7 +457,7 @@ fn print_result(
         super::output::print(&format!("{}\n", text.expect("numbers and words serialize")));
         return Ok(ExitCode::SUCCESS);
     }
-    let meeting = if record.constraints == "leetcode" {
+    let meeting = if record.constraints == Constraints::LeetCode {
         " that meet LeetCode 913's constraints"
     } else {
         ""
@@ -575,20 +509,17 @@ fn command(request: &Request) -> String {
     format!(
         "cmg gen --nodes {} --exhaustive{}",
         request.nodes,
-        options(
-            outcome_word(request.winner),
-            constraints_word(request.constraints)
-        )
+        options(Wanted::of(request.winner), request.constraints)
     )
 }
 
-fn options(outcome: &str, constraints: &str) -> String {
+fn options(outcome: Wanted, constraints: Constraints) -> String {
     let mut options = String::new();
-    if outcome != "any" {
-        options.push_str(&format!(" --outcome {outcome}"));
+    if let Some(winner) = outcome.winner() {
+        options.push_str(&format!(" --outcome {}", winner.word()));
     }
-    if constraints != "leetcode" {
-        options.push_str(&format!(" --constraints {constraints}"));
+    if constraints != Constraints::LeetCode {
+        options.push_str(&format!(" --constraints {}", constraints.word()));
     }
     options
 }
@@ -686,12 +617,11 @@ const GRAPHS: [u64; 13] = [
 /// How many graphs a whole search looks at: every graph (`none`), or those with no node
 /// alone (`leetcode`; OEIS A002494, the graphs on n nodes less those on n - 1, which a
 /// lone node makes n).
-fn graph_count(nodes: usize, constraints: &str) -> Option<u64> {
+fn graph_count(nodes: usize, constraints: Constraints) -> Option<u64> {
     let all = *GRAPHS.get(nodes)?;
     match constraints {
-        "none" => Some(all),
-        "leetcode" => Some(all - GRAPHS[nodes.checked_sub(1)?]),
-        _ => None,
+        Constraints::None => Some(all),
+        Constraints::LeetCode => Some(all - GRAPHS[nodes.checked_sub(1)?]),
     }
 }
 
@@ -710,10 +640,10 @@ fn check_claim(path: &str, best: &Best) -> Result<(), CliError> {
     if winner != Some(best.winner) || moves != Some(best.moves) {
         return Err(CliError(format!(
             "{path} claims that the {} wins in {} moves on its graph, but solved again the game is {}: the record was changed or is wrong",
-            winner_word(best.winner),
+            best.winner.word(),
             best.moves,
             match (winner, moves) {
-                (Some(winner), Some(moves)) => format!("a {} win in {moves}", winner_word(winner)),
+                (Some(winner), Some(moves)) => format!("a {} win in {moves}", winner.word()),
                 _ => "a draw".to_owned(),
             }
         )));
@@ -722,7 +652,7 @@ fn check_claim(path: &str, best: &Best) -> Result<(), CliError> {
 }
 
 fn same_search(a: &Record, b: &Record) -> bool {
-    (a.nodes, &a.outcome, &a.constraints, a.tasks) == (b.nodes, &b.outcome, &b.constraints, b.tasks)
+    (a.nodes, a.outcome, a.constraints, a.tasks) == (b.nodes, b.outcome, b.constraints, b.tasks)
 }
 
 fn read_record(path: &str) -> Result<Record, CliError> {
@@ -754,18 +684,13 @@ fn longest_of(record: &Record) -> Result<Longest, CliError> {
         Some(best) => {
             let graph = Graph::from_adjacency(&best.adjacency)
                 .filter(|graph| graph.node_count() == record.nodes);
-            let winner = match best.winner.as_str() {
-                "mouse" => Some(Winner::Mouse),
-                "cat" => Some(Winner::Cat),
-                _ => None,
-            };
-            match (graph, winner) {
-                (Some(graph), Some(winner)) => Some(Best {
+            match graph {
+                Some(graph) => Some(Best {
                     moves: best.moves,
-                    winner,
+                    winner: best.winner,
                     graph,
                 }),
-                _ => {
+                None => {
                     return Err(CliError(
                         "a record's best graph is not a graph of its search".to_owned(),
                     ))
@@ -782,7 +707,7 @@ fn longest_of(record: &Record) -> Result<Longest, CliError> {
 
 fn record_best(best: &Best) -> RecordBest {
     RecordBest {
-        winner: winner_word(best.winner).to_owned(),
+        winner: best.winner,
         moves: best.moves,
         adjacency: best.graph.adjacency(),
     }
@@ -800,93 +725,5 @@ fn ranges(done: &BTreeSet<usize>) -> Vec<[usize; 2]> {
     ranges
 }
 
-fn winner_word(winner: Winner) -> &'static str {
-    match winner {
-        Winner::Mouse => "mouse",
-        Winner::Cat => "cat",
-    }
-}
-
-fn outcome_word(winner: Option<Winner>) -> &'static str {
-    winner.map_or("any", winner_word)
-}
-
-fn constraints_word(constraints: Constraints) -> &'static str {
-    match constraints {
-        Constraints::LeetCode => "leetcode",
-        Constraints::None => "none",
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::{parse_graph6, scheduler_index};
-
-    /// graph6 as nauty's documentation gives it: a path and a triangle.
-    #[test]
-    fn graph6_reads_nautys_format() {
-        // "Bw": 3 nodes, edges 0-1, 0-2, 1-2 (the triangle).
-        let triangle = parse_graph6("Bw").unwrap();
-        assert_eq!(
-            triangle.adjacency(),
-            vec![vec![1, 2], vec![0, 2], vec![0, 1]]
-        );
-        // "Ch": 4 nodes; 'h' - 63 = 41 = 101001 are the bits of (0,1) (0,2) (1,2) (0,3)
-        // (1,3) (2,3): the path 0-1-2-3.
-        let path = parse_graph6("Ch").unwrap();
-        assert_eq!(
-            path.adjacency(),
-            vec![vec![1], vec![0, 2], vec![1, 3], vec![2]]
-        );
-        assert!(parse_graph6("C").is_none(), "too short");
-        assert!(parse_graph6("Chh").is_none(), "too long");
-        assert!(parse_graph6("").is_none());
-    }
-
-    fn index(count: usize, vars: &[(&str, &str)]) -> Result<(usize, &'static str), String> {
-        let vars: Vec<(String, String)> = vars
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
-        scheduler_index(count, &|name| {
-            vars.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
-        })
-        .map_err(|error| error.to_string())
-    }
-
-    /// Each scheduler's numbering, its base, and the errors.
-    #[test]
-    fn every_schedulers_index_is_a_part_from_one() {
-        assert_eq!(
-            index(8, &[("SLURM_ARRAY_TASK_ID", "3")]),
-            Ok((3, "SLURM_ARRAY_TASK_ID"))
-        );
-        assert_eq!(
-            index(
-                8,
-                &[
-                    ("SLURM_ARRAY_TASK_ID", "10"),
-                    ("SLURM_ARRAY_TASK_MIN", "10")
-                ]
-            ),
-            Ok((1, "SLURM_ARRAY_TASK_ID"))
-        );
-        assert_eq!(
-            index(8, &[("JOB_COMPLETION_INDEX", "0")]),
-            Ok((1, "JOB_COMPLETION_INDEX"))
-        );
-        assert_eq!(
-            index(8, &[("AWS_BATCH_JOB_ARRAY_INDEX", "7")]),
-            Ok((8, "AWS_BATCH_JOB_ARRAY_INDEX"))
-        );
-        assert_eq!(index(8, &[("PARALLEL_SEQ", "8")]), Ok((8, "PARALLEL_SEQ")));
-        assert!(index(8, &[("PARALLEL_SEQ", "9")])
-            .unwrap_err()
-            .contains("not one of 1 to 8"));
-        assert!(index(8, &[("JOB_COMPLETION_INDEX", "-1")]).is_err());
-        assert!(index(8, &[("PARALLEL_SEQ", "x")])
-            .unwrap_err()
-            .contains("not a number"));
-        assert!(index(8, &[]).unwrap_err().contains("none of"));
-    }
-}
+mod tests;

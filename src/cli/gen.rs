@@ -315,7 +315,7 @@ fn cmg_text(
         command.push_str(&format!(" --from {path}"));
     }
     if args.outcome != OutcomeArg::Any {
-        command.push_str(&format!(" --outcome {}", winner_keyword(winner)));
+        command.push_str(&format!(" --outcome {}", winner.word()));
     }
     if args.constraints == ConstraintsArg::None {
         command.push_str(" --constraints none");
@@ -336,19 +336,12 @@ fn cmg_text(
          {}expect {}\n",
         elapsed,
         found.solves,
-        winner_keyword(winner),
+        winner.word(),
         super::render::plural(moves as usize, "move"),
         if moves == 1 { "one ply" } else { "plies" },
         edges,
-        winner_keyword(winner)
+        winner.word()
     )
-}
-
-fn winner_keyword(winner: Winner) -> &'static str {
-    match winner {
-        Winner::Mouse => "mouse",
-        Winner::Cat => "cat",
-    }
 }
 
 /// The graph of `--from`: a `.json` file holds an adjacency list, anything else is `.cmg`

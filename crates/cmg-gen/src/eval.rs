@@ -7,13 +7,27 @@
 //! end, so the start's answer is final the moment it is decided and the solve stops there.
 //! `tests` checks every position of the full run against `cmg_solve::solve`.
 
+use serde::{Deserialize, Serialize};
+
 use crate::graph::{Constraints, Graph, MAX_NODES};
 
-/// Who wins a decided game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Who wins a decided game; `mouse` or `cat` in words and in records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Winner {
     Mouse,
     Cat,
+}
+
+impl Winner {
+    /// `mouse` or `cat`: the one home of the word, for the command line's messages,
+    /// the `expect` line of a generated file and the records.
+    pub fn word(self) -> &'static str {
+        match self {
+            Winner::Mouse => "mouse",
+            Winner::Cat => "cat",
+        }
+    }
 }
 
 /// The mover at a position; a position's index is `(mouse * 64 + cat) * 2 + turn`.

@@ -2,6 +2,8 @@
 //! undirected and without self-loops; and the rules an edge change must keep (LeetCode 913's
 //! constraints, or none).
 
+use serde::{Deserialize, Serialize};
+
 /// The largest node count a graph (and so the evaluator and the search) holds: one `u64`
 /// of neighbours per node.
 pub const MAX_NODES: usize = 64;
@@ -12,14 +14,25 @@ pub struct Graph {
     rows: Vec<u64>,
 }
 
-/// Which graphs the search may produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Which graphs the search may produce; `leetcode` or `none` in words and in records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Constraints {
     /// LeetCode 913: every node has a neighbour, and node 2 has one other than the hole
     /// (no self-loops and no repeated neighbours hold for every graph here).
     LeetCode,
     /// Any graph on the nodes.
     None,
+}
+
+impl Constraints {
+    /// `leetcode` or `none`, as `--constraints` takes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Constraints::LeetCode => "leetcode",
+            Constraints::None => "none",
+        }
+    }
 }
 
 impl Graph {

@@ -124,10 +124,7 @@ pub fn find(analysis: &Analysis, cancel: &AtomicBool, mut progress: impl FnMut(u
 
 /// The document's new text: a comment on where it came from, the edges, the `expect`.
 fn cmg_text(graph: &Graph, winner: Winner, moves: u32, before: Option<u32>) -> String {
-    let keyword = match winner {
-        Winner::Mouse => "mouse",
-        Winner::Cat => "cat",
-    };
+    let keyword = winner.word();
     let mut text = format!(
         "# A longer game, found by the editor's \"Find a longer game from this graph\"\n# from a graph whose game {}: the {keyword} wins in {moves} moves (plies).\n",
         match before {

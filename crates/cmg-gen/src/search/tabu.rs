@@ -13,9 +13,10 @@ use crate::eval::{Evaluator, Winner};
 use crate::graph::{Constraints, Graph};
 use crate::rng::Rng;
 
-/// Moves an edge stays tabu after it changed: at least this many...
+/// An edge changed at move `m` may change again from move `m + TENURE_MIN + r` on, `r`
+/// drawn below [`TENURE_SPREAD`]: it stays tabu for the next 4 to 13 moves.
 const TENURE_MIN: u64 = 5;
-/// ...plus a random number below this.
+/// See [`TENURE_MIN`].
 const TENURE_SPREAD: u64 = 10;
 /// Moves without a new best after which a walk starts again from a fresh graph (its best
 /// is kept). Measured at 13 nodes: going back to the best and changing half as many edges
@@ -213,5 +214,105 @@ pub(super) fn search(
         best,
         steps_run,
         solves,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk_from(graph: &Graph, seed: u64) -> Walk {
+        let goal = Goal {
+            wanted: None,
+            constraints: Constraints::None,
+        };
+        Walk::new(goal, graph, Rng::new(seed))
+    }
+
+    /// The edge one move changed.
+    fn changed(before: &Graph, after: &Graph) -> (usize, usize) {
+        let n = before.node_count();
+        let pairs: Vec<(usize, usize)> = (0..n)
+            .flat_map(|u| (u + 1..n).map(move |v| (u, v)))
+            .filter(|&(u, v)| before.rows()[u] >> v & 1 != after.rows()[u] >> v & 1)
+            .collect();
+        assert_eq!(pairs.len(), 1, "one move changes one edge");
+        pairs[0]
+    }
+
+    /// From an empty graph many changes tie for the best (any edge between two of the
+    /// nodes 3 to 7 gives the same graph up to renaming): a move takes one of the best,
+    /// drawn, so that walks from one graph part ways. Taking always the first (or the
+    /// last) of the ties fails here.
+    #[test]
+    fn a_move_draws_among_the_best_changes() {
+        let empty = Graph::empty(8);
+        let mut scorer = walk_from(&empty, 0);
+        let mut best = None;
+        for u in 0..8 {
+            for v in u + 1..8 {
+                scorer.graph.toggle(u, v);
+                let score = scorer.score();
+                scorer.graph.toggle(u, v);
+                best = best.max(Some(score));
+            }
+        }
+        let mut chosen = std::collections::BTreeSet::new();
+        for seed in 0..24 {
+            let mut walk = walk_from(&empty, seed);
+            walk.walk(1);
+            let (u, v) = changed(&empty, &walk.graph);
+            assert_eq!(
+                Some(walk.score()),
+                best,
+                "the move to {u} -- {v} is one of the best"
+            );
+            chosen.insert((u, v));
+        }
+        assert!(chosen.len() > 2, "the ties are drawn: {chosen:?}");
+    }
+
+    /// A walk that finds nothing better for more than [`STALL`] moves starts again from a
+    /// fresh graph with no edge tabu; one move earlier it has not.
+    #[test]
+    fn a_stalled_walk_starts_again() {
+        let first = fresh_graph(8, &mut Rng::new(1), Constraints::None);
+        let mut walk = walk_from(&first, 2);
+        // Nothing beats this: every move from here on is no better.
+        walk.best_moves = u32::MAX;
+        walk.walk(STALL as u32);
+        assert_eq!(walk.last_better, 0);
+        assert!(walk.tabu_until.iter().any(|&until| until > walk.moves));
+        walk.walk(1);
+        assert_eq!(walk.last_better, STALL + 1, "it started again at this move");
+        assert!(walk.tabu_until.iter().all(|&until| until == 0));
+        assert_eq!(walk.best_moves, u32::MAX, "its best is kept");
+    }
+
+    /// An edge changed at move `m` is not changed back before move `m + 5`, unless that
+    /// beats the walk's best.
+    #[test]
+    fn a_changed_edge_stays_tabu_for_at_least_four_moves() {
+        for seed in 0..8 {
+            let first = fresh_graph(8, &mut Rng::new(seed), Constraints::None);
+            let mut walk = walk_from(&first, seed);
+            walk.best_moves = u32::MAX;
+            let mut graphs = vec![walk.graph.clone()];
+            for _ in 0..12 {
+                walk.walk(1);
+                graphs.push(walk.graph.clone());
+            }
+            let edges: Vec<(usize, usize)> = graphs
+                .windows(2)
+                .map(|pair| changed(&pair[0], &pair[1]))
+                .collect();
+            for (m, edge) in edges.iter().enumerate() {
+                let again = edges[m + 1..].iter().position(|e| e == edge);
+                assert!(
+                    again.is_none_or(|later| later >= 4),
+                    "seed {seed}: {edges:?}"
+                );
+            }
+        }
     }
 }
