@@ -106,15 +106,17 @@ fn graph_with_rules() -> impl Strategy<Value = (Vec<Vec<u32>>, cmg_solve::Rules)
             prop::option::of(0..14u32),
             any::<bool>(),
         )
-            .prop_map(|(adjacency, holes, cat_enters_holes, limit, cat_on_holes)| {
-                let rules = cmg_solve::Rules {
-                    holes,
-                    cat_enters_holes,
-                    limit,
-                    cat_on_holes,
-                };
-                (adjacency, rules)
-            })
+            .prop_map(
+                |(adjacency, holes, cat_enters_holes, limit, cat_on_holes)| {
+                    let rules = cmg_solve::Rules {
+                        holes,
+                        cat_enters_holes,
+                        limit,
+                        cat_on_holes,
+                    };
+                    (adjacency, rules)
+                },
+            )
     })
 }
 

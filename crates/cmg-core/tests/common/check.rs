@@ -38,4 +38,3 @@ pub fn check(text: &str, expected: Expect) {
     }
     expected.assert_eq(&out);
 }
-
