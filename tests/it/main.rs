@@ -9,6 +9,7 @@ mod common;
 
 mod cli;
 mod cli_hostile;
+mod cli_rules;
 mod cli_view;
 #[cfg(unix)]
 mod cli_writes;
