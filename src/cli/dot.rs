@@ -96,10 +96,15 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
     dot.push_str(
         "  // start a box and the cat's a diamond, each named inside, as in `cmg view`.\n",
     );
+    if let Some(game) = cmg_core::analysis::game_description(graph) {
+        // Where the rules say so, the starts, the holes and the first player are the
+        // file's, and a one-way edge is drawn with its arrow.
+        let _ = writeln!(dot, "  // The game: {game}.");
+    }
     dot.push_str("  node [style=filled, fillcolor=white];\n");
     for index in 0..graph.node_count() as u32 {
         let id = graph.id(index);
-        let role = NodeRole::of(id);
+        let role = graph.role_of(id);
         let mut label = id.to_string();
         // The role's word inside the node, where no layout can float it away.
         match role {
@@ -129,6 +134,9 @@ pub fn to_dot(graph: &Graph, solution: Option<&Solution>) -> String {
     for a in 0..graph.node_count() as u32 {
         for &b in graph.neighbours(a).iter().filter(|&&b| b > a) {
             let _ = writeln!(dot, "  {} -- {};", graph.id(a), graph.id(b));
+        }
+        for &b in graph.arcs_out(a) {
+            let _ = writeln!(dot, "  {} -- {} [dir=forward];", graph.id(a), graph.id(b));
         }
     }
     dot.push_str("}\n");

@@ -11,12 +11,13 @@ pub use super::solve_explain::ExplainOptions;
 pub use super::text::human_bytes;
 use super::{exit_code, CliResult, EXIT_USAGE};
 use cmg_core::analysis::{
-    describe, start_position, Analysis, MemorySetting, SolveLimits, SolvePlan,
+    describe, game_description, no_game_reason, start_position, Analysis, MemorySetting,
+    SolveLimits, SolvePlan,
 };
 use cmg_core::ending::Ending;
 use cmg_core::model::Severity;
 use cmg_ide::code_lens::{line_ids, repeats};
-use cmg_solve::{peak_memory_bytes, solve, Player, Solution};
+use cmg_solve::{peak_memory_bytes_for, solve, Player, Solution};
 
 pub fn run(
     path: &str,
@@ -99,6 +100,12 @@ pub fn run(
             "complete": syntax_errors == 0,
             "syntax_errors": syntax_errors,
         });
+        // A file with rules says its game and the engine that solved it; a file without
+        // keeps the object it always had.
+        if let Some(game) = game_description(graph) {
+            object["game"] = json!(game);
+            object["engine"] = json!(solution.engine().name());
+        }
         explain.add_json(&mut object, graph, solution, start);
         print_json(&object);
     } else {
@@ -119,6 +126,9 @@ pub fn run(
                 render::plural(syntax_errors, "syntax error")
             );
         }
+        if let Some(game) = game_description(graph) {
+            let _ = writeln!(out, "the game: {game}");
+        }
         let _ = writeln!(out, "optimal line:");
         for (step, pair) in line.windows(2).enumerate() {
             let (player, from, to) = match pair[0].turn {
@@ -138,11 +148,14 @@ pub fn run(
             describe(outcome, moves)
         } else if repeats(&line) {
             Ending::Repeats.phrase()
+        } else if graph.rules().limit == Some(line.len() as u32 - 1) {
+            Ending::Limit.phrase()
         } else {
             Ending::NoMove(last.turn).phrase()
         };
         let _ = writeln!(out, "      {ending}");
-        if let Some(note) = moves.and_then(turn_limit_note) {
+        let limited = graph.rules().limit.is_some();
+        if let Some(note) = moves.filter(|_| !limited).and_then(turn_limit_note) {
             let _ = writeln!(out, "{note}");
         }
         explain.add_text(&mut out, graph, solution, start);
@@ -174,14 +187,13 @@ pub(super) fn solve_within(analysis: &Analysis, max_memory: u64) -> Result<Solut
         memory_setting: MemorySetting::CliFlag,
     };
     match analysis.solve_plan(limits) {
-        SolvePlan::NoGame => {
-            Err("the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned())
-        }
+        SolvePlan::NoGame => Err(no_game_reason(&analysis.model.graph)),
         SolvePlan::TooLarge(too_large) => Err(too_large.message()),
         SolvePlan::Solve(game) => {
             let graph = &analysis.model.graph;
             let nodes = graph.node_count();
-            let spinner = long_solve_spinner(nodes, graph.edge_count(), peak_memory_bytes(nodes));
+            let memory = peak_memory_bytes_for(nodes, game.engine());
+            let spinner = long_solve_spinner(nodes, graph.edge_count(), memory);
             let solution = solve(&game);
             if let Some(spinner) = spinner {
                 spinner.finish_and_clear();

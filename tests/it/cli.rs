@@ -111,7 +111,12 @@ impl Drop for TempDir {
 }
 
 /// The examples that only exist to show diagnostics.
-const DIAGNOSTIC_EXAMPLES: [&str; 3] = ["every-diagnostic.cmg", "no-game.cmg", "syntax-error.cmg"];
+const DIAGNOSTIC_EXAMPLES: [&str; 4] = [
+    "every-diagnostic.cmg",
+    "no-game.cmg",
+    "syntax-error.cmg",
+    "rule-diagnostics.cmg",
+];
 
 /// Every diagnostic code, from the model's own list: a code added there is checked here
 /// without another copy to keep in step.
@@ -1140,6 +1145,7 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
         &example("every-diagnostic.cmg"),
         &example("no-game.cmg"),
         &example("syntax-error.cmg"),
+        &example("rule-diagnostics.cmg"),
     ]);
     assert_eq!(out.code, 1, "{out:?}");
     let json = out.json();
@@ -1303,7 +1309,7 @@ fn import_reads_a_file_or_stdin_and_the_puzzles_assignment() {
 
 #[test]
 fn edges_written_with_arrows_get_a_syntax_error_that_suggests_the_edge() {
-    for text in ["0 -> 1 -- 2\n", "0 - 1 -- 2\n"] {
+    for text in ["0 => 1 -- 2\n", "0 - 1 -- 2\n"] {
         let diagnostics = run_stdin(&["check", "--json", "-"], text).json();
         assert_eq!(codes(&diagnostics), ["syntax"], "{text:?}");
         assert!(diagnostics[0]["message"]
@@ -1316,7 +1322,7 @@ fn edges_written_with_arrows_get_a_syntax_error_that_suggests_the_edge() {
 #[test]
 fn syntax_errors_come_first_without_their_knock_on_errors() {
     // Nodes 1 and 2 are in the unread text: saying they are missing would mislead.
-    let out = run_stdin(&["check", "--json", "-"], "0 -> 1 -> 2\n");
+    let out = run_stdin(&["check", "--json", "-"], "0 => 1 => 2\n");
     assert_eq!(codes(&out.json()), ["syntax"], "{out:?}");
     // Without a syntax error they are reported as before.
     let out = run_stdin(&["check", "--json", "-"], "3 -- 4\n");

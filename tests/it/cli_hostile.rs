@@ -212,7 +212,7 @@ fn only_regular_files_and_standard_input_are_read_and_at_most_the_limit() {
 #[test]
 fn common_slips_get_a_suggestion() {
     for (text, hint) in [
-        ("0 -> 1 -- 2\n", "did you mean `--`?"),
+        ("0 => 1 -- 2\n", "did you mean `--`?"),
         ("0 — 1 -- 2\n", "did you mean `--`?"),
         ("0 -- 1 -- 2\nmice\n", "did you mean `mouse`?"),
         ("0 -- 1 -- 2\nExpect mouse\n", "did you mean `expect`?"),

@@ -10,6 +10,7 @@ mod common;
 mod circles;
 mod cli;
 mod cli_hostile;
+mod cli_rules;
 mod cli_view;
 #[cfg(unix)]
 mod cli_writes;

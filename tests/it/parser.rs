@@ -32,6 +32,18 @@ fn dump(text: &str) -> String {
                 let groups: Vec<String> = groups.iter().map(group).collect();
                 writeln!(out, "edges {}", groups.join(" -- "))
             }
+            StatementKind::Arcs(groups) => {
+                let groups: Vec<String> = groups.iter().map(group).collect();
+                writeln!(out, "arcs {}", groups.join(" -> "))
+            }
+            StatementKind::Rule(rule) => {
+                let args: Vec<String> = rule
+                    .args
+                    .iter()
+                    .map(|arg| format!("{:?}", arg.value))
+                    .collect();
+                writeln!(out, "rule {:?} {}", rule.name, args.join(" "))
+            }
             StatementKind::Node(decl) => writeln!(
                 out,
                 "node {} label={:?}",

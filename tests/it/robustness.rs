@@ -234,7 +234,7 @@ fn comment_lines_inside_brackets_are_one_statement() {
             .map(|item| item.label)
             .collect()
     };
-    assert_eq!(labels(last_line), ["node", "expect"]);
+    assert_eq!(labels(last_line), ["node", "expect", "rule"]);
     assert_eq!(labels(last_line - 1), Vec::<String>::new());
 }
 

@@ -82,6 +82,42 @@ proptest! {
     fn agrees_with_reference_on_one_sided_lists((adjacency, hole) in one_sided_graph()) {
         check_against_reference(&adjacency, hole);
     }
+
+    /// Every engine under any combination of rules, against the general game's reference
+    /// with its own turn-limited backward induction: outcome and moves of every position
+    /// under every limit, and the optimal lines.
+    #[test]
+    fn agrees_with_the_variant_reference_under_any_rules(
+        (adjacency, rules) in graph_with_rules()
+    ) {
+        cmg_solve::variant_reference::check_variant(&adjacency, &rules);
+    }
+}
+
+/// Random moves (one-way edges, repeats, self-loops and out-of-range entries included)
+/// of up to 8 nodes, under random rules: no hole to several, the cat in the holes or not,
+/// a turn limit or none.
+fn graph_with_rules() -> impl Strategy<Value = (Vec<Vec<u32>>, cmg_solve::Rules)> {
+    (1..=8usize).prop_flat_map(|n| {
+        (
+            prop::collection::vec(prop::collection::vec(0..n as u32 + 1, 0..5), n),
+            prop::collection::vec(0..n as u32 + 1, 0..4),
+            any::<bool>(),
+            prop::option::of(0..14u32),
+            any::<bool>(),
+        )
+            .prop_map(
+                |(adjacency, holes, cat_enters_holes, limit, cat_on_holes)| {
+                    let rules = cmg_solve::Rules {
+                        holes,
+                        cat_enters_holes,
+                        limit,
+                        cat_on_holes,
+                    };
+                    (adjacency, rules)
+                },
+            )
+    })
 }
 
 fn start() -> Position {

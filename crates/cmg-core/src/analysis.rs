@@ -5,7 +5,7 @@ use crate::model::{
     Severity, MAX_EDGE_PAIRS,
 };
 pub use crate::model::{MemorySetting, TooLarge};
-use cmg_solve::{peak_memory_bytes, Game, Outcome, Player, Position, Solution, MAX_NODES};
+use cmg_solve::{peak_memory_bytes_for, EngineKind, Game, Outcome, Position, Solution, MAX_NODES};
 use cmg_syntax::{parse, ExpectedOutcome, LineIndex, Parse};
 
 /// The cheap part of an analysis: parse and model, done on every keystroke.
@@ -201,7 +201,7 @@ impl Analysis {
                 setting: limits.memory_setting,
             });
         }
-        let estimate = peak_memory_bytes(nodes);
+        let estimate = peak_memory_bytes_for(nodes, engine_for(graph));
         if let Some(budget) = limits.max_memory.filter(|&budget| estimate > budget) {
             return SolvePlan::TooLarge(TooLarge::MemoryBudget {
                 nodes,
@@ -210,7 +210,7 @@ impl Analysis {
                 setting: limits.memory_setting,
             });
         }
-        SolvePlan::Solve(Game::new(graph.adjacency(), graph.hole()))
+        SolvePlan::Solve(game_of(graph))
     }
 
     /// The game to solve with no limit but the solver's own, or `None` when node 1 or
@@ -346,7 +346,7 @@ pub struct Hidden {
 /// Whether `d` is a knock-on error of a syntax error (a missing node that the broken
 /// statement likely declared), in a file that has one (`syntax`). With syntax errors
 /// in the file, the whole-file checks could be answered by the text that was not read
-/// (`0 -> 1` mentions nodes 0 and 1), so they are left out until the syntax is fixed,
+/// (`0 => 1` mentions nodes 0 and 1), so they are left out until the syntax is fixed,
 /// as a compiler leaves out errors caused by an earlier one.
 fn knocked_on(syntax: bool, d: &Diagnostic) -> bool {
     syntax
@@ -363,30 +363,86 @@ pub fn solution_for<'a>(graph: &Graph, solution: Option<&'a Solution>) -> Option
     solution.filter(|solution| solution.game().node_count() == graph.node_count())
 }
 
-/// The position every game starts from: mouse on node 1, cat on node 2, mouse to move.
+/// The game the file states, for the solver: LeetCode 913's exactly as it always was for a
+/// file without rules, else the moves (one-way edges included) under the file's rules.
+pub fn game_of(graph: &Graph) -> Game {
+    if graph.is_standard() {
+        return Game::new(graph.adjacency(), graph.hole());
+    }
+    let rules = graph.rules();
+    let cat_on_holes = graph.cat_start().is_some_and(|cat| graph.is_hole(cat));
+    Game::with_rules(
+        &graph.move_lists(),
+        cmg_solve::Rules {
+            holes: graph.holes().to_vec(),
+            cat_enters_holes: rules.cat_enters_holes,
+            limit: rules.limit,
+            cat_on_holes,
+        },
+    )
+}
+
+/// The file's game in words when it is not LeetCode 913's: "the cat moves first, limit
+/// 16", "one-way edges"; `None` for a file without rules or one-way edges. `cmg solve`
+/// and the hover print it as "the game: …".
+pub fn game_description(graph: &Graph) -> Option<String> {
+    if graph.is_standard() {
+        return None;
+    }
+    let mut words = graph.rules().describe();
+    if graph.has_arcs() {
+        if !words.is_empty() {
+            words.push_str(", ");
+        }
+        words.push_str("one-way edges");
+    }
+    Some(words)
+}
+
+/// Why a file has no game, in words: its starts, and which of them is not a node.
+pub fn no_game_reason(graph: &Graph) -> String {
+    let rules = graph.rules();
+    format!(
+        "the graph needs node {} (the mouse) and node {} (the cat)",
+        rules.mouse_start, rules.cat_start
+    )
+}
+
+/// The engine that will solve the file's game, known before the game is built.
+fn engine_for(graph: &Graph) -> EngineKind {
+    let cat_on_holes = graph.cat_start().is_some_and(|cat| graph.is_hole(cat));
+    if graph.holes().len() > 1 || graph.rules().cat_enters_holes || cat_on_holes {
+        EngineKind::Variant
+    } else {
+        EngineKind::Standard
+    }
+}
+
+/// The position every game starts from: by default the mouse on node 1, the cat on node 2,
+/// the mouse to move; the file's rules may say otherwise.
 pub fn start_position(graph: &Graph) -> Option<Position> {
     Some(Position {
         mouse: graph.mouse_start()?,
         cat: graph.cat_start()?,
-        turn: Player::Mouse,
+        turn: graph.first(),
     })
 }
 
-/// The position where the mouse starts on the node at `index` instead of node 1.
+/// The position where the mouse starts on the node at `index` instead of its start.
 pub fn mouse_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: index,
         cat: graph.cat_start()?,
-        turn: Player::Mouse,
+        turn: graph.first(),
     })
 }
 
-/// The position where the cat starts on the node at `index` instead of node 2.
+/// The position where the cat starts on the node at `index` instead of its start.
 pub fn cat_starts_at(graph: &Graph, index: u32) -> Option<Position> {
     Some(Position {
         mouse: graph.mouse_start()?,
         cat: index,
-        turn: Player::Mouse,
+        turn: graph.first(),
     })
 }
 

@@ -15,15 +15,18 @@ pub enum Ending {
     Repeats,
     /// The player to move has no legal move: a draw.
     NoMove(Player),
+    /// The file's turn limit is reached: a draw.
+    Limit,
 }
 
 impl Ending {
     /// Every ending, with the mouse as the player of `NoMove` (the wording names the player).
-    pub const ALL: [Ending; 4] = [
+    pub const ALL: [Ending; 5] = [
         Ending::Caught,
         Ending::Home,
         Ending::Repeats,
         Ending::NoMove(Player::Mouse),
+        Ending::Limit,
     ];
 
     /// The ending as a sentence: "the cat caught the mouse: cat wins".
@@ -35,6 +38,7 @@ impl Ending {
             Ending::NoMove(player) => {
                 format!("the {} has no legal move: draw", player_name(player))
             }
+            Ending::Limit => "the turn limit is reached: draw".to_owned(),
         }
     }
 
@@ -46,6 +50,7 @@ impl Ending {
             Ending::Home => "in the hole: mouse wins",
             Ending::Repeats => "repeats: draw",
             Ending::NoMove(_) => "no legal move: draw",
+            Ending::Limit => "the limit: draw",
         }
     }
 
@@ -56,6 +61,7 @@ impl Ending {
             Ending::Home => "home",
             Ending::Repeats => "repeats",
             Ending::NoMove(_) => "noMove",
+            Ending::Limit => "limit",
         }
     }
 }

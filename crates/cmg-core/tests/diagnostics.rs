@@ -3,53 +3,19 @@
 //! expectations. They live with the crate that makes the diagnostics, so that its own
 //! tests (`cargo test -p cmg-core`, and cargo-mutants on its files) guard every rule.
 
-use cmg_core::analysis::{
-    check_expectations, Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge,
-};
+use cmg_core::analysis::{Analysis, MemorySetting, SolveLimits, SolvePlan, TooLarge};
 use cmg_core::model::{Code, DiagnosticKind};
-use cmg_solve::solve;
-use expect_test::{expect, Expect};
+use expect_test::expect;
 
 #[path = "common/shapes.rs"]
 mod shapes;
 
+#[path = "common/check.rs"]
+mod check;
+use check::check;
+
 // `CMG_SLOW_TESTS=1`: the property below runs many more cases.
 use cmg_solve::test_env::slow_tests;
-
-/// Every diagnostic of `text` as `code severity line:col-line:col "covered text": message`,
-/// with related locations indented below.
-fn check(text: &str, expected: Expect) {
-    let analysis = Analysis::new(text);
-    let mut diagnostics = analysis.model.diagnostics.clone();
-    let solution = analysis.game().map(|game| solve(&game));
-    diagnostics.extend(check_expectations(&analysis, solution.as_ref()));
-    let position = |offset: u32| {
-        let lc = analysis.line_index.line_col(offset);
-        format!("{}:{}", lc.line + 1, lc.col + 1)
-    };
-    let mut out = String::new();
-    for d in &diagnostics {
-        out.push_str(&format!(
-            "{} {} {}-{} {:?}: {}\n",
-            d.code,
-            d.severity().as_str(),
-            position(d.range.start),
-            position(d.range.end),
-            &text[d.range.to_usize()],
-            analysis.message(d)
-        ));
-        if let Some(related) = d.related() {
-            out.push_str(&format!(
-                "  related {}-{} {:?}: {}\n",
-                position(related.range.start),
-                position(related.range.end),
-                &text[related.range.to_usize()],
-                related.message
-            ));
-        }
-    }
-    expected.assert_eq(&out);
-}
 
 /// Keeps the fixtures below free of noise: the codes a fixture yields.
 fn codes(text: &str) -> Vec<Code> {
@@ -167,7 +133,7 @@ fn expect_unchecked() {
         "1 -- 3 -- 2\n0 - 1\nexpect mouse\n",
         expect![[r#"
             missing-hole warning 1:1-1:12 "1 -- 3 -- 2": node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0
-            syntax error 2:3-2:4 "-": expected `--`, found `-`; did you mean `--`? An edge is written `0 -- 1`
+            syntax error 2:3-2:4 "-": expected `--` or `->`, found `-`; did you mean `--`? An edge is written `0 -- 1`, a one-way edge `0 -> 1`
             expect-unchecked information 3:1-3:13 "expect mouse": `expect mouse` is not checked until the file parses: the statements with syntax errors are left out of the graph, so its outcome may not be the file's; fix them to check it
         "#]],
     );
@@ -404,7 +370,7 @@ fn too_many_edges() {
 
 #[test]
 fn every_code_is_tested_here() {
-    let source = include_str!("diagnostics.rs");
+    let source = [include_str!("diagnostics.rs"), include_str!("rules.rs")].concat();
     for code in Code::ALL {
         let needle = format!("{} {}", code.as_str(), code.severity().as_str());
         assert!(

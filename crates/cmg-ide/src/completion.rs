@@ -5,7 +5,7 @@
 
 use cmg_core::analysis::Analysis;
 use cmg_core::model::NodeRole;
-use cmg_syntax::{Parse, SyntaxKind};
+use cmg_syntax::{Parse, RuleName, SyntaxKind};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CompletionKind {
@@ -52,6 +52,7 @@ pub fn completion_list(analysis: &Analysis, offset: u32) -> Completions {
         Context::StatementStart => complete(keywords()),
         Context::NodeId => node_ids(analysis, typed_digits(analysis, offset)),
         Context::Outcome => complete(outcomes()),
+        Context::RuleName => complete(rule_names()),
         Context::Nothing => complete(Vec::new()),
     }
 }
@@ -73,6 +74,8 @@ enum Context {
     StatementStart,
     NodeId,
     Outcome,
+    /// After `rule`.
+    RuleName,
     Nothing,
 }
 
@@ -124,8 +127,9 @@ fn context(parse: &Parse, offset: u32) -> Context {
         (None, _) => Context::StatementStart,
         _ if at_line_start && (typing_word || brackets.len() == 1) => Context::StatementStart,
         (Some(SyntaxKind::ExpectKw), _) => Context::Outcome,
+        (Some(SyntaxKind::RuleKw), _) => Context::RuleName,
         _ if typing_word => Context::Nothing,
-        (Some(SyntaxKind::DashDash | SyntaxKind::NodeKw), _) => Context::NodeId,
+        (Some(SyntaxKind::DashDash | SyntaxKind::Arrow | SyntaxKind::NodeKw), _) => Context::NodeId,
         (_, Some(SyntaxKind::LBrace)) => Context::NodeId,
         // Ids go inside one list of an adjacency literal, not between its lists.
         (_, Some(SyntaxKind::LBracket)) if brackets.len() >= 2 => Context::NodeId,
@@ -137,6 +141,10 @@ fn keywords() -> Vec<CompletionItem> {
     [
         ("node", "declare a node, optionally with a label"),
         ("expect", "state the outcome the graph should have"),
+        (
+            "rule",
+            "change a rule of the game: limit, first, start, holes, cat-enters-holes",
+        ),
     ]
     .into_iter()
     .map(|(label, detail)| CompletionItem {
@@ -145,6 +153,28 @@ fn keywords() -> Vec<CompletionItem> {
         detail: Some(detail.to_owned()),
     })
     .collect()
+}
+
+/// The rules, each with how it is written and what it does.
+fn rule_names() -> Vec<CompletionItem> {
+    RuleName::KNOWN
+        .into_iter()
+        .map(|rule| {
+            let meaning = match rule {
+                RuleName::Limit => "a draw once N moves are made",
+                RuleName::First => "who moves first",
+                RuleName::Start => "where the mouse and the cat start",
+                RuleName::Holes => "the holes",
+                RuleName::CatEntersHoles => "the cat may enter the holes",
+                RuleName::Unknown => "",
+            };
+            CompletionItem {
+                label: rule.name().to_owned(),
+                kind: CompletionKind::Keyword,
+                detail: Some(format!("{}: {meaning}", rule.usage())),
+            }
+        })
+        .collect()
 }
 
 fn outcomes() -> Vec<CompletionItem> {
@@ -175,7 +205,7 @@ fn node_ids(analysis: &Analysis, typed: &str) -> Completions {
         .by_ref()
         .take(MAX_COMPLETIONS)
         .map(|(index, &id)| {
-            let role = NodeRole::of(id).map(NodeRole::name);
+            let role = analysis.model.graph.role_of(id).map(NodeRole::name);
             let detail = graph.label(index as u32).or(role);
             CompletionItem {
                 label: id.to_string(),
@@ -303,9 +333,34 @@ mod tests {
         check(
             fixture,
             expect![[r#"
-            Keyword node declare a node, optionally with a label
-            Keyword expect state the outcome the graph should have
-        "#]],
+                Keyword node declare a node, optionally with a label
+                Keyword expect state the outcome the graph should have
+                Keyword rule change a rule of the game: limit, first, start, holes, cat-enters-holes
+            "#]],
+        );
+    }
+
+    /// The rules after `rule`, and node ids after `->`, with the roles the file's rules give.
+    #[test]
+    fn rule_names_after_rule_and_ids_after_arrows() {
+        check(
+            "0 -- 1 -- 2\nrule $0",
+            expect![[r#"
+                Keyword limit rule limit N: a draw once N moves are made
+                Keyword first rule first cat: who moves first
+                Keyword start rule start M C: where the mouse and the cat start
+                Keyword holes rule holes H…: the holes
+                Keyword cat-enters-holes rule cat-enters-holes: the cat may enter the holes
+            "#]],
+        );
+        check(
+            "0 -- 1 -- 2 -- 3\nrule start 3 1\n2 -> $0",
+            expect![[r#"
+                Node 0 hole
+                Node 1 cat start
+                Node 2 -
+                Node 3 mouse start
+            "#]],
         );
     }
 

@@ -19,9 +19,20 @@ use crate::TextEdit;
 /// The widest a one-line adjacency literal may be.
 pub const MAX_WIDTH: usize = 80;
 
-/// `text` in the canonical layout; `parse` must be the parse of `text`.
+/// `text` in the canonical layout; `parse` must be the parse of `text`. The rules go
+/// first, in a fixed order (`rules_first.rs`); a file without rules is not parsed again.
 pub fn format(text: &str, parse: &Parse) -> String {
-    print(text, parse, 0..parse.tokens.len())
+    let formatted = print(text, parse, 0..parse.tokens.len());
+    let has_rules = parse
+        .file
+        .statements
+        .iter()
+        .any(|statement| matches!(statement.kind, cmg_syntax::StatementKind::Rule(_)));
+    if has_rules {
+        crate::rules_first::rules_first(&formatted)
+    } else {
+        formatted
+    }
 }
 
 /// The edit that formats the lines of the statements touching `range`, and nothing

@@ -15,6 +15,7 @@ pub mod hover;
 pub mod inlay_hints;
 pub mod navigation;
 pub mod rename;
+mod rules_first;
 pub mod selection_range;
 pub mod semantic_tokens;
 pub mod symbols;

@@ -72,18 +72,29 @@ pub fn semantic_tokens_in(analysis: &Analysis, range: Option<TextRange>) -> Vec<
             let kind = match token.kind {
                 SyntaxKind::Number => {
                     let digits = analysis.text.get(token.range.to_usize()).unwrap_or("");
-                    match parse_node_id(digits).and_then(NodeRole::of) {
+                    let graph = &analysis.model.graph;
+                    match parse_node_id(digits).and_then(|id| graph.role_of(id)) {
                         Some(NodeRole::Hole) => TokenKind::Hole,
                         Some(NodeRole::MouseStart) => TokenKind::MouseStart,
                         Some(NodeRole::CatStart) => TokenKind::CatStart,
                         None => TokenKind::Node,
                     }
                 }
-                SyntaxKind::NodeKw | SyntaxKind::ExpectKw => TokenKind::Keyword,
+                SyntaxKind::NodeKw | SyntaxKind::ExpectKw | SyntaxKind::RuleKw => {
+                    TokenKind::Keyword
+                }
+                // A rule's name; any other word is a syntax error.
+                SyntaxKind::Word
+                    if cmg_syntax::RuleName::from_name(
+                        analysis.text.get(token.range.to_usize()).unwrap_or(""),
+                    ) != cmg_syntax::RuleName::Unknown =>
+                {
+                    TokenKind::Keyword
+                }
                 SyntaxKind::MouseKw | SyntaxKind::CatKw | SyntaxKind::DrawKw => TokenKind::Outcome,
                 SyntaxKind::String | SyntaxKind::UnterminatedString => TokenKind::String,
                 SyntaxKind::Comment => TokenKind::Comment,
-                SyntaxKind::DashDash => TokenKind::Operator,
+                SyntaxKind::DashDash | SyntaxKind::Arrow => TokenKind::Operator,
                 SyntaxKind::LBrace
                 | SyntaxKind::RBrace
                 | SyntaxKind::LBracket

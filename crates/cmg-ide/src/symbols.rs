@@ -33,7 +33,7 @@ pub fn document_symbols(analysis: &Analysis) -> Vec<Symbol> {
         .filter_map(|(index, &id)| {
             let target = definition_of(analysis, id)?;
             let (range, selection_range) = (target.full_range, target.focus_range);
-            let role = NodeRole::of(id).map(NodeRole::name);
+            let role = analysis.model.graph.role_of(id).map(NodeRole::name);
             let detail = match (graph.label(index as u32), role) {
                 (Some(label), Some(role)) => Some(format!("{label} · {role}")),
                 (Some(label), None) => Some(label.to_owned()),

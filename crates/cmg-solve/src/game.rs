@@ -9,6 +9,44 @@ pub struct Game {
     offsets: Vec<u32>,
     targets: Vec<u32>,
     hole: Option<u32>,
+    /// The rules other than LeetCode 913's, if any ([`Game::with_rules`]).
+    rules: Option<Box<Rules>>,
+}
+
+/// The rules of a game beyond its moves, on dense indices: what a `.cmg` file's `rule`
+/// statements say once its starts and first player are set aside (those only pick the
+/// position to start from). [`Rules::default`] with `holes: vec![h]` is LeetCode 913's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// Every hole: the mouse wins on any, the cat may not enter them (unless
+    /// `cat_enters_holes`). Out-of-range entries and repeats are dropped.
+    pub holes: Vec<u32>,
+    /// The cat may move into a hole; the mouse on the cat's node is a cat win there too.
+    pub cat_enters_holes: bool,
+    /// The game is a draw once this many moves are made without an end.
+    pub limit: Option<u32>,
+    /// Positions with the cat on a hole are played (the cat may leave it), as when the cat
+    /// starts on one; the standard engines leave them out as positions that cannot arise.
+    pub cat_on_holes: bool,
+}
+
+/// Which engine serves a game: what `cmg solve --json` and the hover name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EngineKind {
+    /// The fast engines (rounds and queue), for LeetCode 913's game and the rules they
+    /// can serve: a turn limit, other starts, the cat first, one-way edges, no hole.
+    Standard,
+    /// The general engine of `variant.rs`: several holes, the cat in the holes.
+    Variant,
+}
+
+impl EngineKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Standard => "standard",
+            EngineKind::Variant => "variant",
+        }
+    }
 }
 
 impl Game {
@@ -41,7 +79,55 @@ impl Game {
             offsets,
             targets,
             hole: hole.filter(|&hole| (hole as usize) < node_count),
+            rules: None,
         }
+    }
+
+    /// A game under `rules`: list `i` holds the moves out of node `i` (a one-way edge is
+    /// in one list only). [`Game::hole`] is then the first hole.
+    pub fn with_rules(adjacency: &[Vec<u32>], mut rules: Rules) -> Game {
+        let node_count = adjacency.len();
+        rules.holes.retain(|&hole| (hole as usize) < node_count);
+        rules.holes.sort_unstable();
+        rules.holes.dedup();
+        let mut game = Game::new(adjacency, rules.holes.first().copied());
+        game.rules = Some(Box::new(rules));
+        game
+    }
+
+    /// The rules beyond the moves, if the game was made [`Game::with_rules`].
+    pub fn rules(&self) -> Option<&Rules> {
+        self.rules.as_deref()
+    }
+
+    /// The turn limit, if any.
+    pub fn limit(&self) -> Option<u32> {
+        self.rules().and_then(|rules| rules.limit)
+    }
+
+    /// Which engine solves this game: the standard ones unless a rule needs the general one.
+    pub fn engine(&self) -> EngineKind {
+        match self.rules() {
+            Some(rules)
+                if rules.holes.len() > 1 || rules.cat_enters_holes || rules.cat_on_holes =>
+            {
+                EngineKind::Variant
+            }
+            _ => EngineKind::Standard,
+        }
+    }
+
+    /// Whether `node` is a hole.
+    pub fn is_hole(&self, node: u32) -> bool {
+        match self.rules() {
+            Some(rules) => rules.holes.binary_search(&node).is_ok(),
+            None => self.hole == Some(node),
+        }
+    }
+
+    /// Whether the cat may move onto `node`.
+    pub fn cat_may_enter(&self, node: u32) -> bool {
+        self.rules().is_some_and(|rules| rules.cat_enters_holes) || !self.is_hole(node)
     }
 
     /// The heap bytes this game holds on to: its two arrays, by capacity. What a server
@@ -93,17 +179,16 @@ impl Game {
     }
 
     /// The legal moves of the player to move at `pos`, ascending: the rule's one home
-    /// outside the engines' tables. The cat never steps onto the hole.
+    /// outside the engines' tables. The cat never steps onto a hole, unless the rules let it.
     pub fn legal_moves(&self, pos: crate::Position) -> impl Iterator<Item = u32> + '_ {
         let (from, is_cat) = match pos.turn {
             crate::Player::Mouse => (pos.mouse, false),
             crate::Player::Cat => (pos.cat, true),
         };
-        let hole = self.hole;
         self.neighbours(from)
             .iter()
             .copied()
-            .filter(move |&next| !(is_cat && Some(next) == hole))
+            .filter(move |&next| !is_cat || self.cat_may_enter(next))
     }
 
     /// Whether every listed move can be played backwards, which is what the solver needs to walk
@@ -140,6 +225,7 @@ impl Game {
             offsets,
             targets,
             hole: self.hole,
+            rules: self.rules.clone(),
         }
     }
 }

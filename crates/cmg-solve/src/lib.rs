@@ -27,6 +27,12 @@ pub mod test_env;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_rng;
+pub mod variant;
+#[cfg(any(test, feature = "test-support"))]
+#[doc(hidden)]
+pub mod variant_reference;
+#[cfg(test)]
+mod variant_tests;
 mod what_if;
 mod workers;
 
@@ -34,7 +40,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use game::Game;
+pub use game::{EngineKind, Game, Rules};
 pub use strategy::{strategy_players, Continuation, Strategy, StrategyTree, TreeLine};
 pub use what_if::{edges, is_critical, what_if, what_if_with, without_edge, EdgeOutcome, WhatIf};
 
@@ -157,9 +163,18 @@ impl Position {
 #[derive(Clone, Debug)]
 pub struct Solution {
     game: Game,
-    table: Table,
-    /// The solver's number of every node of `game` (`order.rs`); the table is indexed by it.
-    rank: Vec<u32>,
+    table: Tables,
+}
+
+/// What an engine filled in.
+#[derive(Clone, Debug)]
+enum Tables {
+    Standard {
+        table: Table,
+        /// The solver's number of every node of `game` (`order.rs`); the table is indexed by it.
+        rank: Vec<u32>,
+    },
+    Variant(variant::Table),
 }
 
 /// Solves every position of `game`.
@@ -203,6 +218,12 @@ fn solve_until(
     );
     if should_stop() {
         return None;
+    }
+    if original.engine() == EngineKind::Variant {
+        return variant::solve(original, should_stop).map(|table| Solution {
+            game: original.clone(),
+            table: Tables::Variant(table),
+        });
     }
     let rank = order::breadth_first(original);
     let game = &order::renumbered(original, &rank);
@@ -254,9 +275,16 @@ fn solve_until(
         };
     finished.then(|| Solution {
         game: original.clone(),
-        table,
-        rank,
+        table: Tables::Standard { table, rank },
     })
+}
+
+/// [`peak_memory_bytes`] for the engine that serves a game of `node_count` nodes under `engine`.
+pub fn peak_memory_bytes_for(node_count: usize, engine: EngineKind) -> u64 {
+    match engine {
+        EngineKind::Standard => peak_memory_bytes(node_count),
+        EngineKind::Variant => variant::peak_memory_bytes(node_count),
+    }
 }
 
 /// The most memory, in bytes, that solving a game of `node_count` nodes takes at its peak,
@@ -277,27 +305,54 @@ impl Solution {
         &self.game
     }
 
-    /// The outcome of `pos` under optimal play; a draw when play goes on forever, and for the
-    /// positions with the cat on the hole, which cannot arise.
+    /// Which engine solved the game.
+    pub fn engine(&self) -> EngineKind {
+        match self.table {
+            Tables::Standard { .. } => EngineKind::Standard,
+            Tables::Variant(_) => EngineKind::Variant,
+        }
+    }
+
+    /// The outcome of `pos` under optimal play, as a start (with the game's whole turn limit
+    /// ahead); a draw when play goes on forever, and for the positions with the cat on the
+    /// hole, which cannot arise in the standard game.
     pub fn outcome(&self, pos: Position) -> Outcome {
-        match self.decided(pos) {
+        self.outcome_within(pos, self.game.limit())
+    }
+
+    /// The number of single moves (plies) left under optimal play: `Some(0)` for terminal
+    /// positions, `None` for draws.
+    pub fn moves_to_end(&self, pos: Position) -> Option<u32> {
+        self.decided_within(pos, self.game.limit())
+            .map(|(_, moves)| moves)
+    }
+
+    /// The outcome of `pos` when at most `moves_left` more moves may be made (`None`: no limit).
+    pub fn outcome_within(&self, pos: Position, moves_left: Option<u32>) -> Outcome {
+        match self.decided_within(pos, moves_left) {
             None => Outcome::Draw,
             Some((CAT, _)) => Outcome::CatWins,
             Some(_) => Outcome::MouseWins,
         }
     }
 
-    /// The number of single moves (plies) left under optimal play: `Some(0)` for terminal
-    /// positions, `None` for draws.
-    pub fn moves_to_end(&self, pos: Position) -> Option<u32> {
-        self.decided(pos).map(|(_, moves)| moves)
+    /// [`Solution::moves_to_end`] with at most `moves_left` moves to go (`None`: no limit).
+    pub fn moves_within(&self, pos: Position, moves_left: Option<u32>) -> Option<u32> {
+        self.decided_within(pos, moves_left).map(|(_, moves)| moves)
     }
 
-    /// Whether the game is over at `pos`: the mouse is on the hole, or the cat stands on the mouse.
+    /// The winner and moves of `pos` with at most `moves_left` moves to go: a position decided
+    /// in more moves than that is a draw (see `variant.rs` for why the unlimited table says it all).
+    fn decided_within(&self, pos: Position, moves_left: Option<u32>) -> Option<(usize, u32)> {
+        self.decided(pos)
+            .filter(|&(_, moves)| moves_left.is_none_or(|left| moves <= left))
+    }
+
+    /// Whether the game is over at `pos`: the mouse is on a hole, or the cat stands on the mouse.
     ///
-    /// Positions with the cat on the hole cannot arise and are not terminal.
+    /// In the standard game, positions with the cat on the hole cannot arise and are not terminal.
     pub fn is_terminal(&self, pos: Position) -> bool {
-        !self.cat_on_hole(pos) && (Some(pos.mouse) == self.game.hole() || pos.mouse == pos.cat)
+        !self.cat_on_hole(pos) && variant::terminal(&self.game, pos.mouse, pos.cat).is_some()
     }
 
     /// The node the player to move goes to on the optimal line from `pos`.
@@ -306,26 +361,32 @@ impl Solution {
     /// mover keeps the draw; ties go to the smallest index. `None` when `pos` is terminal, has the
     /// cat on the hole, or leaves the mover no legal move.
     pub fn best_move(&self, pos: Position) -> Option<u32> {
-        if self.is_terminal(pos) || self.cat_on_hole(pos) {
+        self.best_move_within(pos, self.game.limit())
+    }
+
+    /// [`Solution::best_move`] with at most `moves_left` moves to go (`None`: no limit).
+    pub fn best_move_within(&self, pos: Position, moves_left: Option<u32>) -> Option<u32> {
+        if self.is_terminal(pos) || self.cat_on_hole(pos) || moves_left == Some(0) {
             return None;
         }
-        let mover_wins = match (self.outcome(pos), pos.turn) {
+        let after = moves_left.map(|left| left - 1);
+        let outcome = self.outcome_within(pos, moves_left);
+        let mover_wins = match (outcome, pos.turn) {
             (Outcome::Draw, _) => {
-                return self
-                    .legal_moves(pos)
-                    .find(|&next| self.outcome(self.after(pos, next)) == Outcome::Draw);
+                return self.legal_moves(pos).find(|&next| {
+                    self.outcome_within(self.after(pos, next), after) == Outcome::Draw
+                });
             }
             (Outcome::MouseWins, Player::Mouse) | (Outcome::CatWins, Player::Cat) => true,
             (Outcome::MouseWins, Player::Cat) | (Outcome::CatWins, Player::Mouse) => false,
         };
-        let outcome = self.outcome(pos);
         let mut best: Option<(u32, u32)> = None;
         for next in self.legal_moves(pos) {
             let child = self.after(pos, next);
-            if self.outcome(child) != outcome {
+            if self.outcome_within(child, after) != outcome {
                 continue;
             }
-            let Some(moves) = self.moves_to_end(child) else {
+            let Some((_, moves)) = self.decided_within(child, after) else {
                 continue;
             };
             // Strict comparisons keep the first, that is the smallest, node among equally good moves.
@@ -341,26 +402,29 @@ impl Solution {
         best.map(|(next, _)| next)
     }
 
-    /// The optimal line from `start`, `start` included.
+    /// The optimal line from `start`, `start` included, with the game's whole turn limit ahead.
     ///
-    /// It ends at a terminal position, at a position whose mover has no legal move, or, in a draw,
-    /// at the first position that repeats (included once more as the last entry).
+    /// It ends at a terminal position, at a position whose mover has no legal move, when the
+    /// turn limit is reached, or, in a draw, at the first position that repeats (included once
+    /// more as the last entry).
     pub fn line(&self, start: Position) -> Vec<Position> {
         let mut line = vec![start];
         // Decided lines strictly shorten the moves to the end, so only draws can come back to a position.
         let mut seen = HashSet::new();
         let mut pos = start;
+        let mut left = self.game.limit();
         // No line visits more positions than there are: a wrong table gives a wrong line,
         // never an endless one.
         let positions = 2 * self.game.node_count() * self.game.node_count();
-        while let Some(next) = self.best_move(pos) {
+        while let Some(next) = self.best_move_within(pos, left) {
             if line.len() > positions {
                 break;
             }
-            if self.outcome(pos) == Outcome::Draw {
+            if self.outcome_within(pos, left) == Outcome::Draw {
                 seen.insert(pos);
             }
             pos = self.after(pos, next);
+            left = left.map(|left| left - 1);
             line.push(pos);
             if seen.contains(&pos) {
                 break;
@@ -390,26 +454,41 @@ impl Solution {
         }
     }
 
+    /// Whether `pos` has the cat on the hole in a game solved by the standard engines, which
+    /// leave such positions out (they cannot arise).
     fn cat_on_hole(&self, pos: Position) -> bool {
-        Some(pos.cat) == self.game.hole()
+        matches!(self.table, Tables::Standard { .. }) && Some(pos.cat) == self.game.hole()
     }
 
-    /// The winner and moves to the end of `pos` if it is decided; positions with the cat on the hole never are.
+    /// The winner and moves to the end of `pos` without a turn limit, if it is decided;
+    /// positions with the cat on the hole never are in the standard game.
     fn decided(&self, pos: Position) -> Option<(usize, u32)> {
-        let layout = self.table.layout;
-        let node_count = layout.node_count;
+        let node_count = self.game.node_count();
         assert!(
             (pos.mouse as usize) < node_count && (pos.cat as usize) < node_count,
             "position {pos:?} is outside a game of {node_count} nodes"
         );
-        let turn = match pos.turn {
-            Player::Mouse => MOUSE,
-            Player::Cat => CAT,
-        };
-        let (mouse, cat) = (self.rank[pos.mouse as usize], self.rank[pos.cat as usize]);
-        let index = layout.position(turn, mouse as usize, cat as usize);
-        let winner = self.table.winner(index)?;
-        Some((winner, self.table.moves(index)))
+        match &self.table {
+            Tables::Standard { table, rank } => {
+                let turn = match pos.turn {
+                    Player::Mouse => MOUSE,
+                    Player::Cat => CAT,
+                };
+                let (mouse, cat) = (rank[pos.mouse as usize], rank[pos.cat as usize]);
+                let index = table.layout.position(turn, mouse as usize, cat as usize);
+                let winner = table.winner(index)?;
+                Some((winner, table.moves(index)))
+            }
+            Tables::Variant(table) => {
+                let (winner, moves) = table.decided(pos.mouse, pos.cat, pos.turn)?;
+                let winner = if winner == variant::CAT_WINS {
+                    CAT
+                } else {
+                    MOUSE
+                };
+                Some((winner, moves))
+            }
+        }
     }
 }
 

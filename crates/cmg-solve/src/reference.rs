@@ -7,14 +7,17 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 
+use crate::variant_reference::VariantReference;
 use crate::{solve, solve_with, Config, Engine, Game, Outcome, Player, Position, Solution};
 
 /// The result of one decided position in the reference solver: who wins and in how many moves.
 pub type Decided = HashMap<Position, (Outcome, u32)>;
 
-/// A game as the reference solver sees it, straight from the definitions of the spec.
+/// A game as the reference solver sees it, straight from the definitions of the spec: the
+/// moves of the general game's reference (`variant_reference.rs`) with one hole, where the
+/// cat may not go.
 pub struct ReferenceGame {
-    moves: Vec<BTreeSet<u32>>,
+    game: VariantReference,
     hole: Option<u32>,
 }
 
@@ -23,55 +26,19 @@ impl ReferenceGame {
     /// out-of-range neighbours are not moves, and each list is taken as given.
     pub fn new(adjacency: &[Vec<u32>], hole: Option<u32>) -> ReferenceGame {
         let n = adjacency.len() as u32;
-        let moves = adjacency
-            .iter()
-            .enumerate()
-            .map(|(node, list)| {
-                list.iter()
-                    .copied()
-                    .filter(|&next| next < n && next != node as u32)
-                    .collect()
-            })
-            .collect();
+        let hole = hole.filter(|&hole| hole < n);
         ReferenceGame {
-            moves,
-            hole: hole.filter(|&hole| hole < n),
+            game: VariantReference::new(adjacency, hole.as_slice(), false),
+            hole,
         }
     }
 
     pub fn positions(&self) -> Vec<Position> {
-        let n = self.moves.len() as u32;
-        let mut all = Vec::new();
-        for mouse in 0..n {
-            for cat in 0..n {
-                for turn in [Player::Mouse, Player::Cat] {
-                    all.push(Position { mouse, cat, turn });
-                }
-            }
-        }
-        all
+        self.game.positions()
     }
 
     pub fn children(&self, pos: Position) -> Vec<Position> {
-        match pos.turn {
-            Player::Mouse => self.moves[pos.mouse as usize]
-                .iter()
-                .map(|&mouse| Position {
-                    mouse,
-                    turn: Player::Cat,
-                    ..pos
-                })
-                .collect(),
-            Player::Cat => self.moves[pos.cat as usize]
-                .iter()
-                .filter(|&&cat| Some(cat) != self.hole)
-                .map(|&cat| Position {
-                    cat,
-                    turn: Player::Mouse,
-                    ..pos
-                })
-                .collect(),
-        }
+        self.game.children(pos)
     }
 
     /// Decides positions level by level: level `k` holds the positions that end in exactly `k`

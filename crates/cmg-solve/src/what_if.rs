@@ -58,7 +58,7 @@ pub fn edges(game: &Game) -> Vec<(u32, u32)> {
     edges
 }
 
-/// The game without the edge `a`–`b` (in both directions).
+/// The game without the edge `a`–`b` (in both directions), under the same rules.
 pub fn without_edge(game: &Game, (a, b): (u32, u32)) -> Game {
     let adjacency: Vec<Vec<u32>> = (0..game.node_count() as u32)
         .map(|node| {
@@ -74,7 +74,10 @@ pub fn without_edge(game: &Game, (a, b): (u32, u32)) -> Game {
                 .collect()
         })
         .collect();
-    Game::new(&adjacency, game.hole())
+    match game.rules() {
+        Some(rules) => Game::with_rules(&adjacency, rules.clone()),
+        None => Game::new(&adjacency, game.hole()),
+    }
 }
 
 /// The what-if of every edge of `solution`'s game from `start`, or `None` if `cancel` was set.

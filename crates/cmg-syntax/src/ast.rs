@@ -40,6 +40,102 @@ pub enum StatementKind {
     Expect(Expect),
     /// `[[1,3],[0],[3],[0,2]]`.
     Adjacency(Vec<AdjacencyList>),
+    /// `a -> {b c} -> d`: one-way edges, at least two groups.
+    Arcs(Groups),
+    /// `rule limit 16`.
+    Rule(RuleDecl),
+}
+
+/// `rule NAME ARG…`: the name and its arguments as written; what they mean, and whether
+/// they fit the rule, is the model's to say (so that a wrong one gets its own code).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleDecl {
+    pub keyword_range: TextRange,
+    pub name: RuleName,
+    pub name_range: TextRange,
+    pub args: Vec<RuleArg>,
+}
+
+impl RuleDecl {
+    /// The whole statement, `rule` to its last argument.
+    pub fn range(&self) -> TextRange {
+        let last = self.args.last().map_or(self.name_range, |arg| arg.range);
+        self.keyword_range.cover(last)
+    }
+}
+
+/// The rules there are, in the order `cmg fmt` writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuleName {
+    Limit,
+    First,
+    Start,
+    Holes,
+    CatEntersHoles,
+    /// A name that is no rule (the text at `name_range` says which).
+    Unknown,
+}
+
+impl RuleName {
+    pub const KNOWN: [RuleName; 5] = [
+        RuleName::Limit,
+        RuleName::First,
+        RuleName::Start,
+        RuleName::Holes,
+        RuleName::CatEntersHoles,
+    ];
+
+    /// The rule a name stands for: its own name, or an alias (`hole`, `cat-enters-hole`).
+    pub fn from_name(name: &str) -> RuleName {
+        match name {
+            "limit" => RuleName::Limit,
+            "first" => RuleName::First,
+            "start" => RuleName::Start,
+            "holes" | "hole" => RuleName::Holes,
+            "cat-enters-holes" | "cat-enters-hole" => RuleName::CatEntersHoles,
+            _ => RuleName::Unknown,
+        }
+    }
+
+    /// The name as `cmg fmt` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            RuleName::Limit => "limit",
+            RuleName::First => "first",
+            RuleName::Start => "start",
+            RuleName::Holes => "holes",
+            RuleName::CatEntersHoles => "cat-enters-holes",
+            RuleName::Unknown => "?",
+        }
+    }
+
+    /// The arguments it takes, in words, for messages and completion.
+    pub fn usage(self) -> &'static str {
+        match self {
+            RuleName::Limit => "rule limit N",
+            RuleName::First => "rule first cat",
+            RuleName::Start => "rule start M C",
+            RuleName::Holes => "rule holes H…",
+            RuleName::CatEntersHoles => "rule cat-enters-holes",
+            RuleName::Unknown => "rule NAME",
+        }
+    }
+}
+
+/// One argument of a rule: a number (`None` above [`MAX_NODE_ID`]), `mouse`, `cat`, or
+/// another word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleArg {
+    pub range: TextRange,
+    pub value: RuleValue,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleValue {
+    Number(Option<u32>),
+    Mouse,
+    Cat,
+    Word,
 }
 
 /// One mention of a node id.

@@ -28,6 +28,9 @@ pub enum SyntaxKind {
     Semicolon,
     #[token("--")]
     DashDash,
+    /// A one-way edge, `a -> b`.
+    #[token("->")]
+    Arrow,
     #[token("{")]
     LBrace,
     #[token("}")]
@@ -48,9 +51,12 @@ pub enum SyntaxKind {
     CatKw,
     #[token("draw")]
     DrawKw,
-    /// A word that is not a keyword; never valid, but one token makes a better message
-    /// than one error per letter.
-    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    #[token("rule")]
+    RuleKw,
+    /// A word that is not a keyword: a rule's name (`limit`, `cat-enters-holes`: parts
+    /// joined by a hyphen before a letter), else never valid, but one token makes a
+    /// better message than one error per letter.
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*(-[A-Za-z][A-Za-z0-9_]*)*", priority = 1)]
     Word,
     /// Any other character (a run of them is merged into one token).
     Error,
@@ -65,6 +71,7 @@ impl SyntaxKind {
                 | SyntaxKind::MouseKw
                 | SyntaxKind::CatKw
                 | SyntaxKind::DrawKw
+                | SyntaxKind::RuleKw
         )
     }
 
@@ -88,6 +95,7 @@ impl fmt::Display for SyntaxKind {
             SyntaxKind::Newline => "the end of the line",
             SyntaxKind::Semicolon => "`;`",
             SyntaxKind::DashDash => "`--`",
+            SyntaxKind::Arrow => "`->`",
             SyntaxKind::LBrace => "`{`",
             SyntaxKind::RBrace => "`}`",
             SyntaxKind::LBracket => "`[`",
@@ -98,6 +106,7 @@ impl fmt::Display for SyntaxKind {
             SyntaxKind::MouseKw => "`mouse`",
             SyntaxKind::CatKw => "`cat`",
             SyntaxKind::DrawKw => "`draw`",
+            SyntaxKind::RuleKw => "`rule`",
             SyntaxKind::Word => "an unknown word",
             SyntaxKind::Error => "an unexpected character",
         };
@@ -162,6 +171,15 @@ mod tests {
         assert_eq!(
             kinds("node nodes expect cat catx"),
             [NodeKw, Word, ExpectKw, CatKw, Word]
+        );
+    }
+
+    #[test]
+    fn rules_and_arrows() {
+        use SyntaxKind::*;
+        assert_eq!(
+            kinds("rule cat-enters-holes 1->2 node -1 a-"),
+            [RuleKw, Word, Number, Arrow, Number, NodeKw, Error, Number, Word, Error]
         );
     }
 

@@ -20,6 +20,7 @@ export const ENDINGS = {
   caught: "the cat caught the mouse: cat wins",
   home: "the mouse reached the hole: mouse wins",
   repeats: "the position repeats: draw",
+  limit: "the turn limit is reached: draw",
 } as const;
 
 /** "the cat has no legal move: draw": the player to move has no legal move. */
@@ -41,11 +42,18 @@ export const CODES = {
   "cat-stuck": "error",
   "expect-mismatch": "error",
   "too-many-edges": "error",
+  "unknown-rule": "error",
+  "duplicate-rule": "error",
+  "bad-limit": "error",
+  "rule-arguments": "error",
+  "start-ends-game": "error",
   "missing-hole": "warning",
   "duplicate-edge": "warning",
   "one-sided-edge": "warning",
   "duplicate-label": "warning",
   "duplicate-expect": "warning",
+  "arc-duplicates-edge": "warning",
+  "no-move": "warning",
   "hole-unreachable": "information",
   "unreachable-node": "hint",
   "too-large": "information",

@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use cmg_syntax::{ExpectedOutcome, Parse, TextRange, MAX_NODE_ID};
+use cmg_solve::Player;
+use cmg_syntax::{ExpectedOutcome, Parse, RuleName, TextRange, MAX_NODE_ID};
 
 /// One diagnostic as the model keeps it: its code, where, and what it is about, as
 /// small data (ids, counts, ranges). Its words are made only when it is shown
@@ -70,15 +71,65 @@ pub enum DiagnosticKind {
     DuplicateExpect {
         first: TextRange,
     },
-    MissingMouse,
-    MissingCat,
-    MissingHole,
-    MouseStuck,
-    /// `joined`: node 2 has a neighbour (the hole alone); else none at all.
-    CatStuck {
-        joined: bool,
+    /// The mouse's start, node `id`, is not in the graph.
+    MissingMouse {
+        id: u32,
     },
-    HoleUnreachable,
+    MissingCat {
+        id: u32,
+    },
+    /// Hole `id` is not in the graph; `several`: the file states more than one hole;
+    /// `others`: another hole is in the graph.
+    MissingHole {
+        id: u32,
+        several: bool,
+        others: bool,
+    },
+    /// The mouse's start, node `id`, has no move out; `one_way`: the file has one-way
+    /// edges (so the node may have edges in).
+    MouseStuck {
+        id: u32,
+        one_way: bool,
+    },
+    /// The cat's start, node `id`, has no move the cat may make; `joined`: it has a move
+    /// (into a hole alone); else none at all. `hole`: the hole, when there is one.
+    CatStuck {
+        id: u32,
+        joined: bool,
+        hole: Option<u32>,
+    },
+    /// No path leads from the mouse's start, node `mouse`, to a hole.
+    HoleUnreachable {
+        mouse: u32,
+        several: bool,
+    },
+    /// `player` (`None`: either) can come to node `id` and can never move on from it.
+    NoMove {
+        id: u32,
+        player: Option<Player>,
+    },
+    /// A `rule` with a name that is no rule.
+    UnknownRule,
+    /// Rule `name` again; `first` is the statement that counts.
+    DuplicateRule {
+        name: RuleName,
+        first: TextRange,
+    },
+    /// `rule limit` without a whole number of moves from 1 up.
+    BadLimit,
+    /// Rule `name` with arguments that do not fit it.
+    RuleArguments {
+        name: RuleName,
+    },
+    /// The mouse starts on a hole (`on_cat`: on the cat): the game is over before a move.
+    StartEndsGame {
+        on_cat: bool,
+    },
+    /// The one-way edge `a -> b` where `a -- b` is an edge already.
+    ArcDuplicatesEdge {
+        a: u32,
+        b: u32,
+    },
     UnreachableNode {
         id: u32,
     },
@@ -170,6 +221,7 @@ impl Diagnostic {
             | DiagnosticKind::DuplicateEdges { first, .. } => (first, "first declared here"),
             DiagnosticKind::DuplicateLabel { first, .. } => (first, "first labelled here"),
             DiagnosticKind::DuplicateExpect { first } => (first, "first given here"),
+            DiagnosticKind::DuplicateRule { first, .. } => (first, "the rule that counts"),
             _ => return None,
         };
         Some(Related { range, message })
@@ -234,15 +286,59 @@ impl Diagnostic {
             DiagnosticKind::DuplicateExpect { .. } => {
                 "`expect` is given more than once; each one is checked, so keep one".to_owned()
             }
-            DiagnosticKind::MissingMouse => "node 1, where the mouse starts, is not in the graph, so there is no game: add an edge to node 1".to_owned(),
-            DiagnosticKind::MissingCat => "node 2, where the cat starts, is not in the graph, so there is no game: add an edge to node 2".to_owned(),
-            DiagnosticKind::MissingHole => "node 0, the hole, is not in the graph, so the mouse can never win: add an edge to node 0".to_owned(),
-            DiagnosticKind::MouseStuck => "node 1 has no neighbours, so the mouse cannot make its first move and the game is a draw: join node 1 to another node".to_owned(),
-            DiagnosticKind::CatStuck { joined: true } => "node 2 has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node 2 to a node other than 0".to_owned(),
-            DiagnosticKind::CatStuck { joined: false } => "node 2 has no neighbours, so the cat can never leave its start: join node 2 to a node other than 0".to_owned(),
-            DiagnosticKind::HoleUnreachable => {
-                "no path leads from node 1 to the hole, so the mouse can never win".to_owned()
+            DiagnosticKind::MissingMouse { id } => format!("node {id}, where the mouse starts, is not in the graph, so there is no game: add an edge to node {id}"),
+            DiagnosticKind::MissingCat { id } => format!("node {id}, where the cat starts, is not in the graph, so there is no game: add an edge to node {id}"),
+            DiagnosticKind::MissingHole { id, several: false, .. } => format!("node {id}, the hole, is not in the graph, so the mouse can never win: add an edge to node {id}"),
+            DiagnosticKind::MissingHole { id, others: false, .. } => format!("node {id}, a hole, is not in the graph, nor is any other hole, so the mouse can never win: add an edge to node {id}"),
+            DiagnosticKind::MissingHole { id, .. } => format!("node {id}, a hole, is not in the graph, so it is no way out: add an edge to node {id}, or leave it out of the holes"),
+            DiagnosticKind::MouseStuck { id, one_way: false } => format!("node {id} has no neighbours, so the mouse cannot make its first move and the game is a draw: join node {id} to another node"),
+            DiagnosticKind::MouseStuck { id, one_way: true } => format!("node {id} has no move out, so the mouse cannot make its first move and the game is a draw: add a move out of node {id}"),
+            DiagnosticKind::CatStuck { id, joined, hole } => {
+                let other = hole.map_or_else(|| "a hole".to_owned(), |hole| hole.to_string());
+                match (joined, hole) {
+                    (true, Some(_)) => format!("node {id} has no neighbour other than the hole, where the cat may not go, so the cat can never leave its start: join node {id} to a node other than {other}"),
+                    (true, None) => format!("node {id} has no neighbour other than the holes, where the cat may not go, so the cat can never leave its start: join node {id} to a node other than a hole"),
+                    (false, _) => format!("node {id} has no neighbours, so the cat can never leave its start: join node {id} to a node other than {other}"),
+                }
             }
+            DiagnosticKind::HoleUnreachable { mouse, several } => format!(
+                "no path leads from node {mouse} to {}, so the mouse can never win",
+                if several { "a hole" } else { "the hole" }
+            ),
+            DiagnosticKind::NoMove { id, player: None } => format!(
+                "a player can come to node {id} but has no move out of it, so a game where it must move there is a draw: add a move out of node {id}"
+            ),
+            DiagnosticKind::NoMove { id, player: Some(player) } => format!(
+                "the {} can come to node {id} but has no move out of it that it may make, so a game that gets there is a draw: add a move out of node {id}",
+                crate::explain::player_name(player)
+            ),
+            DiagnosticKind::UnknownRule => {
+                let name = text.get(self.range.to_usize()).unwrap_or_default();
+                let near = RuleName::KNOWN
+                    .iter()
+                    .map(|rule| rule.name())
+                    .find(|known| cmg_syntax::within_one_edit(&name.to_ascii_lowercase(), known));
+                let rules = RuleName::KNOWN.map(|rule| rule.name()).join(", ");
+                match near {
+                    Some(near) => format!("`{}` is no rule: did you mean `{near}`?", cmg_syntax::quote(name)),
+                    None => format!("`{}` is no rule; the rules are {rules}", cmg_syntax::quote(name)),
+                }
+            }
+            DiagnosticKind::DuplicateRule { name, .. } => format!(
+                "the rule `{}` is given again; the first one counts, so remove one",
+                name.name()
+            ),
+            DiagnosticKind::BadLimit => "a turn limit is a whole number of moves, 1 or more: `rule limit 16`".to_owned(),
+            DiagnosticKind::RuleArguments { name } => format!(
+                "this does not fit the rule `{}`, which is written `{}`",
+                name.name(),
+                name.usage()
+            ),
+            DiagnosticKind::StartEndsGame { on_cat: true } => "the mouse starts on the cat, so the cat has won before any move: start them on different nodes".to_owned(),
+            DiagnosticKind::StartEndsGame { on_cat: false } => "the mouse starts on a hole, so it has won before any move: start it on another node".to_owned(),
+            DiagnosticKind::ArcDuplicatesEdge { a, b } => format!(
+                "{a} -- {b} is an edge already, so the move from {a} to {b} is there: this one-way edge adds nothing and can go"
+            ),
             DiagnosticKind::UnreachableNode { id } => format!(
                 "node {id} can be reached by neither the mouse nor the cat, so it takes no part in the game"
             ),
@@ -282,12 +378,19 @@ impl DiagnosticKind {
             DiagnosticKind::OneSidedEdge { .. } => Code::OneSidedEdge,
             DiagnosticKind::DuplicateLabel { .. } => Code::DuplicateLabel,
             DiagnosticKind::DuplicateExpect { .. } => Code::DuplicateExpect,
-            DiagnosticKind::MissingMouse => Code::MissingMouse,
-            DiagnosticKind::MissingCat => Code::MissingCat,
-            DiagnosticKind::MissingHole => Code::MissingHole,
-            DiagnosticKind::MouseStuck => Code::MouseStuck,
+            DiagnosticKind::MissingMouse { .. } => Code::MissingMouse,
+            DiagnosticKind::MissingCat { .. } => Code::MissingCat,
+            DiagnosticKind::MissingHole { .. } => Code::MissingHole,
+            DiagnosticKind::MouseStuck { .. } => Code::MouseStuck,
             DiagnosticKind::CatStuck { .. } => Code::CatStuck,
-            DiagnosticKind::HoleUnreachable => Code::HoleUnreachable,
+            DiagnosticKind::HoleUnreachable { .. } => Code::HoleUnreachable,
+            DiagnosticKind::NoMove { .. } => Code::NoMove,
+            DiagnosticKind::UnknownRule => Code::UnknownRule,
+            DiagnosticKind::DuplicateRule { .. } => Code::DuplicateRule,
+            DiagnosticKind::BadLimit => Code::BadLimit,
+            DiagnosticKind::RuleArguments { .. } => Code::RuleArguments,
+            DiagnosticKind::StartEndsGame { .. } => Code::StartEndsGame,
+            DiagnosticKind::ArcDuplicatesEdge { .. } => Code::ArcDuplicatesEdge,
             DiagnosticKind::UnreachableNode { .. } => Code::UnreachableNode,
             DiagnosticKind::ExpectMismatch { .. } => Code::ExpectMismatch,
             DiagnosticKind::ExpectUnchecked { .. } => Code::ExpectUnchecked,
@@ -389,11 +492,18 @@ codes! {
     CatStuck = "cat-stuck", Error;
     ExpectMismatch = "expect-mismatch", Error;
     TooManyEdges = "too-many-edges", Error;
+    UnknownRule = "unknown-rule", Error;
+    DuplicateRule = "duplicate-rule", Error;
+    BadLimit = "bad-limit", Error;
+    RuleArguments = "rule-arguments", Error;
+    StartEndsGame = "start-ends-game", Error;
     MissingHole = "missing-hole", Warning;
     DuplicateEdge = "duplicate-edge", Warning;
     OneSidedEdge = "one-sided-edge", Warning;
     DuplicateLabel = "duplicate-label", Warning;
     DuplicateExpect = "duplicate-expect", Warning;
+    ArcDuplicatesEdge = "arc-duplicates-edge", Warning;
+    NoMove = "no-move", Warning;
     HoleUnreachable = "hole-unreachable", Information;
     UnreachableNode = "unreachable-node", Hint;
     TooLarge = "too-large", Information;

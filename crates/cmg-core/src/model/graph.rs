@@ -1,11 +1,14 @@
 //! The graph a file declares, on dense indices `0..n` ordered by node id, and the roles
 //! the rules give node ids.
 
+use cmg_solve::Player;
 use cmg_syntax::vec_bytes;
 
-/// The role the rules give a node id: 0 is the hole, 1 the mouse's start, 2 the cat's.
-/// The one table of these facts; hover, symbols, completion, semantic tokens and `cmg
-/// dot` read it from here.
+use super::Rules;
+
+/// The role the rules give a node id: by default 0 is the hole, 1 the mouse's start, 2
+/// the cat's; a file's `rule` statements may give them to other ids
+/// ([`Graph::roles_of`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NodeRole {
     Hole,
@@ -16,7 +19,8 @@ pub enum NodeRole {
 impl NodeRole {
     pub const ALL: [NodeRole; 3] = [NodeRole::Hole, NodeRole::MouseStart, NodeRole::CatStart];
 
-    /// The role of node `id`, if it has one.
+    /// The role of node `id` in LeetCode 913's game, if it has one; [`Graph::roles_of`]
+    /// gives the roles of a file's game.
     pub fn of(id: u32) -> Option<NodeRole> {
         NodeRole::ALL.into_iter().find(|role| role.id() == id)
     }
@@ -39,13 +43,20 @@ impl NodeRole {
     }
 }
 
-/// An undirected graph without self-loops or duplicate edges. Node ids (as written)
-/// map to dense indices in ascending order, so "smallest id" and "smallest index" agree.
+/// An undirected graph without self-loops or duplicate edges, the one-way edges beside
+/// it, and the rules of the game played on it. Node ids (as written) map to dense
+/// indices in ascending order, so "smallest id" and "smallest index" agree.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
     ids: Vec<u32>,
     adjacency: Vec<Vec<u32>>,
     labels: Vec<Option<String>>,
+    /// The one-way edges out of each node (dense, ascending, none that is also an edge);
+    /// empty when the file has none.
+    arcs: Vec<Vec<u32>>,
+    rules: Rules,
+    /// The holes that are nodes, dense, ascending.
+    holes: Vec<u32>,
 }
 
 impl Graph {
@@ -55,6 +66,9 @@ impl Graph {
             + vec_bytes(&self.adjacency)
             + self.adjacency.iter().map(vec_bytes).sum::<usize>()
             + vec_bytes(&self.labels)
+            + vec_bytes(&self.arcs)
+            + self.arcs.iter().map(vec_bytes).sum::<usize>()
+            + vec_bytes(&self.holes)
             + self
                 .labels
                 .iter()
@@ -159,6 +173,9 @@ impl Graph {
             adjacency,
             labels: vec![None; nodes],
             ids,
+            arcs: Vec::new(),
+            rules: Rules::default(),
+            holes: Vec::new(),
         };
         for (id, label) in labels {
             if let Some(index) = graph.index_of(id) {
@@ -207,21 +224,122 @@ impl Graph {
         self.labels[index as usize].as_deref()
     }
 
-    /// The index of the node that plays `role`, if the graph has it.
-    pub(crate) fn role_index(&self, role: NodeRole) -> Option<u32> {
-        self.index_of(role.id())
+    /// Sets the game's rules and one-way edges (`arcs`: pairs of dense indices, a to b).
+    pub(crate) fn set_rules(&mut self, rules: Rules, arcs: impl IntoIterator<Item = (u32, u32)>) {
+        let mut holes: Vec<u32> = rules
+            .holes
+            .iter()
+            .filter_map(|&id| self.index_of(id))
+            .collect();
+        holes.sort_unstable();
+        holes.dedup();
+        self.holes = holes;
+        self.rules = rules;
+        let mut lists: Vec<Vec<u32>> = Vec::new();
+        for (a, b) in arcs {
+            if a == b || self.adjacency[a as usize].binary_search(&b).is_ok() {
+                continue;
+            }
+            if lists.is_empty() {
+                lists = vec![Vec::new(); self.node_count()];
+            }
+            lists[a as usize].push(b);
+        }
+        for list in &mut lists {
+            list.sort_unstable();
+            list.dedup();
+        }
+        self.arcs = lists;
     }
 
+    /// The rules of the game played on this graph.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// Whether the game is LeetCode 913's: no rule and no one-way edge.
+    pub fn is_standard(&self) -> bool {
+        self.rules.is_standard() && self.arcs.is_empty()
+    }
+
+    /// The one-way edges out of the node at `index` (not counting edges).
+    pub fn arcs_out(&self, index: u32) -> &[u32] {
+        self.arcs.get(index as usize).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn has_arcs(&self) -> bool {
+        !self.arcs.is_empty()
+    }
+
+    /// Every node one move away from `index`: its neighbours and its one-way edges out.
+    pub fn moves(&self, index: u32) -> impl Iterator<Item = u32> + '_ {
+        self.neighbours(index)
+            .iter()
+            .chain(self.arcs_out(index))
+            .copied()
+    }
+
+    /// The moves out of each node, as the solver takes them: the adjacency lists, with
+    /// the one-way edges added when there are any.
+    pub fn move_lists(&self) -> std::borrow::Cow<'_, [Vec<u32>]> {
+        if self.arcs.is_empty() {
+            return std::borrow::Cow::Borrowed(&self.adjacency);
+        }
+        let lists = (0..self.node_count() as u32)
+            .map(|index| {
+                let mut list: Vec<u32> = self.moves(index).collect();
+                list.sort_unstable();
+                list
+            })
+            .collect();
+        std::borrow::Cow::Owned(lists)
+    }
+
+    /// The first hole, by index: the hole, in a file with one.
     pub fn hole(&self) -> Option<u32> {
-        self.role_index(NodeRole::Hole)
+        self.holes.first().copied()
     }
 
-    pub(crate) fn mouse_start(&self) -> Option<u32> {
-        self.role_index(NodeRole::MouseStart)
+    /// The holes that are nodes, by index, ascending.
+    pub fn holes(&self) -> &[u32] {
+        &self.holes
     }
 
-    pub(crate) fn cat_start(&self) -> Option<u32> {
-        self.role_index(NodeRole::CatStart)
+    pub fn is_hole(&self, index: u32) -> bool {
+        self.holes.binary_search(&index).is_ok()
+    }
+
+    /// Whether the cat may move onto the node at `index`.
+    pub fn cat_may_enter(&self, index: u32) -> bool {
+        self.rules.cat_enters_holes || !self.is_hole(index)
+    }
+
+    pub fn mouse_start(&self) -> Option<u32> {
+        self.index_of(self.rules.mouse_start)
+    }
+
+    pub fn cat_start(&self) -> Option<u32> {
+        self.index_of(self.rules.cat_start)
+    }
+
+    /// Who moves first.
+    pub fn first(&self) -> Player {
+        self.rules.first
+    }
+
+    /// The roles the file's game gives node `id`: a hole, where the mouse starts, where
+    /// the cat starts (a node may have several).
+    pub fn roles_of(&self, id: u32) -> impl Iterator<Item = NodeRole> + '_ {
+        NodeRole::ALL.into_iter().filter(move |role| match role {
+            NodeRole::Hole => self.rules.holes.contains(&id),
+            NodeRole::MouseStart => self.rules.mouse_start == id,
+            NodeRole::CatStart => self.rules.cat_start == id,
+        })
+    }
+
+    /// The first role of node `id` in the file's game ([`Graph::roles_of`]).
+    pub fn role_of(&self, id: u32) -> Option<NodeRole> {
+        self.roles_of(id).next()
     }
 
     /// Whether ids are exactly `0..n`, as an adjacency list needs.

@@ -46,6 +46,8 @@ pub struct EdgeDecl {
 pub enum EdgeOrigin {
     Chain,
     Listed,
+    /// A link of a one-way chain, `a -> b`: a move from a to b only.
+    Arc,
 }
 
 impl EdgeOrigin {
@@ -53,7 +55,7 @@ impl EdgeOrigin {
     /// neighbour `b` in a list.
     pub(super) fn pair_range(self, a: TextRange, b: TextRange) -> TextRange {
         match self {
-            EdgeOrigin::Chain => a.cover(b),
+            EdgeOrigin::Chain | EdgeOrigin::Arc => a.cover(b),
             EdgeOrigin::Listed => b,
         }
     }
@@ -99,6 +101,7 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
     // from then on mentions are still recorded, but no edge declaration is.
     let mut declared_pairs = 0u64;
     let mut labels: Vec<(u32, Label)> = Vec::new();
+    let mut rule_decls: Vec<cmg_syntax::RuleDecl> = Vec::new();
     model
         .diagnostics
         .extend(parse.errors.iter().enumerate().map(|(index, error)| {
@@ -158,7 +161,12 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
             }
         }
         match &stmt.kind {
-            StatementKind::Edges(groups) => {
+            StatementKind::Rule(decl) => rule_decls.push(decl.clone()),
+            StatementKind::Edges(groups) | StatementKind::Arcs(groups) => {
+                let origin = match stmt.kind {
+                    StatementKind::Arcs(_) => EdgeOrigin::Arc,
+                    _ => EdgeOrigin::Chain,
+                };
                 // Each group's mentions are consecutive; a product refers to them.
                 let mut previous: Option<(std::ops::Range<u32>, TextRange)> = None;
                 for group in groups {
@@ -183,7 +191,7 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
                         model.edges.push(EdgeDecl {
                             range: left_range.cover(group.range),
                             statement,
-                            origin: EdgeOrigin::Chain,
+                            origin,
                             left,
                             right: ends.clone(),
                         });
@@ -250,9 +258,22 @@ pub(super) fn lower(parse: &Parse, max_edge_pairs: u64) -> Model {
         model
             .edges
             .iter()
+            .filter(|edge| edge.origin != EdgeOrigin::Arc)
             .map(|edge| (nodes(&edge.left), nodes(&edge.right))),
         labels.iter().map(|(id, label)| (*id, label.value.clone())),
     );
+    let rules = super::rules::read(&rule_decls, &mut model.diagnostics);
+    let arcs: Vec<(u32, u32)> = model
+        .edges
+        .iter()
+        .filter(|edge| edge.origin == EdgeOrigin::Arc)
+        .flat_map(|edge| {
+            let (left, right) = (nodes(&edge.left), nodes(&edge.right));
+            left.iter()
+                .flat_map(move |&a| right.iter().map(move |&b| (a, b)))
+        })
+        .collect();
+    model.graph.set_rules(rules, arcs);
     model.labels = labels;
     model
 }

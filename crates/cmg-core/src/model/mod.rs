@@ -3,6 +3,7 @@
 mod diagnostic;
 mod graph;
 mod lower;
+mod rules;
 mod validate;
 
 pub use diagnostic::has_errors;
@@ -12,6 +13,7 @@ pub use diagnostic::{
 };
 pub use graph::{Graph, NodeRole};
 pub use lower::{EdgeDecl, EdgeOrigin, EdgePair, Mention, MentionKind, MAX_EDGE_PAIRS};
+pub use rules::{RuleArgument, Rules};
 
 use cmg_syntax::{vec_bytes, Expect, Label, Parse};
 

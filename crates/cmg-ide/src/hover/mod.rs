@@ -7,15 +7,16 @@
 //! has syntax errors), then why: the top of the
 //! strategy tree, which the first line's hover shows as well. A hover on an edge's `--`
 //! shows the outcome without that edge, for each edge the statement declares
-//! (`explain.rs`).
+//! (`explain.rs`). A hover on a `rule` shows the file's game in words and the engine that
+//! solves it.
 
 mod explain;
 
 use std::fmt::Write;
 
 use cmg_core::analysis::{
-    self, cat_starts_at, describe_position, expected_outcome, mouse_starts_at, solution_for,
-    start_position, Analysis,
+    self, cat_starts_at, describe_position, expected_outcome, game_description, mouse_starts_at,
+    solution_for, start_position, Analysis,
 };
 use cmg_core::explain::Solved;
 use cmg_core::model::{Graph, NodeRole};
@@ -62,6 +63,9 @@ pub fn hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -> Optio
     if on_expect.is_some() {
         return on_expect;
     }
+    if let Some(hover) = rule_hover(analysis, solution, offset) {
+        return Some(hover);
+    }
     if let Some(edge) = explain::edge_at(analysis, offset) {
         return Some(Hover {
             range: edge.range,
@@ -80,8 +84,42 @@ fn first_line_hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -
     let solved = solved?;
     let start = start_position(&analysis.model.graph)?;
     let mut markdown = format!("**{}**", describe_position(&solved.solution, start));
+    if let Some(game) = game_description(&analysis.model.graph) {
+        write!(markdown, "\n\nthe game: {game}").unwrap();
+    }
     markdown.extend(explain::strategy_markdown(analysis, solved));
     Some(Hover { range, markdown })
+}
+
+/// On a `rule` statement: the rule, the file's game in words and the engine that solves
+/// it ("the game: the cat moves first, limit 16"), and its outcome.
+fn rule_hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> Option<Hover> {
+    let rule = analysis
+        .parse
+        .file
+        .statements
+        .iter()
+        .find_map(|statement| match &statement.kind {
+            cmg_syntax::StatementKind::Rule(rule) if statement.range.touches(offset) => Some(rule),
+            _ => None,
+        })?;
+    let graph = &analysis.model.graph;
+    let mut markdown = format!("`{}`", rule.name.usage());
+    let game = game_description(graph).unwrap_or_else(|| "LeetCode 913's".to_owned());
+    write!(markdown, "\n\nthe game: {game}").unwrap();
+    if let (Some(solution), Some(start)) = (solution, start_position(graph)) {
+        write!(
+            markdown,
+            "\n\noutcome: {} (solved by the {} engine)",
+            describe_position(solution, start),
+            solution.engine().name()
+        )
+        .unwrap();
+    }
+    Some(Hover {
+        range: rule.range(),
+        markdown,
+    })
 }
 
 fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> String {
@@ -90,8 +128,9 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
     if let Some(label) = graph.label(index) {
         write!(markdown, " \"{}\"", escape_markdown(label)).unwrap();
     }
-    if let Some(role) = NodeRole::of(id).map(NodeRole::name) {
-        write!(markdown, " · {role}").unwrap();
+    let roles: Vec<&str> = graph.roles_of(id).map(NodeRole::name).collect();
+    if !roles.is_empty() {
+        write!(markdown, " · {}", roles.join(", ")).unwrap();
     }
     let neighbours = graph.neighbours(index);
     if neighbours.is_empty() {
@@ -102,6 +141,14 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
             .map(|&n| graph.id(n).to_string())
             .collect();
         write!(markdown, "\n\nneighbours: {}", ids.join(", ")).unwrap();
+    }
+    let one_way: Vec<String> = graph
+        .arcs_out(index)
+        .iter()
+        .map(|&n| graph.id(n).to_string())
+        .collect();
+    if !one_way.is_empty() {
+        write!(markdown, "\n\none-way to: {}", one_way.join(", ")).unwrap();
     }
     markdown.push_str("\n\n");
     match solution {
@@ -115,7 +162,13 @@ fn node_markdown(graph: &Graph, solution: Option<&Solution>, index: u32) -> Stri
             .unwrap();
         }
         None if start_position(graph).is_none() => {
-            markdown.push_str("outcome not computed: the game needs node 1 and node 2");
+            let rules = graph.rules();
+            write!(
+                markdown,
+                "outcome not computed: the game needs node {} and node {}",
+                rules.mouse_start, rules.cat_start
+            )
+            .unwrap();
         }
         None => markdown.push_str("outcome not computed"),
     }
@@ -146,10 +199,10 @@ fn mouse_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String
     if solution.is_terminal(position) {
         // The only terminal starts are the hole and the cat's own node; "wins in 0" would
         // read like a bug, so say what happens instead.
-        return if Some(index) == graph.hole() {
-            "the mouse is already in the hole: mouse wins".to_owned()
-        } else {
+        return if position.mouse == position.cat {
             "the cat is already there: cat wins".to_owned()
+        } else {
+            "the mouse is already in the hole: mouse wins".to_owned()
         };
     }
     let outcome = format!("**{}**", describe_position(solution, position));
@@ -159,12 +212,14 @@ fn mouse_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String
     }
 }
 
-/// The outcome with the cat on the node at `index` instead of node 2.
+/// The outcome with the cat on the node at `index` instead of its start.
 fn cat_start_outcome(graph: &Graph, solution: &Solution, index: u32) -> String {
     let Some(position) = cat_starts_at(graph, index) else {
         return "no game".to_owned();
     };
-    if Some(index) == graph.hole() {
+    // The standard engines leave out the positions with the cat on the hole; the general
+    // one plays them (the cat may enter the holes, or start on one).
+    if graph.is_hole(index) && solution.engine() == cmg_solve::EngineKind::Standard {
         return "not possible: the cat may never stand on the hole".to_owned();
     }
     if solution.is_terminal(position) {

@@ -405,3 +405,34 @@ fn what_if_above_the_limit_says_so() {
         hover.markdown
     );
 }
+
+/// A hover on a rule says the file's game and the engine that solves it; a node hover
+/// names the roles the rules give and the one-way edges out.
+#[test]
+fn rules_in_hovers() {
+    check(
+        "0 -- 3 -- 1 -- 2\nrule fi$0rst cat\nrule limit 16\n",
+        expect![[r#"
+            17..31 "rule first cat"
+            `rule first cat`
+
+            the game: the cat moves first, limit 16
+
+            outcome: cat wins in 1 (solved by the standard engine)
+        "#]],
+    );
+    check(
+        "0 -- 3 -- 1 -- 2\n3$0 -> 2\nrule holes 0 3\nrule start 2 1\n",
+        expect![[r#"
+            17..18 "3"
+            **node 3** · hole
+
+            neighbours: 0, 1
+
+            one-way to: 2
+
+            - mouse starts here: the mouse is already in the hole: mouse wins
+            - cat starts here: **cat wins in 2**
+        "#]],
+    );
+}

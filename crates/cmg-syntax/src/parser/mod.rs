@@ -14,6 +14,9 @@ use chumsky::prelude::*;
 use super::ast::*;
 use super::lexer::{lex, SyntaxKind, Token};
 use super::TextRange;
+use messages::syntax_error;
+
+mod messages;
 
 /// The result of parsing: never fails, errors are data.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +101,7 @@ impl Parse {
 fn statement_heap_bytes(statement: &Statement) -> usize {
     use crate::heap::{small_vec_bytes, vec_bytes};
     match &statement.kind {
-        StatementKind::Edges(groups) => {
+        StatementKind::Edges(groups) | StatementKind::Arcs(groups) => {
             small_vec_bytes(groups)
                 + groups
                     .iter()
@@ -110,6 +113,7 @@ fn statement_heap_bytes(statement: &Statement) -> usize {
             .as_ref()
             .map_or(0, |label| label.value.capacity()),
         StatementKind::Expect(_) => 0,
+        StatementKind::Rule(rule) => vec_bytes(&rule.args),
         StatementKind::Adjacency(lists) => {
             vec_bytes(lists)
                 + lists
@@ -336,11 +340,16 @@ impl<'a> Breaks<'a> {
         let first = rest.next();
         self.next_significant = first.map_or(self.tokens.len(), |(k, _)| newline + 1 + k);
         self.starts_statement = match first.map(|(_, t)| t.kind) {
-            Some(SyntaxKind::Number) => {
-                rest.next().map(|(_, t)| t.kind) == Some(SyntaxKind::DashDash)
-            }
+            Some(SyntaxKind::Number) => matches!(
+                rest.next().map(|(_, t)| t.kind),
+                Some(SyntaxKind::DashDash | SyntaxKind::Arrow)
+            ),
             Some(kind) => {
-                kind.is_keyword() || matches!(kind, SyntaxKind::DashDash | SyntaxKind::LBrace)
+                kind.is_keyword()
+                    || matches!(
+                        kind,
+                        SyntaxKind::DashDash | SyntaxKind::Arrow | SyntaxKind::LBrace
+                    )
             }
             None => false,
         };
@@ -480,15 +489,30 @@ where
             }
         });
     let group = single.or(braced);
-    let edges = group
-        .then(
-            just(SyntaxKind::DashDash)
-                .ignore_then(group)
-                .repeated()
-                .at_least(1)
-                .collect::<Vec<_>>(),
-        )
-        .map(|(first, rest)| StatementKind::Edges(std::iter::once(first).chain(rest).collect()));
+    // A chain is all `--` or all `->`: after its first link, the other kind of link is
+    // a syntax error.
+    let chain = group.then(choice((
+        just(SyntaxKind::DashDash)
+            .ignore_then(group)
+            .repeated()
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .map(|rest| (false, rest)),
+        just(SyntaxKind::Arrow)
+            .ignore_then(group)
+            .repeated()
+            .at_least(1)
+            .collect::<Vec<_>>()
+            .map(|rest| (true, rest)),
+    )));
+    let edges = chain.map(|(first, (one_way, rest))| {
+        let groups: Groups = std::iter::once(first).chain(rest).collect();
+        if one_way {
+            StatementKind::Arcs(groups)
+        } else {
+            StatementKind::Edges(groups)
+        }
+    });
 
     let label = just(SyntaxKind::String).try_map(move |_, span: SimpleSpan| {
         let range = TextRange::from(span.into_range());
@@ -543,7 +567,49 @@ where
         .delimited_by(just(SyntaxKind::LBracket), just(SyntaxKind::RBracket))
         .map(StatementKind::Adjacency);
 
-    choice((edges, node_decl, expect, adjacency)).then_ignore(end())
+    let rule = rule_statement(text);
+
+    choice((edges, node_decl, expect, adjacency, rule)).then_ignore(end())
+}
+
+/// `rule NAME ARG…`: any word as the name, and numbers, `mouse`, `cat` or words as
+/// arguments; the model says whether they fit the rule.
+fn rule_statement<'a, I>(text: &'a str) -> impl Parser<'a, I, StatementKind, Extra<'a>> + Clone
+where
+    I: ValueInput<'a, Token = SyntaxKind, Span = SimpleSpan>,
+{
+    let range = |span: SimpleSpan| TextRange::from(span.into_range());
+    let arg = choice((
+        just(SyntaxKind::Number).map_with(move |_, e| {
+            let span: SimpleSpan = e.span();
+            RuleValue::Number(parse_node_id(&text[span.into_range()]))
+        }),
+        just(SyntaxKind::MouseKw).to(RuleValue::Mouse),
+        just(SyntaxKind::CatKw).to(RuleValue::Cat),
+        just(SyntaxKind::Word).to(RuleValue::Word),
+    ))
+    .map_with(move |value, e| RuleArg {
+        range: range(e.span()),
+        value,
+    });
+    just(SyntaxKind::RuleKw)
+        .map_with(move |_, e| range(e.span()))
+        .then(just(SyntaxKind::Word).map_with(move |_, e| {
+            let name_range = range(e.span());
+            (
+                RuleName::from_name(&text[name_range.to_usize()]),
+                name_range,
+            )
+        }))
+        .then(arg.repeated().collect::<Vec<_>>())
+        .map(|((keyword_range, (name, name_range)), args)| {
+            StatementKind::Rule(RuleDecl {
+                keyword_range,
+                name,
+                name_range,
+                args,
+            })
+        })
 }
 
 /// When a statement ends inside brackets, the bracket left open is the mistake to
@@ -603,110 +669,6 @@ pub fn label_value(quoted: &str) -> Result<String, String> {
         }
     }
     Ok(value)
-}
-
-/// Turns chumsky's error into our message: what was found, what would fit, and for
-/// the common mistakes, what to do.
-fn syntax_error(text: &str, error: &Rich<'_, SyntaxKind>, last: TextRange) -> SyntaxError {
-    let span = error.span();
-    let range = if span.start == span.end {
-        last
-    } else {
-        TextRange::from(span.into_range())
-    };
-    let message = match error.reason() {
-        chumsky::error::RichReason::Custom(message) => message.clone(),
-        chumsky::error::RichReason::ExpectedFound { expected, found } => {
-            let found_text = &text[range.to_usize()];
-            let quoted = crate::quote(found_text);
-            let found_kind: Option<SyntaxKind> = found.as_deref().copied();
-            let found =
-                match found.as_deref() {
-                    None => "the end of the statement".to_owned(),
-                    Some(SyntaxKind::Word) => format!("the unknown word `{quoted}`"),
-                    Some(SyntaxKind::Error) => format!("`{quoted}`"),
-                    Some(SyntaxKind::UnterminatedString) => return SyntaxError {
-                        range,
-                        message:
-                            "this string has no closing `\"`: strings end on the line they start"
-                                .to_owned(),
-                    },
-                    Some(kind) => kind.to_string(),
-                };
-            let mut names: Vec<String> = expected
-                .iter()
-                .filter_map(|pattern| match pattern {
-                    chumsky::error::RichPattern::Token(kind) => Some(kind.to_string()),
-                    chumsky::error::RichPattern::EndOfInput => {
-                        Some("the end of the statement".to_owned())
-                    }
-                    _ => None,
-                })
-                .collect();
-            names.sort();
-            names.dedup();
-            let expected = match names.as_slice() {
-                [] => {
-                    return SyntaxError {
-                        range,
-                        message: format!("{found} is not expected here"),
-                    }
-                }
-                [one] => one.clone(),
-                [init @ .., last] => format!("{} or {last}", init.join(", ")),
-            };
-            // A minus sign right before a digit where a node id may come: a negative id.
-            let negative = names.iter().any(|name| name == "a node id")
-                && text[range.to_usize().end..]
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_ascii_digit());
-            let hint = found_kind.and_then(|kind| suggestion(kind, found_text, negative));
-            match hint {
-                Some(hint) => format!("expected {expected}, found {found}; {hint}"),
-                None => format!("expected {expected}, found {found}"),
-            }
-        }
-    };
-    SyntaxError { range, message }
-}
-
-/// "Did you mean" for the slips newcomers make: other arrows for `--`, a keyword
-/// misspelt or capitalised, single quotes, `//` comments, the puzzle's `graph = ...`,
-/// a negative node id (`negative`: a minus sign before a digit, where an id may come).
-fn suggestion(kind: SyntaxKind, found: &str, negative: bool) -> Option<String> {
-    const KEYWORDS: [&str; 5] = ["node", "expect", "mouse", "cat", "draw"];
-    let hint = match kind {
-        // `-1`: a minus sign on a number, not an arrow.
-        SyntaxKind::Error if negative && matches!(found, "-" | "−") => {
-            "node ids are whole numbers from 0, never negative: the hole is `0`, the mouse starts on `1`, the cat on `2`".to_owned()
-        }
-        SyntaxKind::Error => match found {
-            "->" | "-" | "—" | "–" | "=>" | "<->" | "<-" | "=" | "==" | "−" => {
-                "did you mean `--`? An edge is written `0 -- 1`".to_owned()
-            }
-            "'" => "did you mean `\"`? Labels are written in double quotes: `node 1 \"start\"`"
-                .to_owned(),
-            "/" | "//" => "did you mean `#`? Comments start with `#`".to_owned(),
-            _ => return None,
-        },
-        SyntaxKind::Word if found == "graph" => {
-            "this looks like the puzzle's input: write it as `graph = [[...]]` or as the list alone"
-                .to_owned()
-        }
-        SyntaxKind::Word if found.eq_ignore_ascii_case("mice") => {
-            "did you mean `mouse`?".to_owned()
-        }
-        SyntaxKind::Word => {
-            let lower = found.to_ascii_lowercase();
-            let near = KEYWORDS
-                .iter()
-                .find(|keyword| crate::within_one_edit(&lower, keyword))?;
-            format!("did you mean `{near}`?")
-        }
-        _ => return None,
-    };
-    Some(hint)
 }
 
 #[cfg(test)]

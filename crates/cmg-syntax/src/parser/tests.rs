@@ -125,3 +125,47 @@ fn most_random_chain_lines_take_the_fast_path() {
         "{fast} of {lines} lines took the fast path"
     );
 }
+
+/// Rules parse with their name resolved and their arguments as written; one-way chains
+/// are their own statement, and a chain that mixes `--` and `->` is one syntax error.
+#[test]
+fn rules_and_one_way_chains() {
+    let text =
+        "rule limit 16\nrule first cat\nrule holse 0 3\n1 -> {2 3} -> 4\n1 -> 2 -- 3\nrule\n";
+    let parse = parse(text);
+    let kinds: Vec<&StatementKind> = parse.file.statements.iter().map(|s| &s.kind).collect();
+    let StatementKind::Rule(limit) = kinds[0] else {
+        panic!("{kinds:?}")
+    };
+    assert_eq!(limit.name, RuleName::Limit);
+    assert_eq!(limit.args[0].value, RuleValue::Number(Some(16)));
+    assert_eq!(&text[limit.range().to_usize()], "rule limit 16");
+    let StatementKind::Rule(first) = kinds[1] else {
+        panic!("{kinds:?}")
+    };
+    assert_eq!(first.args[0].value, RuleValue::Cat);
+    let StatementKind::Rule(unknown) = kinds[2] else {
+        panic!("{kinds:?}")
+    };
+    assert_eq!(unknown.name, RuleName::Unknown);
+    assert_eq!(&text[unknown.name_range.to_usize()], "holse");
+    let StatementKind::Arcs(groups) = kinds[3] else {
+        panic!("{kinds:?}")
+    };
+    assert_eq!(groups.len(), 3);
+    assert_eq!(kinds.len(), 4);
+    assert_eq!(parse.errors.len(), 2, "{:?}", parse.errors);
+    assert!(
+        parse.errors[0].message.contains("expected `->`"),
+        "{:?}",
+        parse.errors
+    );
+    assert!(
+        parse.errors[1].message.contains("an unknown word"),
+        "{:?}",
+        parse.errors
+    );
+    for text in ["1 -> 2\n", "rule start 1 2\n", "{1 2} -> 3 -> {4}\n"] {
+        assert_same_parse(text);
+    }
+}

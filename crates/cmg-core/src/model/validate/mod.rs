@@ -5,7 +5,11 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 use cmg_syntax::{LineIndex, Parse, TextRange};
 
-use super::{Diagnostic, DiagnosticKind, EdgeDecl, EdgeOrigin, EdgePair, Graph, Model, Within};
+use super::{
+    Diagnostic, DiagnosticKind, EdgeDecl, EdgeOrigin, EdgePair, Graph, Model, RuleArgument, Within,
+};
+
+mod rules;
 
 /// Appends the diagnostics of every check to `diagnostics`, check by check (the caller
 /// sorts them by position, a stable sort): a file of 250 000 duplicate edges has as many
@@ -27,7 +31,15 @@ pub(super) fn validate(
     let file_start = file_start(text, parse);
     diagnostics.extend(missing_mouse(model, file_start));
     diagnostics.extend(missing_cat(model, file_start));
-    diagnostics.extend(missing_hole(model, file_start));
+    diagnostics.extend(missing_holes(model, file_start));
+    diagnostics.extend(rules::start_ends_game(model));
+    if model
+        .edges
+        .iter()
+        .any(|edge| edge.origin == EdgeOrigin::Arc)
+    {
+        rules::arc_checks(model, diagnostics);
+    }
     // A graph cut short by `too-many-edges` lacks edges the file declares, so what it
     // says about moves and reachability would be wrong: those checks wait for the fix.
     if model.edges_truncated {
@@ -38,6 +50,7 @@ pub(super) fn validate(
     let reach = Reach::new(&model.graph);
     diagnostics.extend(hole_unreachable(model, &reach));
     diagnostics.extend(unreachable_nodes(model, &reach));
+    diagnostics.extend(rules::no_moves(model, &reach));
 }
 
 /// Where to point when the whole file is at fault: its first statement, or its first
@@ -74,6 +87,10 @@ fn self_loops_and_duplicates(model: &Model, diagnostics: &mut Vec<Diagnostic>) {
     let mut loops = Repeats::default();
     let mut repeats = Repeats::default();
     for (index, edge) in model.edges.iter().enumerate() {
+        // One-way edges have checks of their own (`rules.rs`).
+        if edge.origin == EdgeOrigin::Arc {
+            continue;
+        }
         if edge.statement != statement {
             diagnostics.extend(loops.self_loop_diagnostic());
             diagnostics.extend(repeats.duplicate_diagnostic());
@@ -150,6 +167,9 @@ fn fill_first_declarations(model: &Model, diagnostics: &mut [Diagnostic]) {
     for edge in &model.edges {
         if missing == 0 {
             break;
+        }
+        if edge.origin == EdgeOrigin::Arc {
+            continue;
         }
         for_each_pair(model, edge, &mut |pair, a, b| {
             if missing == 0
@@ -439,46 +459,98 @@ fn duplicate_expects(model: &Model) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// Where a start or a hole is: the rule that names it, else the start of the file.
+fn stated_at(model: &Model, argument: RuleArgument, file_start: TextRange) -> TextRange {
+    model
+        .graph
+        .rules()
+        .argument_range(argument)
+        .unwrap_or(file_start)
+}
+
 fn missing_mouse(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(1)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingMouse))
+    let id = model.graph.rules().mouse_start;
+    (!model.graph.contains(id)).then(|| {
+        let at = stated_at(model, RuleArgument::MouseStart, file_start);
+        Diagnostic::new(at, DiagnosticKind::MissingMouse { id })
+    })
 }
 
 fn missing_cat(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(2)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingCat))
+    let id = model.graph.rules().cat_start;
+    (!model.graph.contains(id)).then(|| {
+        let at = stated_at(model, RuleArgument::CatStart, file_start);
+        Diagnostic::new(at, DiagnosticKind::MissingCat { id })
+    })
 }
 
-fn missing_hole(model: &Model, file_start: TextRange) -> Option<Diagnostic> {
-    (!model.graph.contains(0)).then(|| Diagnostic::new(file_start, DiagnosticKind::MissingHole))
+/// Each hole that is not a node; with several holes, each at its place in the rule.
+fn missing_holes(model: &Model, file_start: TextRange) -> Vec<Diagnostic> {
+    let holes = &model.graph.rules().holes;
+    let several = holes.len() > 1;
+    let others = !model.graph.holes().is_empty();
+    holes
+        .iter()
+        .filter(|&&id| !model.graph.contains(id))
+        .map(|&id| {
+            let at = stated_at(model, RuleArgument::Hole(id), file_start);
+            Diagnostic::new(
+                at,
+                DiagnosticKind::MissingHole {
+                    id,
+                    several,
+                    others,
+                },
+            )
+        })
+        .collect()
 }
 
 fn mouse_stuck(model: &Model) -> Option<Diagnostic> {
     let mouse = model.graph.mouse_start()?;
-    model
-        .graph
-        .neighbours(mouse)
-        .is_empty()
-        .then(|| Diagnostic::new(first_mention_range(model, 1), DiagnosticKind::MouseStuck))
+    let id = model.graph.id(mouse);
+    // A mouse that starts on the cat or on a hole never moves: `start-ends-game` says so.
+    if model.graph.is_hole(mouse) || Some(mouse) == model.graph.cat_start() {
+        return None;
+    }
+    (model.graph.moves(mouse).next().is_none()).then(|| {
+        Diagnostic::new(
+            first_mention_range(model, id),
+            DiagnosticKind::MouseStuck {
+                id,
+                one_way: model.graph.has_arcs(),
+            },
+        )
+    })
 }
 
 fn cat_stuck(model: &Model) -> Option<Diagnostic> {
-    let cat = model.graph.cat_start()?;
-    let hole = model.graph.hole();
-    let neighbours = model.graph.neighbours(cat);
-    let can_move = neighbours.iter().any(|&next| Some(next) != hole);
-    let joined = !neighbours.is_empty();
+    let graph = &model.graph;
+    let cat = graph.cat_start()?;
+    let id = graph.id(cat);
+    let can_move = graph.moves(cat).any(|next| graph.cat_may_enter(next));
+    let joined = graph.moves(cat).next().is_some();
+    let hole = match graph.rules().holes.as_slice() {
+        [hole] => Some(*hole),
+        _ => None,
+    };
     (!can_move).then(|| {
         Diagnostic::new(
-            first_mention_range(model, 2),
-            DiagnosticKind::CatStuck { joined },
+            first_mention_range(model, id),
+            DiagnosticKind::CatStuck { id, joined, hole },
         )
     })
 }
 
 fn hole_unreachable(model: &Model, reach: &Reach) -> Option<Diagnostic> {
+    let graph = &model.graph;
+    let mouse = graph.id(graph.mouse_start()?);
+    let several = graph.rules().holes.len() > 1;
+    let at = graph.hole().map(|hole| graph.id(hole))?;
     (!reach.hole_reached_by_mouse?).then(|| {
         Diagnostic::new(
-            first_mention_range(model, 0),
-            DiagnosticKind::HoleUnreachable,
+            first_mention_range(model, at),
+            DiagnosticKind::HoleUnreachable { mouse, several },
         )
     })
 }
@@ -490,9 +562,8 @@ fn unreachable_nodes(model: &Model, reach: &Reach) -> Vec<Diagnostic> {
     let Some(by_either) = &reach.by_either else {
         return Vec::new();
     };
-    let hole = graph.hole();
     (0..graph.node_count() as u32)
-        .filter(|&index| Some(index) != hole && !by_either[index as usize])
+        .filter(|&index| !graph.is_hole(index) && !by_either[index as usize])
         .map(|index| {
             let id = graph.id(index);
             Diagnostic::new(
@@ -503,14 +574,15 @@ fn unreachable_nodes(model: &Model, reach: &Reach) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// Where the players can go, found in one walk of the graph: first from node 1, then on
-/// from node 2 through what the mouse left unvisited, neither walking on from the hole.
-struct Reach {
-    /// Whether the mouse's walk reaches the hole; `None` without a hole or node 1. A walk
-    /// that stops at the hole reaches it exactly when one that walks on would.
+/// Where the players can go, found in one walk of the graph along the moves: first from
+/// the mouse's start, then on from the cat's through what the mouse left unvisited,
+/// neither walking on from a hole.
+pub(super) struct Reach {
+    /// Whether the mouse's walk reaches a hole; `None` without a hole or the mouse's start.
+    /// A walk that stops at the holes reaches one exactly when one that walks on would.
     hole_reached_by_mouse: Option<bool>,
-    /// The nodes the mouse or the cat can reach; `None` without node 1 or node 2.
-    by_either: Option<Vec<bool>>,
+    /// The nodes the mouse or the cat can reach; `None` without either start.
+    pub(super) by_either: Option<Vec<bool>>,
 }
 
 impl Reach {
@@ -521,10 +593,11 @@ impl Reach {
                 by_either: None,
             };
         };
-        let hole = graph.hole();
-        let mut walk = Walk::new(graph, hole);
+        let mut walk = Walk::new(graph);
         walk.from(mouse);
-        let hole_reached_by_mouse = hole.map(|hole| walk.seen[hole as usize]);
+        let holes = graph.holes();
+        let hole_reached_by_mouse =
+            (!holes.is_empty()).then(|| holes.iter().any(|&hole| walk.seen[hole as usize]));
         let by_either = graph.cat_start().map(|cat| {
             walk.from(cat);
             walk.seen
@@ -536,20 +609,18 @@ impl Reach {
     }
 }
 
-/// A depth-first walk that can be continued from another start, never walking on from
-/// `stop`.
+/// A depth-first walk along the moves that can be continued from another start, never
+/// walking on from a hole.
 struct Walk<'a> {
     graph: &'a Graph,
-    stop: Option<u32>,
     seen: Vec<bool>,
     stack: Vec<u32>,
 }
 
 impl<'a> Walk<'a> {
-    fn new(graph: &'a Graph, stop: Option<u32>) -> Walk<'a> {
+    fn new(graph: &'a Graph) -> Walk<'a> {
         Walk {
             graph,
-            stop,
             seen: vec![false; graph.node_count()],
             stack: Vec::new(),
         }
@@ -562,10 +633,10 @@ impl<'a> Walk<'a> {
         }
         self.stack.push(start);
         while let Some(node) = self.stack.pop() {
-            if Some(node) == self.stop {
+            if self.graph.is_hole(node) {
                 continue;
             }
-            for &next in self.graph.neighbours(node) {
+            for next in self.graph.moves(node) {
                 if !self.seen[next as usize] {
                     self.seen[next as usize] = true;
                     self.stack.push(next);
@@ -575,7 +646,7 @@ impl<'a> Walk<'a> {
     }
 }
 
-fn first_mention_range(model: &Model, id: u32) -> TextRange {
+pub(super) fn first_mention_range(model: &Model, id: u32) -> TextRange {
     model
         .first_mention(id)
         .map(|mention| mention.range)
