@@ -215,7 +215,7 @@ try {
     const times = [];
     for (let id = 0; id < 5; id++) {
       const started = performance.now();
-      const { answer } = await ask({ type: "request", id, method: "scene", params: { explain: false } });
+      const { answer } = await ask({ type: "request", id, request: { method: "scene", explain: false } });
       times.push(performance.now() - started);
       if (answer?.nodes?.length !== 300) throw new Error(`no scene of 300 nodes: ${JSON.stringify(answer)?.slice(0, 200)}`);
     }
