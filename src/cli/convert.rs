@@ -162,6 +162,15 @@ pub fn export(path: &str) -> CliResult {
         return Ok(ExitCode::FAILURE);
     }
     let graph = &analysis.model.graph;
+    // An adjacency list is LeetCode 913's game: exported as one, a file's rules or one-way
+    // edges would be dropped without a word, so such a file is refused.
+    if let Some(game) = cmg_core::analysis::game_description(graph) {
+        eprintln!(
+            "cmg: {}: not exported: an adjacency list states LeetCode 913's game, and this file's is another ({game})",
+            render::visible(&source.name),
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     if !graph.is_contiguous() {
         const SHOWN: usize = 10;
         let last = graph.ids().last().map_or(0, |&last| last);

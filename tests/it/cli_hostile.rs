@@ -220,7 +220,11 @@ fn common_slips_get_a_suggestion() {
         ("0 -- 1 -- 2\nnod 1 \"a\"\n", "did you mean `node`?"),
         ("0 -- 1 -- 2\nnode 1 'a'\n", "double quotes"),
         ("0 -- 1 -- 2\n// a comment\n", "Comments start with `#`"),
-        ("graph = [[1,2],[0]]\n", "cmg import"),
+        // `graph = [[...]]` is read as the list; another sign after `graph` is a slip.
+        (
+            "graph: [[1,2],[0]]\n",
+            "write it as `graph = [[...]]` or as the list alone",
+        ),
         (
             "0 -- -1\n1 -- 2\n",
             "node ids are whole numbers from 0, never negative",

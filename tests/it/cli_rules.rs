@@ -101,3 +101,17 @@ fn fmt_puts_the_rules_first() {
     let (code, again, _) = cmg(&["fmt", "-"], &formatted);
     assert_eq!((code, again.as_str()), (0, formatted.as_str()));
 }
+
+/// An adjacency list states LeetCode 913's game: a file with rules or one-way edges is not
+/// exported as one, and says why; the same graph without them is.
+#[test]
+fn export_refuses_a_file_whose_game_is_another() {
+    let (code, stdout, stderr) = cmg(&["export", "-"], "0 -- 1 -- 2\nrule first cat\n");
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(stderr.contains("(the cat moves first)"), "{stderr}");
+    let (code, _, stderr) = cmg(&["export", "-"], "0 -- 1 -- 2\n1 -> 0\n2 -> 0\n");
+    assert!(stderr.contains("(one-way edges)"), "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
+    let (code, stdout, _) = cmg(&["export", "-"], "0 -- 1 -- 2\n");
+    assert_eq!((code, stdout.as_str()), (0, "[[1],[0,2],[1]]\n"));
+}

@@ -175,7 +175,11 @@ fn outcome_hint(analysis: &Analysis, solution: &Solution) -> InlayHint {
         || "draw".to_owned(),
         |start| describe_position(solution, start),
     );
-    let label = format!("⟹ outcome: {outcome}");
+    // A file with rules says which game the outcome is of.
+    let label = match cmg_core::analysis::game_description(&analysis.model.graph) {
+        Some(game) => format!("⟹ outcome: {outcome} ({game})"),
+        None => format!("⟹ outcome: {outcome}"),
+    };
     InlayHint {
         offset,
         label,
@@ -270,6 +274,19 @@ mod tests {
 
     fn check(fixture: &str, expect: Expect) {
         check_with(&InlayHintConfig::default(), fixture, expect);
+    }
+
+    /// The outcome hint names the file's game; the node hints are the file's game too
+    /// (the cat first here, so a mouse next to the cat is caught at once).
+    #[test]
+    fn a_file_with_rules_says_its_game() {
+        check(
+            "0 -- 3 -- 1 -- 2\nrule first cat\n",
+            expect![[r#"
+            0 -- 3⟨: mouse wins in 2⟩ -- 1⟨: cat wins in 1⟩ -- 2 ⟨⟹ outcome: cat wins in 1 (the cat moves first)⟩
+            rule first cat
+        "#]],
+        );
     }
 
     #[test]

@@ -252,5 +252,15 @@ mod tests {
         let lists: Vec<&[u32]> = (0..4).map(|n| cut.neighbours(n)).collect();
         assert_eq!(lists, [&[1, 2][..], &[0, 2], &[0, 1], &[]]);
         assert_eq!(cut.hole(), Some(0));
+        assert_eq!(cut.rules(), None);
+        // A game under rules keeps them without the edge.
+        let rules = crate::Rules {
+            holes: vec![0, 3],
+            limit: Some(4),
+            ..crate::Rules::default()
+        };
+        let game = Game::with_rules(&[vec![1, 2], vec![0, 2, 3], vec![0, 1], vec![1]], rules);
+        let cut = without_edge(&game, (0, 1));
+        assert_eq!(cut.rules(), game.rules());
     }
 }
