@@ -8,7 +8,11 @@ use cmg_solve::reference::ReferenceGame;
 use cmg_solve::{Outcome, Player, Position};
 use serde_json::Value;
 
+/// A solution of tests/judge/ by its name, or one written elsewhere by its full path.
 fn solution(name: &str) -> String {
+    if std::path::Path::new(name).is_absolute() {
+        return name.to_owned();
+    }
     format!("{}/tests/judge/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
@@ -192,12 +196,33 @@ fn rule_slips_are_caught_on_small_graphs() {
     assert!(provisional["cause"].is_null(), "{provisional}");
 }
 
+/// `right.py` with `lines` run first on every graph (indented as the method's body).
+fn right_py_but(name: &str, lines: &str) -> String {
+    let opening = "        n = len(graph)\n";
+    variant("right.py", name, &[(opening, &format!("{lines}{opening}"))])
+}
+
 #[test]
 fn crashes_loops_hogs_and_floods_are_findings() {
     assert_caught("crash.py", "runtime-error", 5);
-    assert_caught("forever.py", "time-limit", 4);
-    assert_caught("hog.py", "memory-limit", 5);
-    let json = assert_caught("chatty.py", "runtime-error", 4);
+    // Right, but it never answers on a graph of four nodes with an edge 1 -- 2.
+    let forever = right_py_but(
+        "forever.py",
+        "        while len(graph) == 4 and 2 in graph[1]:\n            pass\n",
+    );
+    assert_caught(&forever, "time-limit", 4);
+    // Right, but it asks for 2 GiB on a graph of five nodes.
+    let hog = right_py_but(
+        "hog.py",
+        "        hoard = []\n        while len(graph) == 5:\n            hoard.append(bytearray(2 << 30))\n",
+    );
+    assert_caught(&hog, "memory-limit", 5);
+    // Right, and it prints a little on every graph, but without end on four nodes.
+    let chatty = right_py_but(
+        "chatty.py",
+        "        print('debug: a graph of', len(graph), 'nodes')\n        while len(graph) == 4:\n            print('thinking ' * 100)\n",
+    );
+    let json = assert_caught(&chatty, "runtime-error", 4);
     assert!(json["got"].is_null(), "{json}");
 }
 

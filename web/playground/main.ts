@@ -438,6 +438,12 @@ let viewTimer: ReturnType<typeof setTimeout> | null = null;
 /** Counts the edits; `viewerEdit` is the count when the view's worker got its text. */
 let editGeneration = 0;
 let viewerEdit = -1;
+/**
+ * Whether the address bar follows the text. A page opened from a `#judge=` link keeps
+ * linking to the judge's solution until the text itself is edited (the judge panel
+ * writes its own link as its code is edited): the address is the last edited thing's.
+ */
+let addressFollowsText = !location.hash.startsWith("#judge");
 function textChanged(text: string): void {
   const edit = ++editGeneration;
   analyzer.open(text);
@@ -450,7 +456,7 @@ function textChanged(text: string): void {
   }, VIEW_AFTER_MS);
   // The address bar follows the text; replaceState, so that Back leaves the page.
   if (shareTimer !== null) clearTimeout(shareTimer);
-  shareTimer = setTimeout(() => void share(text, edit), 0);
+  if (addressFollowsText) shareTimer = setTimeout(() => void share(text, edit), 0);
   if (keepTimer !== null) clearTimeout(keepTimer);
   keepTimer = setTimeout(() => keep(text), KEEP_AFTER_MS);
 }
@@ -656,7 +662,10 @@ async function start(): Promise<void> {
         keymap.of([indentWithTab, { key: "Shift-Alt-f", run: () => (void formatText(), true) }]),
         EditorView.contentAttributes.of({ "data-editor": "", "aria-label": "the .cmg text" }),
         EditorView.updateListener.of((update) => {
-          if (update.docChanged) textChanged(update.state.doc.toString());
+          if (update.docChanged) {
+            addressFollowsText = true;
+            textChanged(update.state.doc.toString());
+          }
           if (update.docChanged || update.selectionSet || update.transactions.some((t) => t.effects.some((e) => e.is(setTokens)))) {
             selectInView(nodeAtCursor(update.state));
           }

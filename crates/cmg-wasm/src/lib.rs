@@ -21,8 +21,8 @@ use std::sync::atomic::AtomicBool;
 use serde_json::{json, Value};
 
 use cmg_core::analysis::{
-    describe, editor_defaults, outcome_keyword, start_position, Analysis, MemorySetting,
-    SolveLimits, SolvePlan, TooLarge,
+    describe, editor_defaults, no_game_reason, outcome_keyword, start_position, Analysis,
+    MemorySetting, SolveLimits, SolvePlan, TooLarge,
 };
 use cmg_core::explain::{explain_pending, solve_first, Solved, WhatIfBudget, WhatIfState};
 use cmg_core::model::Code;
@@ -176,7 +176,7 @@ impl Document {
             _ => {
                 let reason = match too_large {
                     Some(too_large) => too_large.message(),
-                    None => NO_GAME.to_owned(),
+                    None => no_game_reason(graph),
                 };
                 summary.summary = reason.clone();
                 summary.reason = Some(reason);
@@ -353,9 +353,6 @@ fn to_value(answer: impl serde::Serialize) -> Value {
 fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
-
-/// Why there is no outcome when node 1 or node 2 is missing, as `cmg solve` says it.
-const NO_GAME: &str = "the graph needs node 1 (the mouse) and node 2 (the cat)";
 
 /// The name of a token kind, for a page's class names: from the one table of kinds the
 /// language server's legend also follows (`cmg_ide::semantic_tokens`). The web server's

@@ -18,7 +18,8 @@ pub use slice::{parse_turn, slice, turn_keyword, Slice, SliceError};
 
 use crate::code_lens::line_ids;
 use cmg_core::analysis::{
-    describe, mouse_starts_at, outcome_keyword, solution_for, start_position, Analysis,
+    describe, mouse_starts_at, no_game_reason, outcome_keyword, solution_for, start_position,
+    Analysis,
 };
 use cmg_core::model::{Code, Diagnostic, NodeRole};
 use cmg_solve::Solution;
@@ -291,7 +292,7 @@ fn build_scene(
             describe(outcome, scene.moves)
         }
         (None, Some(_)) => "not solved".to_owned(),
-        (_, None) => "no game: the graph needs node 1 (the mouse) and node 2 (the cat)".to_owned(),
+        (_, None) => format!("no game: {}", no_game_reason(graph)),
     };
 
     let diagnostics = scene_diagnostics(analysis, &diagnostics);
