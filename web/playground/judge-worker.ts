@@ -82,7 +82,7 @@ class SolutionWorker {
   ) {}
 
   /** Starts a worker if none runs: the error that keeps the code from running, if any. */
-  private start(): Promise<string | null> {
+  start(): Promise<string | null> {
     if (this.ready !== null) return this.ready;
     const worker = new Worker("judge-solution.js", { type: "module" });
     this.worker = worker;
@@ -192,6 +192,10 @@ function status(progress: Progress): string {
 async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
   judge = await loadJudge();
   solution = new SolutionWorker(start.code, start.lang);
+  // The runtime loads and the file runs before the clock starts, as `cmg judge` builds
+  // the solution before its --seconds begin.
+  const error = await solution.start();
+  if (error !== null) throw new Error(error);
   const settings = {
     seconds: start.seconds,
     seed: start.seed,

@@ -244,6 +244,22 @@ try {
   return play(0, 1, 2);
 };
 `;
+    // Pyodide's load, cold (the first in this browser) and from the HTTP cache.
+    for (const when of ["cold", "cached"]) {
+      const page = await newPage(link(fixture("right.py"), "python"));
+      const result = await judge(page, { seconds: 60, graphs: 1 });
+      console.log(`# Pyodide load and the file run, ${when}: ${(result.loadMs / 1000).toFixed(2)} s`);
+      await page.close();
+    }
+    // Graphs a second on every game of 3 to 7 nodes (195 829 graphs), against the command line.
+    for (const [name, lang] of [["right.js", "javascript"], ["right.py", "python"]]) {
+      const page = await newPage(link(fixture(name), lang));
+      const result = await judge(page, { seconds: 900, graphs: 195829, wait: 1200000 });
+      const seconds = (result.ms - result.loadMs) / 1000;
+      const native = nativeJudge(name, ["--graphs", "195829", "--seconds", "900"]);
+      console.log(`# ${name}: 195 829 graphs in ${seconds.toFixed(1)} s in the browser (${(195829 / seconds).toFixed(0)} a second, load aside); cmg judge ${native.seconds.toFixed(1)} s (${(195829 / native.seconds).toFixed(0)} a second)`);
+      await page.close();
+    }
     for (const [name, code, lang] of [["limit_2n.py", fixture("limit_2n.py"), "python"], ["limit_2n.js", js, "javascript"]]) {
       const page = await newPage(link(code, lang));
       const result = await judge(page, { seconds: 900, wait: 1200000 });
