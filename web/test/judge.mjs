@@ -5,13 +5,14 @@
 // smallest graphs they fail, verified by the native build; a JavaScript infinite loop is
 // a time limit while the main editor still answers keystrokes; "open" loads the
 // counterexample; no request leaves the page's origin. Prints what it measures
-// (Pyodide's load, graphs a second) for BENCHMARKS.md.
+// (Pyodide's load, graphs a second) for BENCHMARKS.md. A screenshot goes to
+// target/artifacts/playground-judge.png.
 //
 // Usage: node test/judge.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
 // With JUDGE_BENCH=1 it also measures graphs a second without a bound on time.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
@@ -22,6 +23,8 @@ const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 const site = resolve(process.argv[2] ?? join(target, "playground"));
 const cmg = resolve(process.env.CMG ?? join(target, "debug/cmg"));
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const artifacts = join(target, "artifacts");
+mkdirSync(artifacts, { recursive: true });
 const fixture = (name) => readFileSync(join(root, "tests/judge", name), "utf8");
 
 let failures = 0;
@@ -162,6 +165,11 @@ try {
     check(result.graph === JSON.stringify(native.graph), `the same counterexample as cmg judge (${result.graph} vs ${JSON.stringify(native.graph)})`);
     const solved = nativeSolve(JSON.parse(result.graph));
     check(result.report.includes(`expected: ${solved.result}`) && solved.result !== 0, `the native solver's answer is the expected one (${solved.result})`);
+    const drawn = page.frameLocator(".judge-view").locator("[data-node]");
+    await drawn.first().waitFor({ timeout: 10000 });
+    check((await drawn.count()) === 5, `the counterexample is drawn in the game view beside the report (${await drawn.count()} nodes)`);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(artifacts, "playground-judge.png") });
     await page.locator("[data-judge-open]").click();
     await page.waitForFunction((r) => document.querySelector("#outcome")?.getAttribute("data-outcome") === ["draw", "mouse", "cat"][r], solved.result, { timeout: 10000 });
     check((await page.locator("[data-editor]").innerText()).includes("expect "), "open puts the counterexample, with its expect line, into the editor");
