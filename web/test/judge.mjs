@@ -209,6 +209,30 @@ try {
     await page.close();
   }
 
+  // A Python crash: a runtime error with its message and the solution's own frame, on
+  // the graph `cmg judge` finds.
+  if (wanted("crash.py")) {
+    const page = await newPage(link(fixture("crash.py"), "python"));
+    const result = await judge(page, { seconds: 60 });
+    const native = nativeJudgeFailing("crash.py", ["--seconds", "60"]);
+    check(result.verdict === "runtime-error" && result.graph === JSON.stringify(native.graph), `crash.py: runtime-error on cmg judge's graph (${result.verdict}, ${result.graph})`);
+    check(/File "solution.py", line \d+, in catMouseGame/.test(result.report) && result.report.includes("ValueError: five nodes"), "the error keeps its message and the solution's frame");
+    await page.close();
+  }
+
+  // The stop button: the report so far.
+  if (wanted("stop")) {
+    const page = await newPage(link(fixture("right.js"), "javascript"));
+    await page.locator("[data-judge-seconds]").fill("120");
+    await page.locator("[data-judge-run]").click();
+    await page.waitForFunction(() => /[1-9]\d* graphs tried/.test(document.querySelector("[data-judge-progress]")?.textContent ?? ""), null, { timeout: 20000 });
+    await page.locator("[data-judge-stop]").click();
+    await page.waitForFunction(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") !== "running", null, { timeout: 10000 });
+    const report = await page.locator("[data-judge-report]").innerText();
+    check((await page.locator("[data-verdict]").getAttribute("data-verdict")) === "no-counterexample" && report.includes("interrupted by the stop button"), `stop ends the run with the report so far (${report.split("\n")[0]})`);
+    await page.close();
+  }
+
   // A Python search cut off after n turns (limit_2n.py with n for 2n): caught on the
   // graph `cmg judge` catches it on, the smallest it fails.
   if (wanted("limit_n.py")) {
