@@ -165,6 +165,18 @@ try {
     check(result.graph === JSON.stringify(native.graph), `the same counterexample as cmg judge (${result.graph} vs ${JSON.stringify(native.graph)})`);
     const solved = nativeSolve(JSON.parse(result.graph));
     check(result.report.includes(`expected: ${solved.result}`) && solved.result !== 0, `the native solver's answer is the expected one (${solved.result})`);
+    // The report is the command line's, word for word, times aside.
+    let nativeText = "";
+    try {
+      execFileSync(cmg, ["judge", join(root, "tests/judge/provisional_draw.js"), "--seconds", "60"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    } catch (error) {
+      nativeText = error.stdout;
+    }
+    const timeless = (text) => text.replace(/\d+\.\d s/g, "T s").replace(/^note: .*\n/, "").trim();
+    const same = timeless(result.report) === timeless(nativeText);
+    check(same, "the report is cmg judge's text, word for word (times aside)");
+    if (!same) console.log(`${result.report}\n--- cmg judge:\n${nativeText}`);
+    check(page.url().includes("#judge="), "the address bar still links to the solution");
     const drawn = page.frameLocator(".judge-view").locator("[data-node]");
     await drawn.first().waitFor({ timeout: 10000 });
     check((await drawn.count()) === 5, `the counterexample is drawn in the game view beside the report (${await drawn.count()} nodes)`);
