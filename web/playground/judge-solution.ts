@@ -53,7 +53,7 @@ function jsError(error: unknown): string {
 }
 
 function isOutOfMemory(text: string): boolean {
-  return /MemoryError|Array buffer allocation failed|Invalid array length|out of memory/i.test(text);
+  return /MemoryError|Array buffer allocation failed|out of memory/i.test(text);
 }
 
 function crashed(text: string): Answer {

@@ -4,6 +4,7 @@
 // the time limit ends it (`terminate()`), and the judge is told `timedOut`. Nothing here
 // waits on the solution: this worker only reacts to its messages and timers.
 
+import { Cmg } from "../src/wasm/cmg";
 import type { Answer, FromSolution, ToSolution } from "./judge-solution";
 
 /** From the page. */
@@ -25,7 +26,7 @@ export type FromJudge =
   | { type: "progress"; progress: Progress; status: string }
   /** The solution's runtime is ready (Pyodide loaded, the code run), after this long. */
   | { type: "loaded"; ms: number }
-  | { type: "done"; report: Record<string, unknown>; text: string; cmg: string | null }
+  | { type: "done"; report: Record<string, unknown>; text: string; cmg: string | null; scene: unknown }
   | { type: "error"; message: string };
 
 /** How long one graph may take, once the solution's runtime is ready. */
@@ -82,7 +83,7 @@ class SolutionWorker {
   ) {}
 
   /** Starts a worker if none runs: the error that keeps the code from running, if any. */
-  private start(): Promise<string | null> {
+  start(): Promise<string | null> {
     if (this.ready !== null) return this.ready;
     const worker = new Worker("judge-solution.js", { type: "module" });
     this.worker = worker;
@@ -178,6 +179,18 @@ class SolutionWorker {
   }
 }
 
+/** The game view's scene of the counterexample, from the page's own core (cmg.wasm); null if it cannot be had. */
+async function sceneOf(text: string): Promise<unknown> {
+  try {
+    const response = await fetch("cmg.wasm");
+    const core = await Cmg.load(await response.arrayBuffer());
+    core.open(text);
+    return core.request("scene", { explain: true });
+  } catch {
+    return null;
+  }
+}
+
 let solution: SolutionWorker | null = null;
 let judge: Exports | null = null;
 
@@ -192,6 +205,10 @@ function status(progress: Progress): string {
 async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
   judge = await loadJudge();
   solution = new SolutionWorker(start.code, start.lang);
+  // The runtime loads and the file runs before the clock starts, as `cmg judge` builds
+  // the solution before its --seconds begin.
+  const error = await solution.start();
+  if (error !== null) throw new Error(error);
   const settings = {
     seconds: start.seconds,
     seed: start.seed,
@@ -214,8 +231,10 @@ async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
       solution.restart();
       answers = [];
     } else {
-      post({ type: "done", report: step.done as Record<string, unknown>, text: String(step.text), cmg: (step.cmg as string | null) ?? null });
       solution.end();
+      const cmg = (step.cmg as string | null) ?? null;
+      const scene = cmg === null ? null : await sceneOf(cmg);
+      post({ type: "done", report: step.done as Record<string, unknown>, text: String(step.text), cmg, scene });
       return;
     }
     step = call(judge, judge.judge_resume, answers);
