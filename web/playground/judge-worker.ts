@@ -7,9 +7,23 @@
 import { Cmg } from "../src/wasm/cmg";
 import type { Answer, FromSolution, ToSolution } from "./judge-solution";
 
+/**
+ * Where the worker finds what it loads, each a URL or the file's bytes. The playground
+ * leaves them out: its files lie beside this worker. VS Code for the Web passes bytes,
+ * its worker being started from a blob URL that nothing resolves against.
+ */
+export interface JudgeFiles {
+  /** judge.wasm; default "judge.wasm". */
+  judgeWasm?: string | ArrayBuffer;
+  /** The solution's worker (judge-solution.ts bundled); default "judge-solution.js". */
+  solutionScript?: string | ArrayBuffer;
+  /** cmg.wasm, for the counterexample's scene; default "cmg.wasm", null for no scene. */
+  coreWasm?: string | null;
+}
+
 /** From the page. */
 export type ToJudge =
-  | { type: "start"; code: string; lang: "python" | "javascript"; seconds: number; seed: number; graphs: number | null }
+  | ({ type: "start"; code: string; lang: "python" | "javascript"; seconds: number; seed: number; graphs: number | null } & JudgeFiles)
   | { type: "stop" };
 
 /** What the judge says of its progress. */
@@ -45,13 +59,17 @@ interface Exports {
   judge_output(): number;
 }
 
+/** A file's bytes: fetched when given by URL. */
+async function bytesOf(file: string | ArrayBuffer): Promise<ArrayBuffer> {
+  if (typeof file !== "string") return file;
+  const response = await fetch(file);
+  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
 let wasm: Promise<Exports> | null = null;
-function loadJudge(): Promise<Exports> {
-  wasm ??= fetch("judge.wasm")
-    .then((response) => {
-      if (!response.ok) throw new Error(`judge.wasm: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    })
+function loadJudge(file: string | ArrayBuffer): Promise<Exports> {
+  wasm ??= bytesOf(file)
     .then((bytes) => WebAssembly.instantiate(bytes, { env: { judge_now: () => performance.now() } }))
     .then((instance) => instance.instance.exports as unknown as Exports);
   return wasm;
@@ -80,12 +98,14 @@ class SolutionWorker {
   constructor(
     private readonly code: string,
     private readonly lang: "python" | "javascript",
+    /** The solution worker's script, as a URL a worker starts from. */
+    private readonly script: string,
   ) {}
 
   /** Starts a worker if none runs: the error that keeps the code from running, if any. */
   start(): Promise<string | null> {
     if (this.ready !== null) return this.ready;
-    const worker = new Worker("judge-solution.js", { type: "module" });
+    const worker = new Worker(this.script, { type: "module" });
     this.worker = worker;
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`the ${this.lang} runtime did not start within ${SETUP_MS / 1000} s`), SETUP_MS);
@@ -180,9 +200,10 @@ class SolutionWorker {
 }
 
 /** The game view's scene of the counterexample, from the page's own core (cmg.wasm); null if it cannot be had. */
-async function sceneOf(text: string): Promise<unknown> {
+async function sceneOf(text: string, coreWasm: string | null): Promise<unknown> {
+  if (coreWasm === null) return null;
   try {
-    const response = await fetch("cmg.wasm");
+    const response = await fetch(coreWasm);
     const core = await Cmg.load(await response.arrayBuffer());
     core.open(text);
     return core.request("scene", { explain: true });
@@ -203,8 +224,11 @@ function status(progress: Progress): string {
 }
 
 async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
-  judge = await loadJudge();
-  solution = new SolutionWorker(start.code, start.lang);
+  judge = await loadJudge(start.judgeWasm ?? "judge.wasm");
+  const script = start.solutionScript ?? "judge-solution.js";
+  const scriptUrl =
+    typeof script === "string" ? script : URL.createObjectURL(new Blob([script], { type: "text/javascript" }));
+  solution = new SolutionWorker(start.code, start.lang, scriptUrl);
   // The runtime loads and the file runs before the clock starts, as `cmg judge` builds
   // the solution before its --seconds begin.
   const error = await solution.start();
@@ -233,7 +257,7 @@ async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
     } else {
       solution.end();
       const cmg = (step.cmg as string | null) ?? null;
-      const scene = cmg === null ? null : await sceneOf(cmg);
+      const scene = cmg === null ? null : await sceneOf(cmg, start.coreWasm === undefined ? "cmg.wasm" : start.coreWasm);
       post({ type: "done", report: step.done as Record<string, unknown>, text: String(step.text), cmg, scene });
       return;
     }

@@ -86,6 +86,15 @@ test("the .vsix holds the bundle, the grammar and the language configuration", (
   assert.deepEqual(packed.contributes, manifest.contributes);
 });
 
+test("the .vsix carries the web entry's judge: the playground's workers and judge.wasm", () => {
+  const files = vsixFiles();
+  for (const name of ["judge-worker.js", "judge-solution.js", "judge.wasm"]) {
+    assert.ok(files.has(`extension/dist/web/${name}`), `dist/web/${name} is not in the .vsix`);
+  }
+  // judge.wasm as it is, the magic number first.
+  assert.deepEqual([...files.get("extension/dist/web/judge.wasm")!.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
+});
+
 test("every path the manifest names is in the .vsix", () => {
   const files = vsixFiles();
   const paths = [
