@@ -5,7 +5,7 @@
 // waits on the solution: this worker only reacts to its messages and timers.
 
 import { Cmg } from "../src/wasm/cmg";
-import type { Answer, FromSolution, ToSolution } from "./judge-solution";
+import type { Answer, FromSolution, PyodideFiles, ToSolution } from "./judge-solution";
 
 /**
  * Where the worker finds what it loads, each a URL or the file's bytes. The playground
@@ -19,6 +19,8 @@ export interface JudgeFiles {
   solutionScript?: string | ArrayBuffer;
   /** cmg.wasm, for the counterexample's scene; default "cmg.wasm", null for no scene. */
   coreWasm?: string | null;
+  /** Pyodide's files as bytes; default its "pyodide/" folder beside the solution's worker. */
+  pyodide?: PyodideFiles;
 }
 
 /** From the page. */
@@ -100,6 +102,7 @@ class SolutionWorker {
     private readonly lang: "python" | "javascript",
     /** The solution worker's script, as a URL a worker starts from. */
     private readonly script: string,
+    private readonly pyodide: PyodideFiles | undefined,
   ) {}
 
   /** Starts a worker if none runs: the error that keeps the code from running, if any. */
@@ -126,7 +129,10 @@ class SolutionWorker {
         this.received({ crashed: `the worker failed: ${event.message}` });
       });
     });
-    const message: ToSolution = { type: "code", code: this.code, lang: this.lang };
+    const message: ToSolution =
+      this.pyodide === undefined
+        ? { type: "code", code: this.code, lang: this.lang }
+        : { type: "code", code: this.code, lang: this.lang, pyodide: this.pyodide };
     worker.postMessage(message);
     return this.ready;
   }
@@ -228,7 +234,7 @@ async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
   const script = start.solutionScript ?? "judge-solution.js";
   const scriptUrl =
     typeof script === "string" ? script : URL.createObjectURL(new Blob([script], { type: "text/javascript" }));
-  solution = new SolutionWorker(start.code, start.lang, scriptUrl);
+  solution = new SolutionWorker(start.code, start.lang, scriptUrl, start.pyodide);
   // The runtime loads and the file runs before the clock starts, as `cmg judge` builds
   // the solution before its --seconds begin.
   const error = await solution.start();

@@ -5,12 +5,14 @@
 // in `dist/web/server.js`, and the playground's judge workers (web/playground/judge-
 // worker.ts, judge-solution.ts) with judge.wasm, which the web entry's judge runs. The
 // core is `CMG_WASM` when set, else `${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm`, which
-// `bash .ci/wasm.sh` builds; judge.wasm is the one beside it.
+// `bash .ci/wasm.sh` builds; judge.wasm is the one beside it. Pyodide's files come from
+// web/node_modules (npm ci in web/).
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { copyPyodide } from "../../../web/playground/judge-build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -48,6 +50,8 @@ if (!existsSync(judgeWasm)) {
 }
 mkdirSync(join(root, "dist", "web"), { recursive: true });
 copyFileSync(judgeWasm, join(root, "dist", "web", "judge.wasm"));
+// Pyodide, for judging Python: the playground's files, from npm's package in web/.
+copyPyodide(join(root, "dist", "web", "pyodide"));
 /** `import wasm from "cmg:wasm"`: the core's bytes, embedded in the worker's bundle. */
 const embedWasm = {
   name: "cmg-wasm",

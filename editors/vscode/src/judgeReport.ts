@@ -18,16 +18,13 @@ export const DEFAULT_SECONDS = 60;
 
 /**
  * Why VS Code for the Web cannot judge a solution in this language (a VS Code language
- * id the judge takes), or null when it can: it runs JavaScript in a worker, as the
- * playground does; the other languages are built or run by the `cmg` program.
+ * id the judge takes), or null when it can: it runs JavaScript and Python (Pyodide) in
+ * workers, as the playground does; the other languages are built by the `cmg` program.
  */
 export function webRefusal(languageId: string): string | null {
-  if (languageId === "javascript") return null;
-  if (languageId === "python") {
-    return "cmg: judging Python needs the desktop VS Code with this extension, or the playground's judge: VS Code for the Web judges JavaScript only, as the extension does not carry Python (Pyodide).";
-  }
+  if (languageId === "javascript" || languageId === "python") return null;
   const name = { java: "Java", cpp: "C++", rust: "Rust", go: "Go", c: "C" }[languageId] ?? languageId;
-  return `cmg: judging ${name} needs the desktop VS Code with this extension (cmg builds and runs the solution with its compiler): VS Code for the Web judges JavaScript only.`;
+  return `cmg: judging ${name} needs the desktop VS Code with this extension (cmg builds and runs the solution with its compiler): VS Code for the Web judges JavaScript and Python only.`;
 }
 
 /** The judge's verdicts, as `cmg judge --json` words them (docs/json.md). */

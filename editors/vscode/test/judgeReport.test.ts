@@ -79,9 +79,9 @@ test("the web judge's worker's result reads as the CLI's JSON, the report and .c
   assert.match((resultOfWorker({ report: {}, text: "", cmg: null }) as { error: string }).error, /no verdict/);
 });
 
-test("VS Code for the Web judges JavaScript and says what every other language needs", () => {
+test("VS Code for the Web judges JavaScript and Python and says what every other language needs", () => {
   assert.equal(webRefusal("javascript"), null);
-  assert.match(webRefusal("python") ?? "", /Python needs the desktop VS Code .* or the playground/);
+  assert.equal(webRefusal("python"), null);
   for (const [id, name] of [["java", "Java"], ["cpp", "C\\+\\+"], ["rust", "Rust"], ["go", "Go"], ["c", "C"]] as const) {
     assert.match(webRefusal(id) ?? "", new RegExp(`judging ${name} needs the desktop VS Code`));
   }

@@ -86,9 +86,10 @@ test("the .vsix holds the bundle, the grammar and the language configuration", (
   assert.deepEqual(packed.contributes, manifest.contributes);
 });
 
-test("the .vsix carries the web entry's judge: the playground's workers and judge.wasm", () => {
+test("the .vsix carries the web entry's judge: the playground's workers, judge.wasm and Pyodide", () => {
   const files = vsixFiles();
-  for (const name of ["judge-worker.js", "judge-solution.js", "judge.wasm"]) {
+  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  for (const name of ["judge-worker.js", "judge-solution.js", "judge.wasm", ...pyodide.map((file) => `pyodide/${file}`)]) {
     assert.ok(files.has(`extension/dist/web/${name}`), `dist/web/${name} is not in the .vsix`);
   }
   // judge.wasm as it is, the magic number first.

@@ -1,10 +1,12 @@
-// "cmg: Judge this solution" in VS Code for the Web: a JavaScript solution is judged in
-// workers, as the playground judges it, with the playground's own workers (web/playground/
-// judge-worker.ts and judge-solution.ts, bundled into dist/web) and judge.wasm, which
-// are handed to the judge's worker as bytes. The report is the desktop's panel.
+// "cmg: Judge this solution" in VS Code for the Web: a JavaScript or Python solution is
+// judged in workers, as the playground judges it, with the playground's own workers
+// (web/playground/judge-worker.ts and judge-solution.ts, bundled into dist/web), judge.wasm
+// and, for Python, Pyodide (dist/web/pyodide/), all handed to the judge's worker as
+// bytes. The report is the desktop's panel.
 
 import * as vscode from "vscode";
 
+import type { PyodideFiles } from "../../../../web/playground/judge-solution";
 import type { FromJudge, ToJudge } from "../../../../web/playground/judge-worker";
 import { registerJudgeCommand } from "../judgePanel";
 import {
@@ -22,7 +24,8 @@ export function registerWebJudge(context: vscode.ExtensionContext, output: vscod
       void vscode.window.showInformationMessage(refusal);
       return null;
     }
-    return runWithProgress(context, solution.text, solution.seconds, solution.name, output);
+    const lang = solution.languageId === "python" ? "python" : "javascript";
+    return runWithProgress(context, solution.text, lang, solution.seconds, solution.name, output);
   });
 }
 
@@ -34,6 +37,7 @@ export function registerWebJudge(context: vscode.ExtensionContext, output: vscod
 async function runWithProgress(
   context: vscode.ExtensionContext,
   code: string,
+  lang: "python" | "javascript",
   seconds: number,
   name: string,
   output: vscode.OutputChannel,
@@ -41,11 +45,13 @@ async function runWithProgress(
   let started: { worker: Worker; how: string };
   let judgeWasm: ArrayBuffer;
   let solutionScript: ArrayBuffer;
+  let pyodide: PyodideFiles | undefined;
   try {
-    [started, judgeWasm, solutionScript] = await Promise.all([
+    [started, judgeWasm, solutionScript, pyodide] = await Promise.all([
       extensionWorker(context, "judge-worker.js"),
       extensionFile(context, "judge.wasm"),
       extensionFile(context, "judge-solution.js"),
+      lang === "python" ? pyodideFiles(context) : undefined,
     ]);
   } catch (error) {
     return { error: `the judge cannot start: ${error instanceof Error ? error.message : String(error)}` };
@@ -57,6 +63,7 @@ async function runWithProgress(
       { location: vscode.ProgressLocation.Notification, title: `cmg: judging ${name}`, cancellable: true },
       (progress, token) =>
         new Promise<JudgeResult | JudgeFailure>((resolve) => {
+          progress.report({ message: lang === "python" ? "loading Python (Pyodide)…" : "starting…" });
           worker.addEventListener("message", (event: MessageEvent<FromJudge>) => {
             const message = event.data;
             if (message.type === "progress") {
@@ -78,7 +85,7 @@ async function runWithProgress(
           const start: ToJudge = {
             type: "start",
             code,
-            lang: "javascript",
+            lang,
             seconds,
             seed: 1,
             graphs: null,
@@ -86,6 +93,7 @@ async function runWithProgress(
             solutionScript,
             // The panel draws no scene: the counterexample opens in the game view.
             coreWasm: null,
+            ...(pyodide === undefined ? {} : { pyodide }),
           };
           worker.postMessage(start, [judgeWasm, solutionScript]);
         }),
@@ -93,4 +101,13 @@ async function runWithProgress(
   } finally {
     worker.terminate();
   }
+}
+
+/** Pyodide's files, dist/web/pyodide/, by name: read only when a Python solution is judged. */
+async function pyodideFiles(context: vscode.ExtensionContext): Promise<PyodideFiles> {
+  const folder = vscode.Uri.joinPath(context.extensionUri, "dist", "web", "pyodide");
+  const names = (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name);
+  const files: PyodideFiles = {};
+  for (const name of names) files[name] = await extensionFile(context, `pyodide/${name}`);
+  return files;
 }
