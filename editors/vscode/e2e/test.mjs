@@ -835,8 +835,10 @@ async function checkWebJudgeLimits(session) {
     check("web judge: Cancel stops the run and the report says what was found so far", verdict === "no-counterexample", verdict);
   }
   await session.open("provisional_draw.py");
+  const clicked = Date.now();
   await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
   const python = await judgeReportFrame(page, /Judge: provisional_draw\.py/);
+  console.log(`# web judge: provisional_draw.py judged in ${((Date.now() - clicked) / 1000).toFixed(1)} s, Pyodide's load included`);
   const pythonReport = (await python?.textContent("#report")) ?? "";
   check("web judge: a Python solution is judged in Pyodide: wrong answer", pythonReport.startsWith("wrong answer on a graph of"), pythonReport);
   await session.open("right.go");

@@ -68,6 +68,8 @@ async function runWithProgress(
             const message = event.data;
             if (message.type === "progress") {
               progress.report({ message: message.status });
+            } else if (message.type === "loaded") {
+              output.appendLine(`cmg judge: the ${lang} runtime ran the solution's file in ${Math.round(message.ms)} ms`);
             } else if (message.type === "error") {
               resolve({ error: message.message });
             } else if (message.type === "done") {
