@@ -56,6 +56,7 @@ fn the_core_crates_depend_on_no_io_stack() {
         "cmg-solve",
         "cmg-gen",
         "cmg-judge",
+        "cmg-judge-wasm",
         "cmg-core",
         "cmg-ide",
         "cmg-wasm",

@@ -9,12 +9,17 @@ const here = new URL(".", import.meta.url).pathname;
 /** What Pyodide loads to run Python without packages. */
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
+/** Copies Pyodide's files from npm's package (web/node_modules/pyodide) into `dir`. */
+export function copyPyodide(dir) {
+  const pyodide = join(here, "../node_modules/pyodide");
+  if (!existsSync(pyodide)) throw new Error("no web/node_modules/pyodide: run npm ci in web/");
+  mkdirSync(dir, { recursive: true });
+  for (const file of PYODIDE_FILES) copyFileSync(join(pyodide, file), join(dir, file));
+}
+
 export function copyJudge(out, judgeWasm) {
   if (!existsSync(judgeWasm)) throw new Error(`playground: no ${judgeWasm}: run bash .ci/wasm.sh first`);
   copyFileSync(judgeWasm, join(out, "judge.wasm"));
   copyFileSync(join(here, "judge.css"), join(out, "judge.css"));
-  const pyodide = join(here, "../node_modules/pyodide");
-  if (!existsSync(pyodide)) throw new Error("playground: no node_modules/pyodide: run npm ci in web/");
-  mkdirSync(join(out, "pyodide"), { recursive: true });
-  for (const file of PYODIDE_FILES) copyFileSync(join(pyodide, file), join(out, "pyodide", file));
+  copyPyodide(join(out, "pyodide"));
 }

@@ -13,7 +13,8 @@ export type Answer =
   | { interrupted: true };
 
 export type ToSolution =
-  | { type: "code"; code: string; lang: "python" | "javascript" }
+  /** `pyodide`: Pyodide's files by name, when the worker has no site to fetch them from. */
+  | { type: "code"; code: string; lang: "python" | "javascript"; pyodide?: PyodideFiles }
   /** A fresh start without a new worker: Python's namespace made anew. */
   | { type: "restart" }
   | { type: "graphs"; graphs: number[][][] };
@@ -22,6 +23,9 @@ export type FromSolution =
   /** The code ran; `error` when it cannot be judged (wrong shape, syntax error). */
   | { type: "ready"; error: string | null; loadMs: number }
   | { type: "answer"; answer: Answer };
+
+/** Pyodide's files (judge-build.mjs's PYODIDE_FILES) by name, as bytes. */
+export type PyodideFiles = Record<string, ArrayBuffer>;
 
 const post = (message: FromSolution) => (self as unknown as Worker).postMessage(message);
 
@@ -53,7 +57,7 @@ function jsError(error: unknown): string {
 }
 
 function isOutOfMemory(text: string): boolean {
-  return /MemoryError|Array buffer allocation failed|Invalid array length|out of memory/i.test(text);
+  return /MemoryError|Array buffer allocation failed|out of memory/i.test(text);
 }
 
 function crashed(text: string): Answer {
@@ -125,19 +129,66 @@ interface Pyodide {
   runPython(code: string, options?: { globals?: PyProxy }): unknown;
   globals: { get(name: string): ((...args: unknown[]) => PyProxy) & PyProxy; set(name: string, value: unknown): void };
 }
-type LoadPyodide = (options: { indexURL: string; packageBaseUrl: string }) => Promise<Pyodide>;
+/** Pyodide's loader; the last three are given when it loads from bytes. */
+type LoadPyodide = (options: {
+  indexURL: string;
+  packageBaseUrl: string;
+  createPyodideModule?: unknown;
+  stdLibURL?: string;
+  lockFileContents?: string;
+}) => Promise<Pyodide>;
+
+/** The address Pyodide fetches its .wasm from when given its files as bytes: never asked of a network. */
+const IN_MEMORY = "https://pyodide.invalid/";
+
+/**
+ * Pyodide from its files' bytes (VS Code for the Web, whose workers have no URL of the
+ * extension's): its two modules imported from blob URLs, and what it fetches (its .wasm
+ * and standard library, at IN_MEMORY) answered here, since a worker's policy may forbid
+ * fetching even blob URLs.
+ */
+async function pyodideFromBytes(files: PyodideFiles): Promise<Pyodide> {
+  const file = (name: string): ArrayBuffer => {
+    const bytes = files[name];
+    if (bytes === undefined) throw new Error(`Pyodide's ${name} is missing`);
+    return bytes;
+  };
+  const fetchFromSite = self.fetch.bind(self);
+  self.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (!url.startsWith(IN_MEMORY)) return fetchFromSite(input, init);
+    const name = url.slice(IN_MEMORY.length);
+    const type = name.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+    return Promise.resolve(new Response(file(name), { headers: { "Content-Type": type } }));
+  };
+  const module = (name: string) => URL.createObjectURL(new Blob([file(name)], { type: "text/javascript" }));
+  const { loadPyodide } = (await import(module("pyodide.mjs"))) as { loadPyodide: LoadPyodide };
+  const asm = (await import(module("pyodide.asm.mjs"))) as { default: unknown };
+  return loadPyodide({
+    indexURL: IN_MEMORY,
+    packageBaseUrl: IN_MEMORY,
+    createPyodideModule: asm.default,
+    stdLibURL: `${IN_MEMORY}python_stdlib.zip`,
+    lockFileContents: new TextDecoder().decode(file("pyodide-lock.json")),
+  });
+}
 
 let pyodide: Pyodide | null = null;
 let pythonCode = "";
 let space: PyProxy | null = null;
 
-async function python(code: string): Promise<Solve> {
+/** Pyodide from the site's pyodide/ folder, beside this worker. */
+async function pyodideFromSite(): Promise<Pyodide> {
+  const indexURL = new URL("pyodide/", self.location.href).href;
+  // Pyodide runs in module workers only; its module is the site's own copy.
+  const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
+  // The packages too would come from this site (none is loaded).
+  return loadPyodide({ indexURL, packageBaseUrl: indexURL });
+}
+
+async function python(code: string, files: PyodideFiles | undefined): Promise<Solve> {
   if (pyodide === null) {
-    const indexURL = new URL("pyodide/", self.location.href).href;
-    // Pyodide runs in module workers only; its module is the site's own copy.
-    const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
-    // The packages too would come from this site (none is loaded).
-    pyodide = await loadPyodide({ indexURL, packageBaseUrl: indexURL });
+    pyodide = files === undefined ? await pyodideFromSite() : await pyodideFromBytes(files);
     pyodide.globals.set("PRELUDE", PY_PRELUDE);
     pyodide.runPython(PY_RUNNER);
   }
@@ -174,7 +225,7 @@ self.addEventListener("message", (event: MessageEvent<ToSolution>) => {
       return;
     }
     const started = performance.now();
-    const made = message.lang === "python" ? python(message.code) : Promise.resolve().then(() => javascript(message.code));
+    const made = message.lang === "python" ? python(message.code, message.pyodide) : Promise.resolve().then(() => javascript(message.code));
     made.then(
       (made) => {
         solve = made;

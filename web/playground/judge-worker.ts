@@ -4,11 +4,28 @@
 // the time limit ends it (`terminate()`), and the judge is told `timedOut`. Nothing here
 // waits on the solution: this worker only reacts to its messages and timers.
 
-import type { Answer, FromSolution, ToSolution } from "./judge-solution";
+import { Cmg } from "../src/wasm/cmg";
+import type { Answer, FromSolution, PyodideFiles, ToSolution } from "./judge-solution";
+
+/**
+ * Where the worker finds what it loads, each a URL or the file's bytes. The playground
+ * leaves them out: its files lie beside this worker. VS Code for the Web passes bytes,
+ * its worker being started from a blob URL that nothing resolves against.
+ */
+export interface JudgeFiles {
+  /** judge.wasm; default "judge.wasm". */
+  judgeWasm?: string | ArrayBuffer;
+  /** The solution's worker (judge-solution.ts bundled); default "judge-solution.js". */
+  solutionScript?: string | ArrayBuffer;
+  /** cmg.wasm, for the counterexample's scene; default "cmg.wasm", null for no scene. */
+  coreWasm?: string | null;
+  /** Pyodide's files as bytes; default its "pyodide/" folder beside the solution's worker. */
+  pyodide?: PyodideFiles;
+}
 
 /** From the page. */
 export type ToJudge =
-  | { type: "start"; code: string; lang: "python" | "javascript"; seconds: number; seed: number; graphs: number | null }
+  | ({ type: "start"; code: string; lang: "python" | "javascript"; seconds: number; seed: number; graphs: number | null } & JudgeFiles)
   | { type: "stop" };
 
 /** What the judge says of its progress. */
@@ -25,7 +42,7 @@ export type FromJudge =
   | { type: "progress"; progress: Progress; status: string }
   /** The solution's runtime is ready (Pyodide loaded, the code run), after this long. */
   | { type: "loaded"; ms: number }
-  | { type: "done"; report: Record<string, unknown>; text: string; cmg: string | null }
+  | { type: "done"; report: Record<string, unknown>; text: string; cmg: string | null; scene: unknown }
   | { type: "error"; message: string };
 
 /** How long one graph may take, once the solution's runtime is ready. */
@@ -44,13 +61,17 @@ interface Exports {
   judge_output(): number;
 }
 
+/** A file's bytes: fetched when given by URL. */
+async function bytesOf(file: string | ArrayBuffer): Promise<ArrayBuffer> {
+  if (typeof file !== "string") return file;
+  const response = await fetch(file);
+  if (!response.ok) throw new Error(`${file}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
 let wasm: Promise<Exports> | null = null;
-function loadJudge(): Promise<Exports> {
-  wasm ??= fetch("judge.wasm")
-    .then((response) => {
-      if (!response.ok) throw new Error(`judge.wasm: HTTP ${response.status}`);
-      return response.arrayBuffer();
-    })
+function loadJudge(file: string | ArrayBuffer): Promise<Exports> {
+  wasm ??= bytesOf(file)
     .then((bytes) => WebAssembly.instantiate(bytes, { env: { judge_now: () => performance.now() } }))
     .then((instance) => instance.instance.exports as unknown as Exports);
   return wasm;
@@ -79,12 +100,15 @@ class SolutionWorker {
   constructor(
     private readonly code: string,
     private readonly lang: "python" | "javascript",
+    /** The solution worker's script, as a URL a worker starts from. */
+    private readonly script: string,
+    private readonly pyodide: PyodideFiles | undefined,
   ) {}
 
   /** Starts a worker if none runs: the error that keeps the code from running, if any. */
-  private start(): Promise<string | null> {
+  start(): Promise<string | null> {
     if (this.ready !== null) return this.ready;
-    const worker = new Worker("judge-solution.js", { type: "module" });
+    const worker = new Worker(this.script, { type: "module" });
     this.worker = worker;
     this.ready = new Promise((resolve) => {
       const timer = setTimeout(() => resolve(`the ${this.lang} runtime did not start within ${SETUP_MS / 1000} s`), SETUP_MS);
@@ -105,7 +129,10 @@ class SolutionWorker {
         this.received({ crashed: `the worker failed: ${event.message}` });
       });
     });
-    const message: ToSolution = { type: "code", code: this.code, lang: this.lang };
+    const message: ToSolution =
+      this.pyodide === undefined
+        ? { type: "code", code: this.code, lang: this.lang }
+        : { type: "code", code: this.code, lang: this.lang, pyodide: this.pyodide };
     worker.postMessage(message);
     return this.ready;
   }
@@ -178,6 +205,19 @@ class SolutionWorker {
   }
 }
 
+/** The game view's scene of the counterexample, from the page's own core (cmg.wasm); null if it cannot be had. */
+async function sceneOf(text: string, coreWasm: string | null): Promise<unknown> {
+  if (coreWasm === null) return null;
+  try {
+    const response = await fetch(coreWasm);
+    const core = await Cmg.load(await response.arrayBuffer());
+    core.open(text);
+    return core.request("scene", { explain: true });
+  } catch {
+    return null;
+  }
+}
+
 let solution: SolutionWorker | null = null;
 let judge: Exports | null = null;
 
@@ -190,8 +230,15 @@ function status(progress: Progress): string {
 }
 
 async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
-  judge = await loadJudge();
-  solution = new SolutionWorker(start.code, start.lang);
+  judge = await loadJudge(start.judgeWasm ?? "judge.wasm");
+  const script = start.solutionScript ?? "judge-solution.js";
+  const scriptUrl =
+    typeof script === "string" ? script : URL.createObjectURL(new Blob([script], { type: "text/javascript" }));
+  solution = new SolutionWorker(start.code, start.lang, scriptUrl, start.pyodide);
+  // The runtime loads and the file runs before the clock starts, as `cmg judge` builds
+  // the solution before its --seconds begin.
+  const error = await solution.start();
+  if (error !== null) throw new Error(error);
   const settings = {
     seconds: start.seconds,
     seed: start.seed,
@@ -214,8 +261,10 @@ async function run(start: Extract<ToJudge, { type: "start" }>): Promise<void> {
       solution.restart();
       answers = [];
     } else {
-      post({ type: "done", report: step.done as Record<string, unknown>, text: String(step.text), cmg: (step.cmg as string | null) ?? null });
       solution.end();
+      const cmg = (step.cmg as string | null) ?? null;
+      const scene = cmg === null ? null : await sceneOf(cmg, start.coreWasm === undefined ? "cmg.wasm" : start.coreWasm);
+      post({ type: "done", report: step.done as Record<string, unknown>, text: String(step.text), cmg, scene });
       return;
     }
     step = call(judge, judge.judge_resume, answers);

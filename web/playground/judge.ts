@@ -83,6 +83,27 @@ export function setUpJudge(openGraph: (text: string) => void): void {
   const report = element<HTMLPreElement>("pre", { "data-judge-report": "" });
   const open = element<HTMLButtonElement>("button", { type: "button", "data-judge-open": "" }, "open the counterexample");
   open.hidden = true;
+  // The counterexample in the game view, beside the report (created on the first one).
+  let frame: HTMLIFrameElement | null = null;
+  let scene: unknown = null;
+  const showScene = () => frame?.contentWindow?.postMessage({ type: "scene", scene }, "*");
+  window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number }>) => {
+    if (frame === null || event.source !== frame.contentWindow) return;
+    if (event.data.type === "ready") showScene();
+    // The strategy tables are the main view's: this one has none to give.
+    else if (event.data.type === "slice") frame.contentWindow?.postMessage({ type: "slice", request: event.data.request, slice: null }, "*");
+  });
+  const draw = (next: unknown) => {
+    scene = next;
+    if (frame === null) {
+      frame = element<HTMLIFrameElement>("iframe", { class: "judge-view", src: "view.html", title: "the counterexample in the game view" });
+      frame.addEventListener("load", showScene);
+      report.after(frame);
+    } else {
+      showScene();
+    }
+    frame.hidden = next === null;
+  };
   panel.append(bar, editorHost, progress, verdict, report, open);
   (document.querySelector("main") ?? document.body).append(panel);
 
@@ -183,6 +204,7 @@ export function setUpJudge(openGraph: (text: string) => void): void {
         progress.textContent = "";
         counterexample = message.cmg;
         open.hidden = counterexample === null;
+        if (message.scene !== null || frame !== null) draw(message.scene);
         finish();
       }
     });

@@ -5,13 +5,14 @@
 // smallest graphs they fail, verified by the native build; a JavaScript infinite loop is
 // a time limit while the main editor still answers keystrokes; "open" loads the
 // counterexample; no request leaves the page's origin. Prints what it measures
-// (Pyodide's load, graphs a second) for BENCHMARKS.md.
+// (Pyodide's load, graphs a second) for BENCHMARKS.md. A screenshot goes to
+// target/artifacts/playground-judge.png.
 //
 // Usage: node test/judge.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
 // With JUDGE_BENCH=1 it also measures graphs a second without a bound on time.
 
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { extname, join, normalize, resolve } from "node:path";
@@ -22,6 +23,8 @@ const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
 const site = resolve(process.argv[2] ?? join(target, "playground"));
 const cmg = resolve(process.env.CMG ?? join(target, "debug/cmg"));
 const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const artifacts = join(target, "artifacts");
+mkdirSync(artifacts, { recursive: true });
 const fixture = (name) => readFileSync(join(root, "tests/judge", name), "utf8");
 
 let failures = 0;
@@ -162,6 +165,23 @@ try {
     check(result.graph === JSON.stringify(native.graph), `the same counterexample as cmg judge (${result.graph} vs ${JSON.stringify(native.graph)})`);
     const solved = nativeSolve(JSON.parse(result.graph));
     check(result.report.includes(`expected: ${solved.result}`) && solved.result !== 0, `the native solver's answer is the expected one (${solved.result})`);
+    // The report is the command line's, word for word, times aside.
+    let nativeText = "";
+    try {
+      execFileSync(cmg, ["judge", join(root, "tests/judge/provisional_draw.js"), "--seconds", "60"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    } catch (error) {
+      nativeText = error.stdout;
+    }
+    const timeless = (text) => text.replace(/\d+\.\d s/g, "T s").replace(/^note: .*\n/, "").trim();
+    const same = timeless(result.report) === timeless(nativeText);
+    check(same, "the report is cmg judge's text, word for word (times aside)");
+    if (!same) console.log(`${result.report}\n--- cmg judge:\n${nativeText}`);
+    check(page.url().includes("#judge="), "the address bar still links to the solution");
+    const drawn = page.frameLocator(".judge-view").locator("[data-node]");
+    await drawn.first().waitFor({ timeout: 10000 });
+    check((await drawn.count()) === 5, `the counterexample is drawn in the game view beside the report (${await drawn.count()} nodes)`);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: join(artifacts, "playground-judge.png") });
     await page.locator("[data-judge-open]").click();
     await page.waitForFunction((r) => document.querySelector("#outcome")?.getAttribute("data-outcome") === ["draw", "mouse", "cat"][r], solved.result, { timeout: 10000 });
     check((await page.locator("[data-editor]").innerText()).includes("expect "), "open puts the counterexample, with its expect line, into the editor");
@@ -198,6 +218,30 @@ try {
     await page.waitForFunction(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") !== "running", null, { timeout: 60000 });
     const verdict = await page.locator("[data-verdict]").getAttribute("data-verdict");
     check(verdict === "time-limit" && (await page.locator("[data-verdict]").getAttribute("data-nodes")) === "4", `an infinite loop: time-limit on 4 nodes (${verdict})`);
+    await page.close();
+  }
+
+  // A Python crash: a runtime error with its message and the solution's own frame, on
+  // the graph `cmg judge` finds.
+  if (wanted("crash.py")) {
+    const page = await newPage(link(fixture("crash.py"), "python"));
+    const result = await judge(page, { seconds: 60 });
+    const native = nativeJudgeFailing("crash.py", ["--seconds", "60"]);
+    check(result.verdict === "runtime-error" && result.graph === JSON.stringify(native.graph), `crash.py: runtime-error on cmg judge's graph (${result.verdict}, ${result.graph})`);
+    check(/File "solution.py", line \d+, in catMouseGame/.test(result.report) && result.report.includes("ValueError: five nodes"), "the error keeps its message and the solution's frame");
+    await page.close();
+  }
+
+  // The stop button: the report so far.
+  if (wanted("stop")) {
+    const page = await newPage(link(fixture("right.js"), "javascript"));
+    await page.locator("[data-judge-seconds]").fill("120");
+    await page.locator("[data-judge-run]").click();
+    await page.waitForFunction(() => /[1-9]\d* graphs tried/.test(document.querySelector("[data-judge-progress]")?.textContent ?? ""), null, { timeout: 20000 });
+    await page.locator("[data-judge-stop]").click();
+    await page.waitForFunction(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") !== "running", null, { timeout: 10000 });
+    const report = await page.locator("[data-judge-report]").innerText();
+    check((await page.locator("[data-verdict]").getAttribute("data-verdict")) === "no-counterexample" && report.includes("interrupted by the stop button"), `stop ends the run with the report so far (${report.split("\n")[0]})`);
     await page.close();
   }
 
@@ -244,6 +288,22 @@ try {
   return play(0, 1, 2);
 };
 `;
+    // Pyodide's load, cold (the first in this browser) and from the HTTP cache.
+    for (const when of ["cold", "cached"]) {
+      const page = await newPage(link(fixture("right.py"), "python"));
+      const result = await judge(page, { seconds: 60, graphs: 1 });
+      console.log(`# Pyodide load and the file run, ${when}: ${(result.loadMs / 1000).toFixed(2)} s`);
+      await page.close();
+    }
+    // Graphs a second on every game of 3 to 7 nodes (195 829 graphs), against the command line.
+    for (const [name, lang] of [["right.js", "javascript"], ["right.py", "python"]]) {
+      const page = await newPage(link(fixture(name), lang));
+      const result = await judge(page, { seconds: 900, graphs: 195829, wait: 1200000 });
+      const seconds = (result.ms - result.loadMs) / 1000;
+      const native = nativeJudge(name, ["--graphs", "195829", "--seconds", "900"]);
+      console.log(`# ${name}: 195 829 graphs in ${seconds.toFixed(1)} s in the browser (${(195829 / seconds).toFixed(0)} a second, load aside); cmg judge ${native.seconds.toFixed(1)} s (${(195829 / native.seconds).toFixed(0)} a second)`);
+      await page.close();
+    }
     for (const [name, code, lang] of [["limit_2n.py", fixture("limit_2n.py"), "python"], ["limit_2n.js", js, "javascript"]]) {
       const page = await newPage(link(code, lang));
       const result = await judge(page, { seconds: 900, wait: 1200000 });

@@ -1,8 +1,10 @@
 //! The logic of `cmg judge`, free of I/O: which graphs to try and in what order
 //! (`graphs`), the run that tries them, shrinks a failure and finds the earlier graphs it
 //! needs (`run`), and the causes, each a neighbouring game (`variant`) checked on every
-//! graph the solution answered (`cause`). The solution and the budget are behind traits
-//! (`Solution`, `Host`): the command line runs a process, a browser could run a worker.
+//! graph the solution answered (`cause`), and the report's words (`report`). The budget
+//! is behind a trait (`Host`). The solution is asked through requests: `judge` answers
+//! them at once from a `Solution` (the command line's process), and a browser drives a
+//! `Judging`, resuming it with the answers its worker gives later.
 
 pub mod cause;
 pub mod graphs;

@@ -88,6 +88,10 @@ echo "== packaging the extension"
 if [ ! -d editors/vscode/node_modules ]; then
   (cd editors/vscode && npm ci --no-audit --no-fund)
 fi
+# Pyodide, which the web entry's judge carries, comes from web/'s npm packages.
+if [ ! -d web/node_modules/pyodide ]; then
+  (cd web && npm ci --no-audit --no-fund)
+fi
 version=$(node -p 'require("./editors/vscode/package.json").version')
 vsix=editors/vscode/cmg-$version.vsix
 rm -f "$vsix"

@@ -737,12 +737,17 @@ async function gameViewScenario(browser) {
   }
 }
 
-/** The frame of a webview whose page has a `[data-verdict]` (the judge's report). */
-async function judgeReportFrame(page) {
+/** The frame of a webview whose page has a `[data-verdict]` (the judge's report), whose title and heading match `heading`. */
+async function judgeReportFrame(page, heading = /./) {
   return until(async () => {
     for (const frame of page.frames()) {
-      const verdict = await frame.evaluate(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") ?? null).catch(() => null);
-      if (verdict !== null) {
+      const found = await frame
+        .evaluate(() => {
+          const verdict = document.querySelector("[data-verdict]");
+          return verdict === null ? null : `${document.title}\n${verdict.textContent ?? ""}`;
+        })
+        .catch(() => null);
+      if (found !== null && heading.test(found)) {
         return frame;
       }
     }
@@ -754,47 +759,93 @@ async function judgeReportFrame(page) {
  * "cmg: Judge this solution" on a JavaScript solution that lets the cat into the hole:
  * from the editor title, the report in a panel, and "Open counterexample" opening the
  * graph as a new .cmg document with its expect line and the game view beside it.
+ * `session.workspace` must hold tests/judge/cat_into_hole.js.
  */
+async function checkJudge(session, label) {
+  const page = session.page;
+  await session.open("cat_into_hole.js");
+  await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
+  const frame = await judgeReportFrame(page);
+  check(`${label}the editor-title button runs the judge and opens its report`, frame !== undefined);
+  if (!frame) {
+    await session.screenshot("judge-report-missing");
+    return;
+  }
+  const verdict = await frame.getAttribute("[data-verdict]", "data-verdict");
+  check(`${label}the report's verdict is wrong-answer`, verdict === "wrong-answer", verdict);
+  const report = (await frame.textContent("#report")) ?? "";
+  check(
+    `${label}the report is the CLI's, with the checked cause`,
+    report.startsWith("wrong answer on a graph of 5 nodes") && report.includes("the cat may enter the hole"),
+    report,
+  );
+  await session.screenshot("judge-report");
+  await frame.click("[data-judge-open]");
+  const view = await gameViewFrame(page, 5);
+  check(`${label}Open counterexample shows the 5-node graph in the game view`, view !== undefined);
+  const untitled = await until(async () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll(".editor-instance .monaco-editor")]
+        .filter((editor) => (editor.getAttribute("data-uri") ?? "").startsWith("untitled:"))
+        .map((editor) => editor.querySelector(".view-lines")?.textContent?.replace(/\u00a0/g, " ") ?? "")
+        .find((text) => text.includes("expect mouse")),
+    ),
+  );
+  check(`${label}the counterexample opens as a new .cmg document with its expect line`, untitled !== undefined, untitled);
+  await session.screenshot("judge-counterexample");
+}
+
+/** Copies tests/judge/`names` into the session's workspace. */
+function copySolutions(session, ...names) {
+  for (const name of names) {
+    fs.copyFileSync(path.join(repositoryRoot, "tests", "judge", name), path.join(session.workspace, name));
+  }
+}
+
 async function judgeScenario(browser) {
   const session = new Session("judge", { machine: { "cmg.server.path": path.resolve(args.cmg), "cmg.judge.seconds": 20 } });
-  const solution = "cat_into_hole.js";
-  fs.copyFileSync(path.join(repositoryRoot, "tests", "judge", solution), path.join(session.workspace, solution));
+  copySolutions(session, "cat_into_hole.js");
   try {
     await session.start(browser);
-    const page = session.page;
-    await session.open(solution);
-    await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
-    const frame = await judgeReportFrame(page);
-    check("judge: the editor-title button runs the judge and opens its report", frame !== undefined);
-    if (!frame) {
-      await session.screenshot("judge-report-missing");
-      return;
-    }
-    const verdict = await frame.getAttribute("[data-verdict]", "data-verdict");
-    check("judge: the report's verdict is wrong-answer", verdict === "wrong-answer", verdict);
-    const report = (await frame.textContent("#report")) ?? "";
-    check(
-      "judge: the report is the CLI's, with the checked cause",
-      report.startsWith("wrong answer on a graph of 5 nodes") && report.includes("the cat may enter the hole"),
-      report,
-    );
-    await session.screenshot("judge-report");
-    await frame.click("[data-judge-open]");
-    const view = await gameViewFrame(page, 5);
-    check("judge: Open counterexample shows the 5-node graph in the game view", view !== undefined);
-    const untitled = await until(async () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll(".editor-instance .monaco-editor")]
-          .filter((editor) => (editor.getAttribute("data-uri") ?? "").startsWith("untitled:"))
-          .map((editor) => editor.querySelector(".view-lines")?.textContent?.replace(/\u00a0/g, " ") ?? "")
-          .find((text) => text.includes("expect mouse")),
-      ),
-    );
-    check("judge: the counterexample opens as a new .cmg document with its expect line", untitled !== undefined, untitled);
-    await session.screenshot("judge-counterexample");
+    await checkJudge(session, "judge: ");
   } finally {
     await session.close();
   }
+}
+
+/**
+ * The web judge's progress notification: its Cancel stops a right solution's run, and
+ * the report says no counterexample was found, stopped early. Python runs in Pyodide,
+ * from the extension's own files; a Go file is told plainly it needs the desktop.
+ */
+async function checkWebJudgeLimits(session) {
+  const page = session.page;
+  await session.open("right.js");
+  await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
+  const toast = page.locator(".notification-toast", { hasText: "cmg: judging right.js" });
+  const cancel = toast.locator(".monaco-button", { hasText: "Cancel" });
+  const shown = await cancel.waitFor({ state: "visible", timeout: PATIENCE_MS }).then(() => true, () => false);
+  check("web judge: a cancellable progress notification shows while the judge runs", shown);
+  if (shown) {
+    const progress = await until(async () => /searching: \d+ graphs tried; \d+ s left/.test((await toast.textContent()) ?? ""));
+    check("web judge: the notification says the phase, graphs tried and time left", progress, (await toast.textContent()) ?? "");
+    await cancel.click();
+    const stopped = await judgeReportFrame(page, /stopped early/);
+    const verdict = await stopped?.getAttribute("[data-verdict]", "data-verdict");
+    check("web judge: Cancel stops the run and the report says what was found so far", verdict === "no-counterexample", verdict);
+  }
+  await session.open("provisional_draw.py");
+  const clicked = Date.now();
+  await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
+  const python = await judgeReportFrame(page, /Judge: provisional_draw\.py/);
+  console.log(`# web judge: provisional_draw.py judged in ${((Date.now() - clicked) / 1000).toFixed(1)} s, Pyodide's load included`);
+  const pythonReport = (await python?.textContent("#report")) ?? "";
+  check("web judge: a Python solution is judged in Pyodide: wrong answer", pythonReport.startsWith("wrong answer on a graph of"), pythonReport);
+  await session.open("right.go");
+  await page.click('.editor-actions .action-label[aria-label*="Judge this solution"]', { timeout: 20_000 });
+  const words = "judging Go needs the desktop VS Code";
+  const told = await until(async () => (await session.notifications()).some((note) => note.message.includes(words)));
+  check(`web judge: right.go is told "${words}"`, told, JSON.stringify(await session.notifications()));
 }
 
 /**
@@ -846,10 +897,11 @@ async function longerGameScenario(browser) {
  * VS Code for the Web: the extension with only its `browser` entry, so the page's web
  * worker extension host runs it, with the WebAssembly server in a worker of its own.
  * No `cmg` process may start; diagnostics, the outcome hint, hover, formatting and the
- * game view all come from the worker.
+ * game view all come from the worker, and a JavaScript solution is judged in workers.
  */
 async function webScenario(browser) {
-  const session = new Session("web", { vsix: args["web-vsix"] });
+  const session = new Session("web", { vsix: args["web-vsix"], machine: { "cmg.judge.seconds": 20 } });
+  copySolutions(session, "cat_into_hole.js", "right.js", "provisional_draw.py", "right.go");
   try {
     await session.start(browser);
     const page = session.page;
@@ -926,6 +978,10 @@ async function webScenario(browser) {
       check("web: the node whose id the cursor is on is marked", onFive, JSON.stringify(await marked()));
       await session.screenshot("game-view");
     }
+
+    // The judge, in the extension host's workers as the playground runs it.
+    await checkJudge(session, "web judge: ");
+    await checkWebJudgeLimits(session);
 
     const running = processesOf(args.cmg);
     check("web: no cmg process runs (the server is the worker's WebAssembly)", running.length === 0, `${running.length} processes run ${args.cmg}`);

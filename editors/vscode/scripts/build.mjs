@@ -2,13 +2,17 @@
 // never committed twice) and bundles the client with esbuild into `dist/extension.js`
 // (the desktop entry, which starts `cmg lsp`), and the entry of VS Code for the Web
 // into `dist/web/extension.js` with its language server, the WebAssembly core inside,
-// in `dist/web/server.js`. The core is `CMG_WASM` when set, else
-// `${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm`, which `bash .ci/wasm.sh` builds.
+// in `dist/web/server.js`, and the playground's judge workers (web/playground/judge-
+// worker.ts, judge-solution.ts) with judge.wasm, which the web entry's judge runs. The
+// core is `CMG_WASM` when set, else `${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm`, which
+// `bash .ci/wasm.sh` builds; judge.wasm is the one beside it. Pyodide's files come from
+// web/node_modules (npm ci in web/).
 
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { copyPyodide } from "../../../web/playground/judge-build.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -39,6 +43,15 @@ if (!existsSync(wasm)) {
   process.stderr.write(`build: ${wasm} is missing: run \`bash .ci/wasm.sh\` first (or set CMG_WASM), for the web entry\n`);
   process.exit(1);
 }
+const judgeWasm = join(dirname(wasm), "judge.wasm");
+if (!existsSync(judgeWasm)) {
+  process.stderr.write(`build: ${judgeWasm} is missing: run \`bash .ci/wasm.sh\` first, for the web entry's judge\n`);
+  process.exit(1);
+}
+mkdirSync(join(root, "dist", "web"), { recursive: true });
+copyFileSync(judgeWasm, join(root, "dist", "web", "judge.wasm"));
+// Pyodide, for judging Python: the playground's files, from npm's package in web/.
+copyPyodide(join(root, "dist", "web", "pyodide"));
 /** `import wasm from "cmg:wasm"`: the core's bytes, embedded in the worker's bundle. */
 const embedWasm = {
   name: "cmg-wasm",
@@ -77,6 +90,16 @@ const results = [
     outfile: join(root, "dist", "web", "server.js"),
     format: "iife",
     plugins: [embedWasm],
+  }),
+  // The judge's workers, as the playground bundles them (web/playground/build.mjs).
+  await build({
+    ...browser,
+    entryPoints: {
+      "judge-worker": join(root, "..", "..", "web", "playground", "judge-worker.ts"),
+      "judge-solution": join(root, "..", "..", "web", "playground", "judge-solution.ts"),
+    },
+    outdir: join(root, "dist", "web"),
+    format: "iife",
   }),
 ];
 // esbuild has printed any warning already; failing on it keeps the build clean.

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const extension = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(extension, "package.json"), "utf8"));
-for (const file of ["dist/web/extension.js", "dist/web/server.js", "media/view.js", "syntaxes/cmg.tmLanguage.json"]) {
+for (const file of ["dist/web/extension.js", "dist/web/server.js", "dist/web/judge-worker.js", "dist/web/judge.wasm", "dist/web/pyodide/pyodide.mjs", "media/view.js", "syntaxes/cmg.tmLanguage.json"]) {
   if (!existsSync(join(extension, file))) {
     process.stderr.write(`package:web: ${file} is missing: run \`npm run build\` first\n`);
     process.exit(1);

@@ -10,43 +10,24 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 
 import type { Discovery } from "./discovery";
+import { registerJudgeCommand } from "./judgePanel";
 import {
-  headline,
   JUDGED_LANGUAGES,
   judgeArguments,
   parseJudgeOutput,
-  reportHtml,
   type JudgeFailure,
   type JudgeResult,
 } from "./judgeReport";
 
-/** The judge's default time budget, the CLI's. */
-const DEFAULT_SECONDS = 60;
-
 export function registerJudge(findBinary: () => Discovery, output: vscode.OutputChannel): vscode.Disposable {
-  return vscode.commands.registerCommand("cmg.judge", async () => {
-    const editor = vscode.window.activeTextEditor;
-    const extension = editor === undefined ? undefined : JUDGED_LANGUAGES[editor.document.languageId];
-    if (editor === undefined || extension === undefined) {
-      void vscode.window.showInformationMessage(
-        "cmg: open a solution in Python, JavaScript, Java, C++, Rust, Go or C to judge it.",
-      );
-      return;
-    }
+  return registerJudgeCommand(output, async (solution) => {
     const found = findBinary();
     if (!found.ok) {
       void vscode.window.showErrorMessage(found.message);
-      return;
+      return null;
     }
-    const seconds = vscode.workspace.getConfiguration("cmg").get<number>("judge.seconds") ?? DEFAULT_SECONDS;
-    const name = path.basename(editor.document.fileName) || "solution";
-    const result = await runWithProgress(found.path, editor.document.getText(), extension, seconds, name, output);
-    if ("error" in result) {
-      output.appendLine(`cmg judge: ${result.error}`);
-      void vscode.window.showErrorMessage(`cmg judge: ${result.error}`);
-      return;
-    }
-    showReport(name, result);
+    const extension = JUDGED_LANGUAGES[solution.languageId] ?? "";
+    return runWithProgress(found.path, solution.text, extension, solution.seconds, solution.name, output);
   });
 }
 
@@ -103,27 +84,4 @@ async function runWithProgress(
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function showReport(name: string, result: JudgeResult): void {
-  const title = `Judge: ${name}`;
-  const panel = vscode.window.createWebviewPanel("cmg.judgeReport", title, vscode.ViewColumn.Beside, {
-    enableScripts: true,
-    localResourceRoots: [],
-  });
-  const nonce = btoa(String.fromCharCode(...globalThis.crypto.getRandomValues(new Uint8Array(16))));
-  panel.webview.html = reportHtml(title, result, nonce);
-  panel.webview.onDidReceiveMessage(async (message: { type?: string }) => {
-    if (message.type === "open" && result.cmg !== null) {
-      await openCounterexample(result.cmg);
-    }
-  });
-  void vscode.window.showInformationMessage(`cmg judge: ${headline(result)}`);
-}
-
-/** The counterexample as a new .cmg document, with the game view beside it. */
-async function openCounterexample(text: string): Promise<void> {
-  const document = await vscode.workspace.openTextDocument({ language: "cmg", content: text });
-  await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
-  await vscode.commands.executeCommand("cmg.openGameView");
 }

@@ -13,6 +13,20 @@ export const JUDGED_LANGUAGES: Readonly<Record<string, string>> = {
   c: ".c",
 };
 
+/** The judge's default time budget, the CLI's. */
+export const DEFAULT_SECONDS = 60;
+
+/**
+ * Why VS Code for the Web cannot judge a solution in this language (a VS Code language
+ * id the judge takes), or null when it can: it runs JavaScript and Python (Pyodide) in
+ * workers, as the playground does; the other languages are built by the `cmg` program.
+ */
+export function webRefusal(languageId: string): string | null {
+  if (languageId === "javascript" || languageId === "python") return null;
+  const name = { java: "Java", cpp: "C++", rust: "Rust", go: "Go", c: "C" }[languageId] ?? languageId;
+  return `cmg: judging ${name} needs the desktop VS Code with this extension (cmg builds and runs the solution with its compiler): VS Code for the Web judges JavaScript and Python only.`;
+}
+
 /** The judge's verdicts, as `cmg judge --json` words them (docs/json.md). */
 export type Verdict = "no-counterexample" | "wrong-answer" | "runtime-error" | "time-limit" | "memory-limit";
 
@@ -56,10 +70,28 @@ export function parseJudgeOutput(stdout: string): JudgeResult | JudgeFailure {
   if (typeof value !== "object" || value === null) {
     return { error: "cmg judge printed JSON that is not an object" };
   }
-  const object = value as Record<string, unknown>;
+  return resultOf(value as Record<string, unknown>);
+}
+
+/**
+ * What the judge's worker of VS Code for the Web (the playground's, web/playground/
+ * judge-worker.ts) says when done: the JSON `cmg judge --json` prints, less the report
+ * and the graph as a .cmg file, which come beside it.
+ */
+export function resultOfWorker(done: {
+  report: Record<string, unknown>;
+  text: string;
+  cmg: string | null;
+}): JudgeResult | JudgeFailure {
+  return resultOf({ ...done.report, report: done.text, cmg: done.cmg });
+}
+
+function resultOf(object: Record<string, unknown>): JudgeResult | JudgeFailure {
   const verdict = object.verdict;
   if (typeof verdict !== "string" || !(VERDICTS as readonly string[]).includes(verdict)) {
-    return { error: typeof object.error === "string" ? object.error : `cmg judge gave no verdict: ${stdout.slice(0, 400)}` };
+    return {
+      error: typeof object.error === "string" ? object.error : `cmg judge gave no verdict: ${JSON.stringify(object).slice(0, 400)}`,
+    };
   }
   const result: JudgeResult = {
     verdict: verdict as Verdict,

@@ -4,7 +4,15 @@
 import * as assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { headline, JUDGED_LANGUAGES, judgeArguments, parseJudgeOutput, reportHtml } from "../src/judgeReport";
+import {
+  headline,
+  JUDGED_LANGUAGES,
+  judgeArguments,
+  parseJudgeOutput,
+  reportHtml,
+  resultOfWorker,
+  webRefusal,
+} from "../src/judgeReport";
 
 // What `cmg judge --json` printed for tests/judge/cat_into_hole.js (docs/json.md).
 const WRONG = JSON.stringify({
@@ -58,4 +66,23 @@ test("the report page escapes the report and offers the counterexample", () => {
 test("every language of the command's menus is judged, as the file extension cmg judge reads", () => {
   assert.deepEqual(Object.keys(JUDGED_LANGUAGES).sort(), ["c", "cpp", "go", "java", "javascript", "python", "rust"]);
   assert.deepEqual(judgeArguments("/tmp/s.py", 30), ["judge", "/tmp/s.py", "--json", "--color", "never", "--seconds", "30"]);
+});
+
+test("the web judge's worker's result reads as the CLI's JSON, the report and .cmg file beside it", () => {
+  const { cmg, report, ...json } = JSON.parse(WRONG) as Record<string, unknown>;
+  const result = resultOfWorker({ report: json, text: String(report), cmg: String(cmg) });
+  assert.deepEqual(result, parseJudgeOutput(WRONG));
+  const none = resultOfWorker({ report: { verdict: "no-counterexample", interrupted: false }, text: "no counterexample", cmg: null });
+  assert.ok(!("error" in none));
+  assert.equal(none.report, "no counterexample");
+  assert.equal(none.cmg, null);
+  assert.match((resultOfWorker({ report: {}, text: "", cmg: null }) as { error: string }).error, /no verdict/);
+});
+
+test("VS Code for the Web judges JavaScript and Python and says what every other language needs", () => {
+  assert.equal(webRefusal("javascript"), null);
+  assert.equal(webRefusal("python"), null);
+  for (const [id, name] of [["java", "Java"], ["cpp", "C\\+\\+"], ["rust", "Rust"], ["go", "Go"], ["c", "C"]] as const) {
+    assert.match(webRefusal(id) ?? "", new RegExp(`judging ${name} needs the desktop VS Code`));
+  }
 });

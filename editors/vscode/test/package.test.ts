@@ -86,6 +86,16 @@ test("the .vsix holds the bundle, the grammar and the language configuration", (
   assert.deepEqual(packed.contributes, manifest.contributes);
 });
 
+test("the .vsix carries the web entry's judge: the playground's workers, judge.wasm and Pyodide", () => {
+  const files = vsixFiles();
+  const pyodide = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+  for (const name of ["judge-worker.js", "judge-solution.js", "judge.wasm", ...pyodide.map((file) => `pyodide/${file}`)]) {
+    assert.ok(files.has(`extension/dist/web/${name}`), `dist/web/${name} is not in the .vsix`);
+  }
+  // judge.wasm as it is, the magic number first.
+  assert.deepEqual([...files.get("extension/dist/web/judge.wasm")!.subarray(0, 4)], [0, 0x61, 0x73, 0x6d]);
+});
+
 test("every path the manifest names is in the .vsix", () => {
   const files = vsixFiles();
   const paths = [
