@@ -161,7 +161,9 @@ fn rules_and_one_way_chains() {
         parse.errors
     );
     assert!(
-        parse.errors[1].message.contains("an unknown word"),
+        parse.errors[1]
+            .message
+            .contains("expected a rule name (limit, first, start, holes or cat-enters-holes)"),
         "{:?}",
         parse.errors
     );
