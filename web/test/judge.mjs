@@ -205,15 +205,19 @@ try {
     await editor.click();
     await page.keyboard.press("Control+End");
     const latencies = [];
+    // Keystrokes typed while the judge still ran (a loaded machine types slowly, and the
+    // judge ends on the time limit after about 10 s: the first ones are what counts).
+    let whileRunning = 0;
     for (const key of "# typed while judging") {
       const before = await editor.innerText();
+      const running = (await page.locator("[data-verdict]").getAttribute("data-verdict")) === "running";
       const at = Date.now();
       await page.keyboard.type(key);
       await page.waitForFunction((b) => document.querySelector("[data-editor]")?.innerText !== b, before, { timeout: 2000 });
       latencies.push(Date.now() - at);
+      if (running) whileRunning += 1;
     }
-    const running = await page.locator("[data-verdict]").getAttribute("data-verdict");
-    check(running === "running", "the keystrokes came while the judge ran");
+    check(whileRunning >= 3, `the keystrokes came while the judge ran (${whileRunning} of ${latencies.length})`);
     check((await editor.innerText()).includes("# typed while judging"), `the editor took every keystroke (slowest ${Math.max(...latencies)} ms)`);
     await page.waitForFunction(() => document.querySelector("[data-verdict]")?.getAttribute("data-verdict") !== "running", null, { timeout: 60000 });
     const verdict = await page.locator("[data-verdict]").getAttribute("data-verdict");
