@@ -88,9 +88,15 @@ emacs_eglot() {
     -l editors/emacs/test/cmg-mode-test.el -f ert-run-tests-batch-and-exit
 }
 
+web_deps() {
+  [ -d web/node_modules/pyodide ] || (cd web && npm ci --no-audit --no-fund)
+}
+
 # The extension's web entry embeds the WebAssembly core.
 [ -n "${CMG_WASM:-}" ] || [ -f "${CARGO_TARGET_DIR:-target}/wasm/cmg.wasm" ] || bash .ci/wasm.sh
 check "npm ci" vscode npm ci --no-audit --no-fund
+# The web entry carries the playground's judge workers and Pyodide, from web/'s packages.
+check "npm ci (web, for Pyodide)" web_deps
 check "grammar tests" vscode npm run --silent test:grammar
 check "vscode build" vscode npm run --silent build
 check "vscode typecheck" vscode npm run --silent typecheck

@@ -38,7 +38,7 @@
   :safe #'integerp
   :group 'cmg)
 
-(defconst cmg-statement-keywords '("node" "expect")
+(defconst cmg-statement-keywords '("node" "expect" "rule")
   "Words that start a statement.")
 
 (defconst cmg-outcome-keywords '("mouse" "cat" "draw")
@@ -67,9 +67,12 @@
   "Syntax table for `cmg-mode'.")
 
 (defconst cmg-font-lock-keywords
-  `((,(regexp-opt cmg-statement-keywords 'symbols) . font-lock-keyword-face)
+  `(;; A rule's name (`rule limit 16', `rule cat-enters-holes'), before the outcomes
+    ;; that `cat-enters-holes' starts with and the stray words below.
+    ("\\_<rule\\_>[ \t]+\\([A-Za-z_][A-Za-z0-9_-]*\\)" 1 font-lock-function-name-face)
+    (,(regexp-opt cmg-statement-keywords 'symbols) . font-lock-keyword-face)
     (,(regexp-opt cmg-outcome-keywords 'symbols) . font-lock-constant-face)
-    ("--" . font-lock-builtin-face)
+    ("--\\|->" . font-lock-builtin-face)
     ;; Any other word is an error for the lexer; show it as one before the server does.
     ("\\_<[A-Za-z_][A-Za-z0-9_]*\\_>" . font-lock-warning-face))
   "Colouring for `cmg-mode'; strings and comments come from the syntax table.")

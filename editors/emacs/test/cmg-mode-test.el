@@ -85,6 +85,17 @@
     (should lexer)
     (should (equal (sort (copy-sequence cmg-keywords) #'string<) (sort lexer #'string<)))))
 
+(ert-deftest cmg-font-lock-rules ()
+  "A rule's keyword and name, and the one-way edge, get their faces."
+  (with-temp-buffer
+    (insert "rule cat-enters-holes\nrule limit 16\n1 -> 2\n")
+    (cmg-mode)
+    (font-lock-ensure)
+    (should (eq (cmg-test-face-at "rule") 'font-lock-keyword-face))
+    (should (eq (cmg-test-face-at "cat-enters-holes") 'font-lock-function-name-face))
+    (should (eq (cmg-test-face-at "limit") 'font-lock-function-name-face))
+    (should (eq (cmg-test-face-at "->") 'font-lock-builtin-face))))
+
 (ert-deftest cmg-font-lock ()
   "Keywords, outcomes, the edge operator, strings, comments and stray words get their faces."
   (with-temp-buffer
