@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 
 import type { Discovery } from "./discovery";
+import { OutputTail } from "./failure";
 import { registerJudgeCommand } from "./judgePanel";
 import {
   JUDGED_LANGUAGES,
@@ -18,6 +19,9 @@ import {
   type JudgeFailure,
   type JudgeResult,
 } from "./judgeReport";
+
+/** The most `cmg judge --json` may print before it is taken for something else. */
+const MAX_OUTPUT_BYTES = 16 << 20;
 
 export function registerJudge(findBinary: () => Discovery, output: vscode.OutputChannel): vscode.Disposable {
   return registerJudgeCommand(output, async (solution) => {
@@ -56,12 +60,21 @@ async function runWithProgress(
           const args = judgeArguments(file, seconds);
           output.appendLine(`cmg judge: ${binary} ${args.join(" ")}`);
           const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+          // The judge's JSON is small (its report and error are bounded); a binary that
+          // prints without end is stopped rather than read into memory.
           const stdout: Buffer[] = [];
-          let stderr = "";
-          child.stdout.on("data", (chunk: Buffer) => stdout.push(chunk));
-          child.stderr.on("data", (chunk: Buffer) => {
-            stderr += chunk.toString("utf8");
+          let stdoutBytes = 0;
+          const stderr = new OutputTail();
+          child.stdout.on("data", (chunk: Buffer) => {
+            stdoutBytes += chunk.length;
+            if (stdoutBytes > MAX_OUTPUT_BYTES) {
+              child.kill();
+              resolve({ error: `${binary} printed more than ${MAX_OUTPUT_BYTES >> 20} MiB: it is not cmg judge's JSON` });
+              return;
+            }
+            stdout.push(chunk);
           });
+          child.stderr.on("data", (chunk: Buffer) => stderr.append(chunk.toString("utf8")));
           const started = Date.now();
           const ticker = setInterval(() => {
             const elapsed = Math.round((Date.now() - started) / 1000);
@@ -74,8 +87,9 @@ async function runWithProgress(
           });
           child.once("close", () => {
             clearInterval(ticker);
-            if (stderr.trim() !== "") {
-              output.appendLine(stderr.trimEnd());
+            const said = stderr.last(4000);
+            if (said !== "") {
+              output.appendLine(said);
             }
             resolve(parseJudgeOutput(Buffer.concat(stdout).toString("utf8")));
           });
