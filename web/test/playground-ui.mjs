@@ -365,8 +365,12 @@ try {
     const kept = await where();
     check(Object.keys(before).every((id) => kept[id] === before[id]), "a scene of the same graph laid out elsewhere moves no node in the view");
     await post(shifted({ ...sceneNow, edges: sceneNow.edges.slice(1) }));
-    await page.waitForTimeout(300);
-    const other = await where();
+    // Drawn when it is drawn: polled, not a fixed wait that a loaded machine outlasts.
+    let other = await where();
+    for (const started = Date.now(); Date.now() - started < WAIT_MS; await page.waitForTimeout(50)) {
+      other = await where();
+      if (Object.keys(before).every((id) => other[id] !== before[id])) break;
+    }
     check(Object.keys(before).every((id) => other[id] !== before[id]), "one with an edge fewer is drawn where its layout says");
     await post(sceneNow);
     await page.waitForTimeout(300);
