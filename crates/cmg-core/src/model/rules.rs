@@ -74,6 +74,38 @@ impl Rules {
         .map(|arg| arg.range)
     }
 
+    /// The `rule` lines that state this game, one per rule that differs from LeetCode
+    /// 913's, in `cmg fmt`'s order (`limit`, `first`, `start`, `holes`,
+    /// `cat-enters-holes`): what a tool writes when it puts a game into a file
+    /// (`cmg import`, `cmg gen`, the judge's variant). Empty for LeetCode 913's game.
+    pub fn statements(&self) -> Vec<String> {
+        let standard = Rules::default();
+        let mut lines = Vec::new();
+        if let Some(limit) = self.limit {
+            lines.push(format!("rule limit {limit}"));
+        }
+        if self.first != standard.first {
+            lines.push(format!(
+                "rule first {}",
+                crate::ending::player_name(self.first)
+            ));
+        }
+        if (self.mouse_start, self.cat_start) != (standard.mouse_start, standard.cat_start) {
+            lines.push(format!(
+                "rule start {} {}",
+                self.mouse_start, self.cat_start
+            ));
+        }
+        if self.holes != standard.holes {
+            let holes: Vec<String> = self.holes.iter().map(u32::to_string).collect();
+            lines.push(format!("rule holes {}", holes.join(" ")));
+        }
+        if self.cat_enters_holes {
+            lines.push("rule cat-enters-holes".to_owned());
+        }
+        lines
+    }
+
     /// The game in words, for hover and `cmg solve`: "the cat moves first, limit 16"; the
     /// empty string for LeetCode 913's.
     pub fn describe(&self) -> String {
@@ -191,5 +223,56 @@ fn apply(rules: &mut Rules, decl: &RuleDecl) -> Result<(), Diagnostic> {
             extra(0).map_or(Ok(()), Err)
         }
         RuleName::Unknown => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::analysis::Analysis;
+
+    fn rules_of(text: &str) -> super::Rules {
+        Analysis::without_checks(text).model.graph.rules().clone()
+    }
+
+    /// The lines `statements` writes state the same game when read back, and say nothing
+    /// of a rule that is LeetCode 913's anyway.
+    #[test]
+    fn statements_read_back_as_the_same_game() {
+        let edges = "0 -- 1 -- 2 -- 3 -- 0\n";
+        for rules in [
+            "",
+            "rule limit 16\n",
+            "rule first cat\n",
+            "rule start 3 1\n",
+            "rule holes 0 3\n",
+            "rule cat-enters-holes\n",
+            "rule cat-enters-holes\nrule holes 3\nrule start 2 1\nrule first cat\nrule limit 7\n",
+        ] {
+            let written = rules_of(&format!("{rules}{edges}"));
+            let lines = written.statements();
+            let again = rules_of(&format!("{}\n{edges}", lines.join("\n")));
+            assert_eq!(
+                (again.limit, again.first, again.mouse_start, again.cat_start),
+                (
+                    written.limit,
+                    written.first,
+                    written.mouse_start,
+                    written.cat_start
+                ),
+                "{rules:?} written as {lines:?}"
+            );
+            assert_eq!(
+                (&again.holes, again.cat_enters_holes),
+                (&written.holes, written.cat_enters_holes),
+                "{rules:?} written as {lines:?}"
+            );
+            assert_eq!(
+                lines.len(),
+                rules.lines().count(),
+                "{rules:?} written as {lines:?}"
+            );
+        }
+        let stated_as_default = rules_of(&format!("rule first mouse\nrule holes 0\n{edges}"));
+        assert!(stated_as_default.statements().is_empty());
     }
 }
