@@ -17,29 +17,148 @@ pub fn import(file: Option<&str>, text: Option<&str>) -> CliResult {
         }
         (None, None) => ("<stdin>".to_owned(), super::input::read_stdin()?),
     };
-    let lists: Vec<Vec<u64>> = serde_json::from_str(strip_assignment(&input)).map_err(|error| {
-        CliError(format!(
-            "{name} is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
-        ))
-    })?;
-    match adjacency_to_cmg(&lists) {
-        Ok(text) => {
-            let changes = repairs(&lists);
-            if !changes.is_empty() {
-                // The text is not a copy of the list: say what differs, off standard output.
-                eprintln!("cmg import: {}", changes.join("; "));
-            }
-            super::output::print(&text);
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(message) => Err(CliError(message)),
+    let value: serde_json::Value =
+        serde_json::from_str(strip_assignment(&input)).map_err(|error| {
+            CliError(format!(
+                "{name} is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
+            ))
+        })?;
+    let (text, changes) = if value.is_object() {
+        let game: GameJson = serde_json::from_value(value).map_err(|error| {
+            CliError(format!(
+                "{name} is not cmg's JSON such as {{\"graph\": [[1],[0,2],[1]], \"rules\": {{\"limit\": 8}}}}, nor an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
+            ))
+        })?;
+        let text = game_to_cmg(&game).map_err(CliError)?;
+        (text, repairs(&game.graph, false))
+    } else {
+        let lists: Vec<Vec<u64>> = serde_json::from_value(value).map_err(|error| {
+            CliError(format!(
+                "{name} is not an adjacency list such as [[1,3],[0],[3],[0,2]]: {error}"
+            ))
+        })?;
+        let text = adjacency_to_cmg(&lists).map_err(CliError)?;
+        (text, repairs(&lists, true))
+    };
+    if !changes.is_empty() {
+        // The text is not a copy of the list: say what differs, off standard output.
+        eprintln!("cmg import: {}", changes.join("; "));
     }
+    super::output::print(&text);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// cmg's JSON for a game (`cmg export --json`, read by `cmg import`): the moves from
+/// each node, a one-way edge listed at its tail only, and the rules.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameJson {
+    graph: Vec<Vec<u64>>,
+    #[serde(default)]
+    rules: RulesJson,
+}
+
+/// The rules of [`GameJson`], each LeetCode 913's when left out.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RulesJson {
+    limit: Option<u32>,
+    first: Option<FirstJson>,
+    start: Option<[u64; 2]>,
+    holes: Option<Vec<u64>>,
+    #[serde(default)]
+    cat_enters_holes: bool,
+}
+
+#[derive(serde::Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum FirstJson {
+    Mouse,
+    Cat,
+}
+
+/// `.cmg` text for cmg's JSON: the rules that differ from LeetCode 913's, then the edges
+/// (moves listed both ways) and the one-way edges. Self-loops are left out and repeats
+/// merged; a node the lists or the rules name outside the graph is an error.
+fn game_to_cmg(game: &GameJson) -> Result<String, String> {
+    let n = game.graph.len() as u64;
+    let outside = |what: &str, id: u64| {
+        format!(
+            "{what} names node {id}, but the graph has {} (0 to {})",
+            super::render::plural(n as usize, "node"),
+            n.saturating_sub(1)
+        )
+    };
+    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(game.graph.len());
+    for (i, list) in game.graph.iter().enumerate() {
+        let mut moves = Vec::with_capacity(list.len());
+        for &j in list {
+            if j >= n {
+                return Err(outside(&format!("graph list {i}"), j));
+            }
+            if j != i as u64 {
+                moves.push(j as u32);
+            }
+        }
+        moves.sort_unstable();
+        moves.dedup();
+        lists.push(moves);
+    }
+    let given = &game.rules;
+    let standard = cmg_core::model::Rules::default();
+    let node = |what: &str, id: u64| {
+        if id < n {
+            Ok(id as u32)
+        } else {
+            Err(outside(what, id))
+        }
+    };
+    let (mouse_start, cat_start) = match given.start {
+        Some([mouse, cat]) => (node("rules.start", mouse)?, node("rules.start", cat)?),
+        None => (standard.mouse_start, standard.cat_start),
+    };
+    let holes = match &given.holes {
+        Some(holes) if holes.is_empty() => {
+            return Err("rules.holes is empty: a game needs at least one hole".to_owned())
+        }
+        Some(holes) => holes
+            .iter()
+            .map(|&hole| node("rules.holes", hole))
+            .collect::<Result<Vec<u32>, String>>()?,
+        None => standard.holes.clone(),
+    };
+    if given.limit == Some(0) {
+        return Err("rules.limit is 0: a limit counts at least one move".to_owned());
+    }
+    let rules = cmg_core::model::Rules {
+        limit: given.limit,
+        first: match given.first {
+            Some(FirstJson::Cat) => cmg_solve::Player::Cat,
+            Some(FirstJson::Mouse) | None => cmg_solve::Player::Mouse,
+        },
+        mouse_start,
+        cat_start,
+        holes,
+        cat_enters_holes: given.cat_enters_holes,
+        stated: Vec::new(),
+    };
+    let mut text = String::from("# imported from cmg's JSON\n");
+    for line in rules
+        .statements()
+        .into_iter()
+        .chain(cmg_ide::move_statements(&lists))
+    {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    Ok(text)
 }
 
 /// What [`adjacency_to_cmg`] changes in a list it turns into edges, in words: the
 /// self-loops it leaves out, the entries listed on one side only that it counts both
-/// ways, and the repeated entries it merges.
-fn repairs(lists: &[Vec<u64>]) -> Vec<String> {
+/// ways, and the repeated entries it merges. With `both_ways` false, as for cmg's JSON
+/// ([`game_to_cmg`]), an entry listed on one side only is a one-way edge, no change.
+fn repairs(lists: &[Vec<u64>], both_ways: bool) -> Vec<String> {
     let listed: std::collections::HashSet<(u64, u64)> = lists
         .iter()
         .enumerate()
@@ -54,7 +173,7 @@ fn repairs(lists: &[Vec<u64>]) -> Vec<String> {
                 repeated += 1;
             } else if j == i {
                 self_loops += 1;
-            } else if !listed.contains(&(j, i)) {
+            } else if both_ways && !listed.contains(&(j, i)) {
                 one_sided += 1;
             }
         }
@@ -125,7 +244,7 @@ pub fn adjacency_to_cmg(lists: &[Vec<u64>]) -> Result<String, String> {
     Ok(text)
 }
 
-pub fn export(path: &str) -> CliResult {
+pub fn export(path: &str, json: bool) -> CliResult {
     let source = read_source(path)?;
     // Exporting needs no outcome, so nothing is solved (`expect` is not checked), and
     // only the errors of reading the file stop it: the checks are not built.
@@ -164,12 +283,14 @@ pub fn export(path: &str) -> CliResult {
     let graph = &analysis.model.graph;
     // An adjacency list is LeetCode 913's game: exported as one, a file's rules or one-way
     // edges would be dropped without a word, so such a file is refused.
-    if let Some(game) = cmg_core::analysis::game_description(graph) {
-        eprintln!(
-            "cmg: {}: not exported: an adjacency list states LeetCode 913's game, and this file's is another ({game})",
-            render::visible(&source.name),
-        );
-        return Ok(ExitCode::FAILURE);
+    if !json {
+        if let Some(game) = cmg_core::analysis::game_description(graph) {
+            eprintln!(
+                "cmg: {}: not exported: an adjacency list states LeetCode 913's game, and this file's is another ({game}); `cmg export --json` carries it",
+                render::visible(&source.name),
+            );
+            return Ok(ExitCode::FAILURE);
+        }
     }
     if !graph.is_contiguous() {
         const SHOWN: usize = 10;
@@ -191,10 +312,32 @@ pub fn export(path: &str) -> CliResult {
         );
         return Ok(ExitCode::FAILURE);
     }
-    let lists: Vec<Vec<u32>> = graph.adjacency_lists();
-    super::output::print(&format!(
-        "{}\n",
-        serde_json::to_string(&lists).expect("lists of numbers serialize")
-    ));
+    let printed = if json {
+        game_json(graph)
+    } else {
+        serde_json::json!(graph.adjacency_lists())
+    };
+    super::output::print(&format!("{printed}\n"));
     Ok(ExitCode::SUCCESS)
+}
+
+/// cmg's JSON for a graph whose ids are 0 to n-1: the moves from each node (an edge listed
+/// at both ends, a one-way edge at its tail) and every rule, LeetCode 913's included.
+fn game_json(graph: &cmg_core::model::Graph) -> serde_json::Value {
+    let moves: Vec<Vec<u32>> = graph
+        .move_lists()
+        .iter()
+        .map(|list| list.iter().map(|&index| graph.id(index)).collect())
+        .collect();
+    let rules = graph.rules();
+    serde_json::json!({
+        "graph": moves,
+        "rules": {
+            "limit": rules.limit,
+            "first": cmg_core::ending::player_name(rules.first),
+            "start": [rules.mouse_start, rules.cat_start],
+            "holes": rules.holes,
+            "cat_enters_holes": rules.cat_enters_holes,
+        },
+    })
 }

@@ -119,7 +119,7 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    /// Turn an adjacency list (JSON, or the puzzle's `graph = [[...]]`) into `.cmg` text.
+    /// Turn an adjacency list (JSON, or the puzzle's `graph = [[...]]`), or cmg's JSON object, into `.cmg` text.
     Import {
         /// The file to read; `-` reads standard input.
         #[arg(required_unless_present = "text", conflicts_with = "text")]
@@ -132,6 +132,9 @@ enum Command {
     Export {
         /// The file to export; `-` reads standard input.
         file: String,
+        /// Print cmg's JSON, `{"graph": [...], "rules": {...}}`, which carries the file's rules and one-way edges.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the graph as Graphviz DOT, nodes coloured by who wins if the mouse starts there.
     Dot {
@@ -223,7 +226,7 @@ pub fn run() -> ExitCode {
         ),
         Command::Fmt { files, check } => fmt::run(&files, check),
         Command::Import { file, text } => convert::import(file.as_deref(), text.as_deref()),
-        Command::Export { file } => convert::export(&file),
+        Command::Export { file, json } => convert::export(&file, json),
         Command::Dot { file } => dot::run(&file),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
         Command::Lsp { stdio: _ } => return cmg_lsp::run(),

@@ -1055,7 +1055,7 @@ fn unknown_subcommands_and_flags_exit_2() {
         vec!["check", "--frob", good.as_str()],
         vec!["solve", "--jsn", good.as_str()],
         vec!["fmt", "--chek", good.as_str()],
-        vec!["export", "--json", good.as_str()],
+        vec!["export", "--jsn", good.as_str()],
         vec!["dot", "-x", good.as_str()],
         vec!["import", "--frob"],
         vec!["--frob"],

@@ -109,9 +109,91 @@ fn export_refuses_a_file_whose_game_is_another() {
     let (code, stdout, stderr) = cmg(&["export", "-"], "0 -- 1 -- 2\nrule first cat\n");
     assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
     assert!(stderr.contains("(the cat moves first)"), "{stderr}");
+    assert!(
+        stderr.contains("`cmg export --json` carries it"),
+        "{stderr}"
+    );
     let (code, _, stderr) = cmg(&["export", "-"], "0 -- 1 -- 2\n1 -> 0\n2 -> 0\n");
     assert!(stderr.contains("(one-way edges)"), "{stderr}");
     assert_eq!(code, 1, "{stderr}");
     let (code, stdout, _) = cmg(&["export", "-"], "0 -- 1 -- 2\n");
     assert_eq!((code, stdout.as_str()), (0, "[[1],[0,2],[1]]\n"));
+}
+
+/// `cmg export --json` carries every rule and one-way edge, and `cmg import` reads it back
+/// as the same game: the same JSON again, and the same answer from `cmg solve`.
+#[test]
+fn export_json_and_import_round_trip_every_rule() {
+    for text in [
+        "0 -- 1 -- 2\n",
+        "0 -- 3 -- 1 -- 2\nrule limit 2\n",
+        "rule first cat\nrule start 3 1\n0 -- 1 -- 2 -- 3 -- 0\n",
+        "rule holes 0 4\nrule cat-enters-holes\n0 -- 1 -- 2 -- 3 -- 4\n1 -- 4\nnode 5\n",
+        "0 -- 1 -- 2 -- 3\n3 -> 0\n2 -> {0 4}\n4 -> 1\n",
+        "rule limit 5\nrule first cat\nrule start 2 3\nrule holes 1\nrule cat-enters-holes\n0 -> 1 -> 2 -> 3 -> 0\n2 -- 0\n",
+    ] {
+        let (code, json, stderr) = cmg(&["export", "--json", "-"], text);
+        assert_eq!(code, 0, "{text}{stderr}");
+        let (code, imported, stderr) = cmg(&["import", "-"], &json);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{text}{json}");
+        let (_, again, _) = cmg(&["export", "--json", "-"], &imported);
+        assert_eq!(again, json, "{text}imported as\n{imported}");
+        let solved = |text: &str| {
+            let mut answer = solve_json(text);
+            for field in ["complete", "syntax_errors"] {
+                answer.as_object_mut().expect("an object").remove(field);
+            }
+            answer
+        };
+        assert_eq!(solved(&imported), solved(text), "{text}imported as\n{imported}");
+    }
+    // The rules are written in `cmg fmt`'s order, only where they differ from LeetCode 913's.
+    let (_, imported, _) = cmg(
+        &["import", "-"],
+        r#"{"graph":[[1,2],[0],[0,3],[]],"rules":{"cat_enters_holes":true,"first":"mouse","holes":[0,3],"limit":6,"start":[1,2]}}"#,
+    );
+    assert_eq!(
+        imported,
+        "# imported from cmg's JSON\nrule limit 6\nrule holes 0 3\nrule cat-enters-holes\n0 -- {1 2}\n2 -> 3\n"
+    );
+    let (_, json, _) = cmg(&["export", "--json", "-"], "0 -- 1 -- 2\n");
+    assert_eq!(
+        json,
+        "{\"graph\":[[1],[0,2],[1]],\"rules\":{\"cat_enters_holes\":false,\"first\":\"mouse\",\"holes\":[0],\"limit\":null,\"start\":[1,2]}}\n"
+    );
+}
+
+/// cmg's JSON that does not state a game is refused with what is wrong, and nothing is
+/// printed on standard output.
+#[test]
+fn import_refuses_json_that_states_no_game() {
+    for (json, says) in [
+        (r#"{"graph":[[1],[0]],"rule":{}}"#, "unknown field `rule`"),
+        (
+            r#"{"graph":[[1],[0]],"rules":{"first":"dog"}}"#,
+            "unknown variant `dog`",
+        ),
+        (
+            r#"{"graph":[[1],[0]],"rules":{"holes":[5]}}"#,
+            "rules.holes names node 5, but the graph has 2 nodes",
+        ),
+        (
+            r#"{"graph":[[1],[0]],"rules":{"start":[0,9]}}"#,
+            "rules.start names node 9",
+        ),
+        (
+            r#"{"graph":[[1],[0]],"rules":{"holes":[]}}"#,
+            "rules.holes is empty",
+        ),
+        (
+            r#"{"graph":[[1],[0]],"rules":{"limit":0}}"#,
+            "rules.limit is 0",
+        ),
+        (r#"{"graph":[[3],[0]]}"#, "graph list 0 names node 3"),
+        (r#"{"rules":{}}"#, "missing field `graph`"),
+    ] {
+        let (code, stdout, stderr) = cmg(&["import", "-"], json);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{json}: {stderr}");
+        assert!(stderr.contains(says), "{json}: {stderr}");
+    }
 }
