@@ -61,10 +61,17 @@ impl ExplainOptions {
                 .strategies(start, STRATEGY_MAX_POSITIONS)
                 .iter()
                 .map(|strategy| {
-                    let moves: Vec<[u32; 3]> = strategy
+                    // Under a turn limit the move depends on the moves left: a fourth number.
+                    let moves: Vec<Vec<u32>> = strategy
                         .moves
                         .iter()
-                        .map(|&(pos, to)| [graph.id(pos.mouse), graph.id(pos.cat), graph.id(to)])
+                        .map(|step| {
+                            let pos = step.position;
+                            let mut entry =
+                                vec![graph.id(pos.mouse), graph.id(pos.cat), graph.id(step.to)];
+                            entry.extend(step.moves_left);
+                            entry
+                        })
                         .collect();
                     json!({
                         "player": player_name(strategy.player),
@@ -163,7 +170,10 @@ fn write_tree(
                 folded = true;
                 format!("{after} …")
             }
-            Continuation::Expanded | Continuation::Terminal | Continuation::Stuck => after,
+            Continuation::Expanded
+            | Continuation::Terminal
+            | Continuation::Stuck
+            | Continuation::Limit => after,
         };
         let _ = writeln!(out, "{:>number_width$}  {shown:<width$}  {note}", index + 1);
     }

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use cmg_core::analysis::{start_position, Analysis};
 use cmg_solve::{
     solve, solve_with, strategy_players, what_if, what_if_with, without_edge, Config, Continuation,
-    Engine, Game, Player, Position, Solution, Strategy,
+    Engine, Game, Player, Position, Rules, Solution, Strategy, StrategyMove,
 };
 
 use crate::common::examples::example;
@@ -63,25 +63,34 @@ fn winner(game: &Game, pos: Position) -> Option<Player> {
     }
 }
 
-fn table(strategy: &Strategy) -> HashMap<Position, u32> {
-    strategy.moves.iter().copied().collect()
+/// A position with the moves left before the turn limit (`None`: no limit).
+type Timed = (Position, Option<u32>);
+
+fn table(strategy: &Strategy) -> HashMap<Timed, u32> {
+    strategy
+        .moves
+        .iter()
+        .map(|step| ((step.position, step.moves_left), step.to))
+        .collect()
 }
 
 /// Checks that `strategy` wins from `start` for its player: every line it allows ends in the
-/// player's terminal, the longest (the loser's best defence) in exactly `moves` moves, and it
-/// has an entry at exactly the positions those lines reach with the player to move.
+/// player's terminal, the longest (the loser's best defence) in exactly `moves` moves, within
+/// the game's turn limit, and it has an entry at exactly the positions those lines reach with
+/// the player to move.
 fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> Result<(), String> {
     struct Walk<'a> {
         game: &'a Game,
         player: Player,
-        moves: HashMap<Position, u32>,
-        longest: HashMap<Position, u32>,
-        on_stack: HashSet<Position>,
-        used: HashSet<Position>,
+        moves: HashMap<Timed, u32>,
+        longest: HashMap<Timed, u32>,
+        on_stack: HashSet<Timed>,
+        used: HashSet<Timed>,
     }
     impl Walk<'_> {
-        fn longest(&mut self, pos: Position) -> Result<u32, String> {
-            if let Some(&known) = self.longest.get(&pos) {
+        fn longest(&mut self, at: Timed) -> Result<u32, String> {
+            let (pos, left) = at;
+            if let Some(&known) = self.longest.get(&at) {
                 return Ok(known);
             }
             match winner(self.game, pos) {
@@ -89,18 +98,21 @@ fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> R
                 Some(_) => return Err(format!("{pos:?}: the opponent wins")),
                 None => {}
             }
-            if !self.on_stack.insert(pos) {
+            if left == Some(0) {
+                return Err(format!("{pos:?}: the turn limit is reached, a draw"));
+            }
+            if !self.on_stack.insert(at) {
                 return Err(format!("{pos:?}: the line comes back, a draw"));
             }
             let nexts = if pos.turn == self.player {
                 let next = *self
                     .moves
-                    .get(&pos)
-                    .ok_or(format!("{pos:?}: no move for a reachable position"))?;
+                    .get(&at)
+                    .ok_or(format!("{at:?}: no move for a reachable position"))?;
                 if !legal(self.game, pos).contains(&next) {
                     return Err(format!("{pos:?}: {next} is not a legal move"));
                 }
-                self.used.insert(pos);
+                self.used.insert(at);
                 vec![next]
             } else {
                 legal(self.game, pos)
@@ -110,10 +122,10 @@ fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> R
             }
             let mut most = 0;
             for next in nexts {
-                most = most.max(1 + self.longest(after(pos, next))?);
+                most = most.max(1 + self.longest((after(pos, next), left.map(|left| left - 1)))?);
             }
-            self.on_stack.remove(&pos);
-            self.longest.insert(pos, most);
+            self.on_stack.remove(&at);
+            self.longest.insert(at, most);
             Ok(most)
         }
     }
@@ -125,7 +137,7 @@ fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> R
         on_stack: HashSet::new(),
         used: HashSet::new(),
     };
-    let longest = walk.longest(start)?;
+    let longest = walk.longest((start, game.limit()))?;
     if longest != moves {
         return Err(format!(
             "the longest line takes {longest} moves, not {moves}"
@@ -138,23 +150,29 @@ fn check_win(game: &Game, start: Position, strategy: &Strategy, moves: u32) -> R
 }
 
 /// Checks that `strategy` never loses from `start`: no line it allows reaches the opponent's
-/// terminal, and it has an entry at exactly the reachable positions where its player can move.
+/// terminal before the game's turn limit, and it has an entry at exactly the reachable
+/// positions where its player can move.
 fn check_never_loses(game: &Game, start: Position, strategy: &Strategy) -> Result<(), String> {
     let moves = table(strategy);
-    let mut seen = HashSet::from([start]);
-    let mut stack = vec![start];
+    let first = (start, game.limit());
+    let mut seen = HashSet::from([first]);
+    let mut stack = vec![first];
     let mut used = 0;
-    while let Some(pos) = stack.pop() {
+    while let Some(at) = stack.pop() {
+        let (pos, left) = at;
         match winner(game, pos) {
             Some(player) if player == strategy.player => continue,
             Some(_) => return Err(format!("{pos:?}: the opponent wins")),
             None => {}
         }
+        if left == Some(0) {
+            continue;
+        }
         let legal = legal(game, pos);
         let nexts = if pos.turn == strategy.player && !legal.is_empty() {
             let next = *moves
-                .get(&pos)
-                .ok_or(format!("{pos:?}: no move for a reachable position"))?;
+                .get(&at)
+                .ok_or(format!("{at:?}: no move for a reachable position"))?;
             if !legal.contains(&next) {
                 return Err(format!("{pos:?}: {next} is not a legal move"));
             }
@@ -164,7 +182,7 @@ fn check_never_loses(game: &Game, start: Position, strategy: &Strategy) -> Resul
             legal
         };
         for next in nexts {
-            let child = after(pos, next);
+            let child = (after(pos, next), left.map(|left| left - 1));
             if seen.insert(child) {
                 stack.push(child);
             }
@@ -194,8 +212,12 @@ fn check_strategies(solution: &Solution, start: Position) -> Vec<Strategy> {
             panic!("{:?} strategy of {outcome:?}: {error}", strategy.player);
         }
         // The moves are the solver's, tie-breaks included.
-        for &(pos, next) in &strategy.moves {
-            assert_eq!(solution.best_move(pos), Some(next), "{pos:?}");
+        for step in &strategy.moves {
+            assert_eq!(
+                solution.best_move_within(step.position, step.moves_left),
+                Some(step.to),
+                "{step:?}"
+            );
         }
         check_tree_matches(solution, start, strategy);
     }
@@ -222,10 +244,20 @@ fn check_tree_matches(solution: &Solution, start: Position, strategy: &Strategy)
                     ..line.position
                 },
             };
-            shown.push((before, line.to));
+            shown.push(StrategyMove {
+                position: before,
+                moves_left: line.moves_left.map(|left| left + 1),
+                to: line.to,
+            });
         }
     }
-    shown.sort_unstable_by_key(|&(pos, _)| (pos.mouse, pos.cat));
+    shown.sort_unstable_by_key(|step| {
+        (
+            step.position.mouse,
+            step.position.cat,
+            std::cmp::Reverse(step.moves_left),
+        )
+    });
     assert_eq!(shown, strategy.moves);
 }
 
@@ -248,8 +280,8 @@ fn mutate(solution: &Solution, start: Position, strategy: &Strategy) -> Option<S
         if let Some(worse) = worse {
             let mut broken = strategy.clone();
             for entry in &mut broken.moves {
-                if entry.0 == pos {
-                    entry.1 = worse;
+                if entry.position == pos {
+                    entry.to = worse;
                 }
             }
             return Some(broken);
@@ -332,6 +364,59 @@ fn strategies_of_random_graphs_check_on_every_engine() {
     }
     // The graphs cover all three outcomes, so both checkers ran.
     assert_eq!(outcomes.len(), 3);
+}
+
+/// `game` with a turn limit of `limit` moves.
+fn limited(game: &Game, limit: u32) -> Game {
+    let lists: Vec<Vec<u32>> = (0..game.node_count() as u32)
+        .map(|node| game.neighbours(node).to_vec())
+        .collect();
+    Game::with_rules(
+        &lists,
+        Rules {
+            holes: game.hole().into_iter().collect(),
+            limit: Some(limit),
+            ..Rules::default()
+        },
+    )
+}
+
+/// Under a turn limit a strategy's move depends on the moves left: the walks, the trees and
+/// the checkers all go by position and moves left. Limits below, at and above the
+/// unlimited game's length, on two-sided and one-sided graphs, so that wins, draws made by
+/// the limit, and wins the limit does not reach are all met.
+#[test]
+fn strategies_under_a_turn_limit_check() {
+    let mut kinds = HashSet::new();
+    for (i, game) in random_games().into_iter().enumerate() {
+        let game = if i % 3 == 0 {
+            one_sided(&game, 4, 0x51 + i as u64)
+        } else {
+            game
+        };
+        let unlimited = solve(&game).moves_to_end(start()).unwrap_or(6);
+        for limit in [
+            1,
+            2,
+            unlimited.saturating_sub(1).max(1),
+            unlimited,
+            unlimited + 3,
+        ] {
+            let solution = solve(&limited(&game, limit));
+            let outcome = solution.outcome(start());
+            kinds.insert((outcome, solve(&game).outcome(start()) == outcome));
+            check_strategies(&solution, start());
+        }
+    }
+    // Wins kept, wins the limit turns into draws, and draws.
+    for kind in [
+        (cmg_solve::Outcome::MouseWins, true),
+        (cmg_solve::Outcome::CatWins, true),
+        (cmg_solve::Outcome::Draw, true),
+        (cmg_solve::Outcome::Draw, false),
+    ] {
+        assert!(kinds.contains(&kind), "{kind:?} not met: {kinds:?}");
+    }
 }
 
 #[test]
@@ -452,6 +537,26 @@ fn what_if_matches_fresh_solves() {
         spared > 0 && critical > 0,
         "spared {spared}, critical {critical}"
     );
+}
+
+/// Under a turn limit the walks that spare solves go by moves left too: every edge's
+/// outcome is still a fresh solve's of the limited game without it.
+#[test]
+fn what_if_matches_fresh_solves_under_a_turn_limit() {
+    let mut spared = 0;
+    for game in random_games() {
+        let unlimited = solve(&game).moves_to_end(start()).unwrap_or(4);
+        for limit in [1, 2, 3, unlimited.saturating_sub(1).max(1), unlimited + 1] {
+            let game = limited(&game, limit);
+            let solution = solve(&game);
+            let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
+            for edge in &what_if.edges {
+                assert_fresh(&game, edge, &format!("limit {limit}"));
+            }
+            spared += what_if.edges.len() - what_if.solved;
+        }
+    }
+    assert!(spared > 0, "spared {spared}");
 }
 
 /// The solves spread over threads give what one thread gives, edge by edge.

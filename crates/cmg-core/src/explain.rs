@@ -262,14 +262,15 @@ pub fn describe_move(graph: &Graph, line: &TreeLine) -> String {
 /// ("in the hole: mouse wins", "caught: cat wins", "no legal move: draw").
 pub fn describe_after(solution: &Solution, line: &TreeLine) -> String {
     match line.next {
-        Continuation::Terminal if Some(line.position.mouse) == solution.game().hole() => {
-            Ending::Home.short().to_owned()
+        Continuation::Terminal if line.position.mouse == line.position.cat => {
+            Ending::Caught.short().to_owned()
         }
-        Continuation::Terminal => Ending::Caught.short().to_owned(),
+        Continuation::Terminal => Ending::Home.short().to_owned(),
         Continuation::Stuck => Ending::NoMove(line.position.turn).short().to_owned(),
+        Continuation::Limit => Ending::Limit.short().to_owned(),
         _ => describe(
-            solution.outcome(line.position),
-            solution.moves_to_end(line.position),
+            solution.outcome_within(line.position, line.moves_left),
+            solution.moves_within(line.position, line.moves_left),
         ),
     }
 }

@@ -41,7 +41,9 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use game::{EngineKind, Game, Rules};
-pub use strategy::{strategy_players, Continuation, Strategy, StrategyTree, TreeLine};
+pub use strategy::{
+    strategy_players, Continuation, Strategy, StrategyMove, StrategyTree, TreeLine,
+};
 pub use what_if::{edges, is_critical, what_if, what_if_with, without_edge, EdgeOutcome, WhatIf};
 
 use table::{Layout, Table, CAT, MOUSE};

@@ -6,8 +6,14 @@
 //! certificate of the win: every line it allows ends in the winner's terminal within the
 //! stated moves. For a draw each player's strategy keeps that player from losing.
 //!
+//! Under a turn limit a position's value depends on the moves left, so the walks and the
+//! tree go through positions with their moves left (at most `2·n²` times the limit of
+//! them), and the best move is the best with those moves left ([`Solution::best_move_within`]).
+//! Without a limit the moves left are `None` throughout.
+//!
 //! Nothing here is unbounded: the walks stop after a given number of positions (at most
-//! `2·n²` exist) and say so, and the tree stops after a given number of lines.
+//! `2·n²` exist, times the limit under one) and say so, and the tree stops after a given
+//! number of lines.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
@@ -19,10 +25,20 @@ pub struct Strategy {
     pub player: Player,
     /// The player's move at each position where it is that player's turn, reachable from the
     /// start when the player follows the strategy, whatever the opponent plays; sorted by
-    /// `(mouse, cat)`. The `u32` is the node the player moves to.
-    pub moves: Vec<(Position, u32)>,
+    /// `(mouse, cat)`, then by moves left, most first.
+    pub moves: Vec<StrategyMove>,
     /// False when the walk stopped at its position limit: `moves` is then a part of the strategy.
     pub complete: bool,
+}
+
+/// One move of a [`Strategy`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrategyMove {
+    pub position: Position,
+    /// The moves left before the turn limit at `position`; `None` without a limit.
+    pub moves_left: Option<u32>,
+    /// The node the player moves to.
+    pub to: u32,
 }
 
 /// How the tree goes on below one of its lines.
@@ -34,6 +50,8 @@ pub enum Continuation {
     Terminal,
     /// The player to move has no legal move: a draw.
     Stuck,
+    /// The turn limit is reached: a draw.
+    Limit,
     /// The position was reached before: at the line with this index, or at the start (`None`).
     Repeat(Option<usize>),
     /// Not shown: the depth limit was reached.
@@ -50,6 +68,8 @@ pub struct TreeLine {
     pub to: u32,
     /// The position after the move.
     pub position: Position,
+    /// The moves left before the turn limit at `position`; `None` without a limit.
+    pub moves_left: Option<u32>,
     pub next: Continuation,
 }
 
@@ -76,12 +96,22 @@ impl Solution {
     /// `player`'s strategy from `start`: see the module comment.
     pub fn strategy(&self, player: Player, start: Position, max_positions: usize) -> Strategy {
         let mut moves = Vec::new();
-        let complete = self.walk_strategy(player, start, max_positions, |pos, next| {
+        let complete = self.walk_strategy(player, start, max_positions, |pos, left, next| {
             if pos.turn == player {
-                moves.push((pos, next));
+                moves.push(StrategyMove {
+                    position: pos,
+                    moves_left: left,
+                    to: next,
+                });
             }
         });
-        moves.sort_unstable_by_key(|&(pos, _)| (pos.mouse, pos.cat));
+        moves.sort_unstable_by_key(|step| {
+            (
+                step.position.mouse,
+                step.position.cat,
+                std::cmp::Reverse(step.moves_left),
+            )
+        });
         Strategy {
             player,
             moves,
@@ -90,33 +120,35 @@ impl Solution {
     }
 
     /// Walks every position reachable from `start` when `player` plays its best move and the
-    /// opponent any legal move, calling `visit` with each move taken (position, node moved to).
-    /// Returns false if it stopped after `max_positions` positions.
+    /// opponent any legal move, calling `visit` with each move taken (position, moves left
+    /// there, node moved to). Returns false if it stopped after `max_positions` positions.
     pub(crate) fn walk_strategy(
         &self,
         player: Player,
         start: Position,
         max_positions: usize,
-        mut visit: impl FnMut(Position, u32),
+        mut visit: impl FnMut(Position, Option<u32>, u32),
     ) -> bool {
-        let mut seen = HashSet::from([start]);
-        let mut queue = VecDeque::from([start]);
-        while let Some(pos) = queue.pop_front() {
-            if self.is_terminal(pos) {
+        let first = (start, self.game.limit());
+        let mut seen = HashSet::from([first]);
+        let mut queue = VecDeque::from([first]);
+        while let Some((pos, left)) = queue.pop_front() {
+            if self.is_terminal(pos) || left == Some(0) {
                 continue;
             }
             let best;
             let all: Vec<u32>;
             let nexts: &[u32] = if pos.turn == player {
-                best = self.best_move(pos);
+                best = self.best_move_within(pos, left);
                 best.as_slice()
             } else {
                 all = self.legal_moves(pos).collect();
                 &all
             };
+            let child_left = left.map(|left| left - 1);
             for &next in nexts {
-                visit(pos, next);
-                let child = self.after(pos, next);
+                visit(pos, left, next);
+                let child = (self.after(pos, next), child_left);
                 if seen.insert(child) {
                     if seen.len() > max_positions {
                         return false;
@@ -132,9 +164,16 @@ impl Solution {
     /// then losses (slowest first), smallest node first among equals. The first is
     /// [`Solution::best_move`] whenever that is defined.
     pub fn ranked_moves(&self, pos: Position) -> Vec<u32> {
-        if self.is_terminal(pos) || self.cat_on_hole(pos) {
+        self.ranked_moves_within(pos, self.game.limit())
+    }
+
+    /// [`Solution::ranked_moves`] with `moves_left` moves to go (`None`: no limit); the first
+    /// is [`Solution::best_move_within`] whenever that is defined.
+    pub fn ranked_moves_within(&self, pos: Position, moves_left: Option<u32>) -> Vec<u32> {
+        if self.is_terminal(pos) || self.cat_on_hole(pos) || moves_left == Some(0) {
             return Vec::new();
         }
+        let after = moves_left.map(|left| left - 1);
         let mover_wins = match pos.turn {
             Player::Mouse => Outcome::MouseWins,
             Player::Cat => Outcome::CatWins,
@@ -143,8 +182,8 @@ impl Solution {
         // A sort by key is stable, so equals keep the ascending order of the adjacency list.
         moves.sort_by_key(|&next| {
             let child = self.after(pos, next);
-            let left = self.moves_to_end(child).unwrap_or(0);
-            match self.outcome(child) {
+            let left = self.moves_within(child, after).unwrap_or(0);
+            match self.outcome_within(child, after) {
                 outcome if outcome == mover_wins => (0, i64::from(left)),
                 Outcome::Draw => (1, 0),
                 _ => (2, -i64::from(left)),
@@ -167,18 +206,22 @@ impl Solution {
         let mut lines: Vec<TreeLine> = Vec::new();
         // Where each expanded position appears; a folded appearance is not one, so that a
         // later, shallower appearance can still be expanded.
-        let mut first: HashMap<Position, Option<usize>> = HashMap::from([(start, None)]);
+        let limit = self.game.limit();
+        let mut first: HashMap<(Position, Option<u32>), Option<usize>> =
+            HashMap::from([((start, limit), None)]);
         let mut truncated = false;
         // Depth-first with an explicit stack (a line can be thousands of moves deep): the
         // moves of a position are pushed in reverse so that they come off in order.
         let mut stack: Vec<(Position, u32, u32)> = Vec::new();
-        self.push_moves(player, start, 0, &mut stack);
+        self.push_moves(player, start, limit, 0, &mut stack);
         while let Some((pos, next, depth)) = stack.pop() {
             if lines.len() == max_lines {
                 truncated = true;
                 break;
             }
             let child = self.after(pos, next);
+            // A line at depth d is move d + 1 of the game.
+            let left = limit.map(|limit| limit - (depth + 1));
             let (from, mover) = match pos.turn {
                 Player::Mouse => (pos.mouse, Player::Mouse),
                 Player::Cat => (pos.cat, Player::Cat),
@@ -186,15 +229,17 @@ impl Solution {
             let index = lines.len();
             let continuation = if self.is_terminal(child) {
                 Continuation::Terminal
-            } else if let Some(&at) = first.get(&child) {
+            } else if left == Some(0) {
+                Continuation::Limit
+            } else if let Some(&at) = first.get(&(child, left)) {
                 Continuation::Repeat(at)
-            } else if self.moves_for(player, child).is_empty() {
+            } else if self.moves_for(player, child, left).is_empty() {
                 Continuation::Stuck
             } else if depth + 1 >= max_depth {
                 Continuation::Folded
             } else {
-                first.insert(child, Some(index));
-                self.push_moves(player, child, depth + 1, &mut stack);
+                first.insert((child, left), Some(index));
+                self.push_moves(player, child, left, depth + 1, &mut stack);
                 Continuation::Expanded
             };
             lines.push(TreeLine {
@@ -203,6 +248,7 @@ impl Solution {
                 from,
                 to: next,
                 position: child,
+                moves_left: left,
                 next: continuation,
             });
         }
@@ -214,12 +260,13 @@ impl Solution {
         }
     }
 
-    /// The moves the tree shows at `pos`: the strategist's best move, or every reply.
-    fn moves_for(&self, player: Player, pos: Position) -> Vec<u32> {
+    /// The moves the tree shows at `pos` with `left` moves to go: the strategist's best
+    /// move, or every reply.
+    fn moves_for(&self, player: Player, pos: Position, left: Option<u32>) -> Vec<u32> {
         if pos.turn == player {
-            self.best_move(pos).into_iter().collect()
+            self.best_move_within(pos, left).into_iter().collect()
         } else {
-            self.ranked_moves(pos)
+            self.ranked_moves_within(pos, left)
         }
     }
 
@@ -227,10 +274,11 @@ impl Solution {
         &self,
         player: Player,
         pos: Position,
+        left: Option<u32>,
         depth: u32,
         stack: &mut Vec<(Position, u32, u32)>,
     ) {
-        let moves = self.moves_for(player, pos);
+        let moves = self.moves_for(player, pos, left);
         stack.extend(moves.into_iter().rev().map(|next| (pos, next, depth)));
     }
 }

@@ -124,7 +124,7 @@ pub fn what_if_with(
     let mut used: HashSet<(u32, u32)> = HashSet::new();
     let mut complete = true;
     for player in [Player::Mouse, Player::Cat] {
-        complete &= solution.walk_strategy(player, start, max_positions, |pos, next| {
+        complete &= solution.walk_strategy(player, start, max_positions, |pos, _, next| {
             let from = match pos.turn {
                 Player::Mouse => pos.mouse,
                 Player::Cat => pos.cat,
