@@ -97,6 +97,15 @@ impl RuleName {
         }
     }
 
+    /// The rule a misspelt name (one edit away, in any case) most likely means: what
+    /// `unknown-rule` suggests and its quick fix writes.
+    pub fn meant(written: &str) -> Option<RuleName> {
+        let written = written.to_ascii_lowercase();
+        RuleName::KNOWN
+            .into_iter()
+            .find(|known| crate::within_one_edit(&written, known.name()))
+    }
+
     /// The name as `cmg fmt` writes it.
     pub fn name(self) -> &'static str {
         match self {

@@ -314,10 +314,7 @@ impl Diagnostic {
             ),
             DiagnosticKind::UnknownRule => {
                 let name = text.get(self.range.to_usize()).unwrap_or_default();
-                let near = RuleName::KNOWN
-                    .iter()
-                    .map(|rule| rule.name())
-                    .find(|known| cmg_syntax::within_one_edit(&name.to_ascii_lowercase(), known));
+                let near = RuleName::meant(name).map(RuleName::name);
                 let rules = RuleName::KNOWN.map(|rule| rule.name()).join(", ");
                 match near {
                     Some(near) => format!("`{}` is no rule: did you mean `{near}`?", cmg_syntax::quote(name)),

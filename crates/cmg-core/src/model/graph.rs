@@ -257,6 +257,37 @@ impl Graph {
         &self.rules
     }
 
+    /// Whether `other` has the same nodes, labels, edges and one-way edges, whatever its
+    /// rules: what a fix of a rule keeps.
+    pub fn same_moves(&self, other: &Graph) -> bool {
+        self.ids == other.ids
+            && self.adjacency == other.adjacency
+            && self.labels == other.labels
+            && self.arcs == other.arcs
+    }
+
+    /// Whether `other` states the same game: [`Graph::same_moves`] and the same rules, by
+    /// what they say rather than where they are written (an edit before a rule moves it).
+    pub fn same_game(&self, other: &Graph) -> bool {
+        let (a, b) = (&self.rules, &other.rules);
+        self.same_moves(other)
+            && self.holes == other.holes
+            && (
+                a.limit,
+                a.first,
+                a.mouse_start,
+                a.cat_start,
+                a.cat_enters_holes,
+            ) == (
+                b.limit,
+                b.first,
+                b.mouse_start,
+                b.cat_start,
+                b.cat_enters_holes,
+            )
+            && a.holes == b.holes
+    }
+
     /// Whether the game is LeetCode 913's: no rule and no one-way edge.
     pub fn is_standard(&self) -> bool {
         self.rules.is_standard() && self.arcs.is_empty()

@@ -1,15 +1,18 @@
 //! Quick fixes: the edits that resolve a diagnostic (remove a self-loop or a duplicate
-//! edge, add the missing side of a one-sided edge, set `expect` to the solved outcome).
+//! edge, add the missing side of a one-sided edge, set `expect` to the solved outcome,
+//! and for the rules: rename an unknown rule to the one meant, remove a rule given again
+//! or one that does not count, drop arguments a rule does not take, remove a one-way edge
+//! an edge already makes).
 
 use std::collections::BTreeSet;
 
 use cmg_core::analysis::{outcome_keyword, start_position, Analysis};
 use cmg_core::model::{Code, Diagnostic, EdgeOrigin, EdgePair};
 use cmg_solve::Solution;
-use cmg_syntax::{AdjacencyList, Group, StatementKind, TextRange};
+use cmg_syntax::{AdjacencyList, Group, RuleDecl, RuleName, StatementKind, TextRange};
 
 use super::edits::{delete, delete_item, has_comment, remove_statement};
-use super::{ActionId, ActionKind, Candidate, Plan};
+use super::{ActionId, ActionKind, Candidate, Keeps, Plan};
 use crate::TextEdit;
 
 pub(super) fn quick_fix(
@@ -17,15 +20,16 @@ pub(super) fn quick_fix(
     solution: Option<&Solution>,
     diagnostic: Diagnostic,
 ) -> Option<Plan> {
+    let mut keeps = Keeps::Game;
     let (title, edits, fixed) = match diagnostic.code {
         Code::SelfLoop => {
             let edge = edge_at(analysis, diagnostic.range, true)?;
-            let title = format!("Remove the self-loop {} -- {}", edge.a, edge.b);
+            let title = format!("Remove the self-loop {}", link(edge));
             (title, removals(analysis, edge), Some(Code::SelfLoop))
         }
         Code::DuplicateEdge => {
             let edge = edge_at(analysis, diagnostic.range, false)?;
-            let title = format!("Remove the duplicate edge {} -- {}", edge.a, edge.b);
+            let title = format!("Remove the duplicate edge {}", link(edge));
             (title, removals(analysis, edge), Some(Code::DuplicateEdge))
         }
         Code::OneSidedEdge => {
@@ -49,6 +53,69 @@ pub(super) fn quick_fix(
             let title = format!("Change to `expect {keyword}`");
             (title, vec![vec![edit]], None)
         }
+        Code::ArcDuplicatesEdge => {
+            let edge = edge_at(analysis, diagnostic.range, false)?;
+            let title = format!("Remove the one-way edge {} -> {}", edge.a, edge.b);
+            (
+                title,
+                removals(analysis, edge),
+                Some(Code::ArcDuplicatesEdge),
+            )
+        }
+        Code::UnknownRule => {
+            let (_, decl) = rule_at(analysis, diagnostic.range)?;
+            let written = analysis.text.get(decl.name_range.to_usize())?;
+            let meant = RuleName::meant(written)?.name();
+            // The rule it becomes takes effect: the game changes, as the file asks.
+            keeps = Keeps::Moves;
+            let edit = TextEdit {
+                range: decl.name_range,
+                new_text: meant.to_owned(),
+            };
+            (
+                format!("Change to `rule {meant}`"),
+                vec![vec![edit]],
+                Some(Code::UnknownRule),
+            )
+        }
+        Code::DuplicateRule | Code::BadLimit => {
+            // A rule given again, or a limit that is no number, does not count: removing
+            // it keeps the game.
+            let (index, decl) = rule_at(analysis, diagnostic.range)?;
+            let title = format!("Remove `rule {}`", decl.name.name());
+            (
+                title,
+                vec![remove_statement(analysis, index)],
+                Some(diagnostic.code),
+            )
+        }
+        Code::RuleArguments => {
+            let (index, decl) = rule_at(analysis, diagnostic.range)?;
+            // Arguments past those the rule takes: the rule counts, without them.
+            let extra = decl
+                .args
+                .iter()
+                .position(|arg| arg.range.start == diagnostic.range.start)
+                .filter(|&at| at > 0 && diagnostic.range.end == decl.range().end);
+            match extra {
+                Some(at) => {
+                    let edit = delete(TextRange::new(
+                        decl.args[at - 1].range.end,
+                        diagnostic.range.end,
+                    ));
+                    let title = format!("Remove what `rule {}` does not take", decl.name.name());
+                    (title, vec![vec![edit]], Some(Code::RuleArguments))
+                }
+                None => {
+                    let title = format!("Remove `rule {}`", decl.name.name());
+                    (
+                        title,
+                        vec![remove_statement(analysis, index)],
+                        Some(Code::RuleArguments),
+                    )
+                }
+            }
+        }
         _ => return None,
     };
     if edits.is_empty() {
@@ -69,7 +136,28 @@ pub(super) fn quick_fix(
         },
         edits,
         fixed,
+        keeps,
     })
+}
+
+/// "3 -- 4", or "3 -> 4" for a one-way edge.
+fn link(edge: EdgePair) -> String {
+    let arrow = if edge.origin == EdgeOrigin::Arc {
+        "->"
+    } else {
+        "--"
+    };
+    format!("{} {arrow} {}", edge.a, edge.b)
+}
+
+/// The `rule` statement a diagnostic points into, with its index.
+fn rule_at(analysis: &Analysis, range: TextRange) -> Option<(usize, &RuleDecl)> {
+    analysis.parse.file.statements.iter().enumerate().find_map(
+        |(index, statement)| match &statement.kind {
+            StatementKind::Rule(decl) if decl.range().contains_range(range) => Some((index, decl)),
+            _ => None,
+        },
+    )
 }
 
 /// The declared edge a diagnostic points at. A diagnostic that counts many pairs of a
@@ -91,7 +179,8 @@ fn removals(analysis: &Analysis, edge: EdgePair) -> Vec<Vec<TextEdit>> {
         return Vec::new();
     };
     match (&statement.kind, edge.origin) {
-        (StatementKind::Edges(groups), EdgeOrigin::Chain) => chain_removals(analysis, groups, edge),
+        (StatementKind::Edges(groups), EdgeOrigin::Chain)
+        | (StatementKind::Arcs(groups), EdgeOrigin::Arc) => chain_removals(analysis, groups, edge),
         (StatementKind::Adjacency(lists), EdgeOrigin::Listed) => {
             listed_removals(analysis, lists, edge)
         }

@@ -92,12 +92,23 @@ struct Plan {
     edits: Vec<Vec<TextEdit>>,
     /// The code whose count the edit must lower.
     fixed: Option<Code>,
+    /// What the edit must leave as it was.
+    keeps: Keeps,
+}
+
+/// What an action's edit must leave as it was, besides adding no diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keeps {
+    /// The game: the graph and what its rules say.
+    Game,
+    /// The graph's nodes and moves: a fix of a rule may change the game, as the rule asks.
+    Moves,
 }
 
 impl Plan {
     /// The action with the first edit that passes the check, if any.
     fn verify(self, analysis: &Analysis) -> Option<Action> {
-        let edits = first_verified(analysis, self.edits, self.fixed)?;
+        let edits = first_verified(analysis, self.edits, self.fixed, self.keeps)?;
         let Candidate {
             title,
             kind,
@@ -192,13 +203,19 @@ fn first_verified(
     analysis: &Analysis,
     candidates: Vec<Vec<TextEdit>>,
     fixed: Option<Code>,
+    keeps: Keeps,
 ) -> Option<Vec<TextEdit>> {
     candidates
         .into_iter()
-        .find(|edits| keeps_meaning(analysis, edits, fixed))
+        .find(|edits| keeps_meaning(analysis, edits, fixed, keeps))
 }
 
-fn keeps_meaning(analysis: &Analysis, edits: &[TextEdit], fixed: Option<Code>) -> bool {
+fn keeps_meaning(
+    analysis: &Analysis,
+    edits: &[TextEdit],
+    fixed: Option<Code>,
+    keeps: Keeps,
+) -> bool {
     let Some(text) = crate::apply_edits(&analysis.text, edits) else {
         return false;
     };
@@ -218,10 +235,12 @@ fn keeps_meaning(analysis: &Analysis, edits: &[TextEdit], fixed: Option<Code>) -
         after_counts.get(&code).copied().unwrap_or(0)
             < before_counts.get(&code).copied().unwrap_or(0)
     });
-    after.model.graph == analysis.model.graph
-        && after.parse.errors.len() <= analysis.parse.errors.len()
-        && no_growth
-        && fixes
+    let (before_graph, after_graph) = (&analysis.model.graph, &after.model.graph);
+    let kept = match keeps {
+        Keeps::Game => after_graph.same_game(before_graph),
+        Keeps::Moves => after_graph.same_moves(before_graph),
+    };
+    kept && after.parse.errors.len() <= analysis.parse.errors.len() && no_growth && fixes
 }
 
 #[cfg(test)]

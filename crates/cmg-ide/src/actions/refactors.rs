@@ -8,7 +8,7 @@ use cmg_solve::Solution;
 use cmg_syntax::{SyntaxKind, TextRange};
 
 use super::edits::tokens_in;
-use super::{touches, ActionId, ActionKind, Candidate, Plan};
+use super::{touches, ActionId, ActionKind, Candidate, Keeps, Plan};
 use crate::TextEdit;
 
 /// Refactor: append `expect` with the solved outcome to a file that states none, and
@@ -40,6 +40,7 @@ pub(super) fn add_expect(analysis: &Analysis, solution: Option<&Solution>) -> Op
         },
         edits: vec![vec![edit]],
         fixed: None,
+        keeps: Keeps::Game,
     })
 }
 
@@ -95,5 +96,6 @@ pub(super) fn adjacency_to_edges(analysis: &Analysis, range: TextRange) -> Optio
         },
         edits: vec![vec![edit]],
         fixed: None,
+        keeps: Keeps::Game,
     })
 }

@@ -454,3 +454,178 @@ fn the_eager_path_is_bounded() {
     assert_eq!(candidates(&analysis, None, all).len(), 40);
     assert_eq!(code_actions(&analysis, None, all).len(), MAX_VERIFIED);
 }
+
+/// An edit before a rule moves the rule's text: the game it states is the same, so the
+/// self-loop's fix still passes the check.
+#[test]
+fn a_fix_before_a_rule_keeps_the_game() {
+    check(
+        "3 -- 3$0\nrule limit 4\n1 -- 2 -- 0 -- 3\n",
+        expect![[r#"
+            QuickFix: Remove the self-loop 3 -- 3 (fixes self-loop) [preferred]
+            rule limit 4
+            1 -- 2 -- 0 -- 3
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            3 -- 3
+            rule limit 4
+            1 -- 2 -- 0 -- 3
+            expect cat
+
+            ---
+        "#]],
+    );
+}
+
+#[test]
+fn renames_a_misspelt_rule_to_the_one_meant() {
+    check(
+        "rule limt$0 4\n1 -- 2 -- 0\n",
+        expect![[r#"
+            QuickFix: Change to `rule limit` (fixes unknown-rule) [preferred]
+            rule limit 4
+            1 -- 2 -- 0
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            rule limt 4
+            1 -- 2 -- 0
+            expect cat
+
+            ---
+        "#]],
+    );
+    // No rule is one edit away: no fix.
+    check(
+        "rule speed$0 4\n1 -- 2 -- 0\n",
+        expect![[r#"
+        Refactor: Add `expect cat` with the solved outcome
+        rule speed 4
+        1 -- 2 -- 0
+        expect cat
+
+        ---
+    "#]],
+    );
+}
+
+#[test]
+fn removes_a_rule_given_again() {
+    check(
+        "rule first cat\n1 -- 2 -- 0\nrule first$0 mouse # again\n",
+        expect![[r#"
+            QuickFix: Remove `rule first` (fixes duplicate-rule) [preferred]
+            rule first cat
+            1 -- 2 -- 0
+            # again
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            rule first cat
+            1 -- 2 -- 0
+            rule first mouse # again
+            expect cat
+
+            ---
+        "#]],
+    );
+}
+
+#[test]
+fn removes_a_limit_that_is_no_number() {
+    check(
+        "rule limit 0$0; 1 -- 2 -- 0\n",
+        expect![[r#"
+            QuickFix: Remove `rule limit` (fixes bad-limit) [preferred]
+            1 -- 2 -- 0
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            rule limit 0; 1 -- 2 -- 0
+            expect cat
+
+            ---
+        "#]],
+    );
+}
+
+#[test]
+fn drops_the_arguments_a_rule_does_not_take() {
+    check(
+        "rule first cat mouse$0\n1 -- 2 -- 0\n",
+        expect![[r#"
+            QuickFix: Remove what `rule first` does not take (fixes rule-arguments) [preferred]
+            rule first cat
+            1 -- 2 -- 0
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            rule first cat mouse
+            1 -- 2 -- 0
+            expect cat
+
+            ---
+        "#]],
+    );
+    // Arguments that do not fit at all: the rule does not count, and goes.
+    check(
+        "rule start 1$0\n1 -- 2 -- 0\n",
+        expect![[r#"
+            QuickFix: Remove `rule start` (fixes rule-arguments) [preferred]
+            1 -- 2 -- 0
+
+            ---
+            Refactor: Add `expect cat` with the solved outcome
+            rule start 1
+            1 -- 2 -- 0
+            expect cat
+
+            ---
+        "#]],
+    );
+}
+
+#[test]
+fn removes_a_one_way_edge_an_edge_already_makes() {
+    check(
+        "0 -- 1 -- 2 -- 3\n2 -> 1$0 -> 0\n",
+        expect![[r#"
+            QuickFix: Remove the one-way edge 2 -> 1 (fixes arc-duplicates-edge) [preferred]
+            0 -- 1 -- 2 -- 3
+            1 -> 0
+
+            ---
+            QuickFix: Remove the one-way edge 1 -> 0 (fixes arc-duplicates-edge) [preferred]
+            0 -- 1 -- 2 -- 3
+            2 -> 1
+
+            ---
+            Refactor: Add `expect mouse` with the solved outcome
+            0 -- 1 -- 2 -- 3
+            2 -> 1 -> 0
+            expect mouse
+
+            ---
+        "#]],
+    );
+}
+
+#[test]
+fn removes_a_one_way_self_loop() {
+    check(
+        "0 -- 1 -- 2\n2 -> 2$0\n",
+        expect![[r#"
+            QuickFix: Remove the self-loop 2 -> 2 (fixes self-loop) [preferred]
+            0 -- 1 -- 2
+
+            ---
+            Refactor: Add `expect mouse` with the solved outcome
+            0 -- 1 -- 2
+            2 -> 2
+            expect mouse
+
+            ---
+        "#]],
+    );
+}
