@@ -452,6 +452,43 @@ fn record_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// The records of other games in `examples/variant-records/` (`directed-n8-41.cmg`: 8
+/// nodes, 41 moves) have their lengths, by the variant reference, in the game their
+/// files state, and name the command that made them.
+#[test]
+fn variant_record_graphs_have_their_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/variant-records");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let numbers: Vec<u32> = name
+            .trim_end_matches(".cmg")
+            .split('-')
+            .filter_map(|part| part.trim_start_matches('n').parse().ok())
+            .collect();
+        let [nodes, moves] = numbers[..] else {
+            panic!("{name}: a name like directed-n8-41.cmg");
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(&format!("# made by: cmg gen --nodes {nodes} ")),
+            "{name}"
+        );
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        assert_eq!(analysis.model.graph.node_count(), nodes as usize, "{name}");
+        let (outcome, found) = reference_variant_start(&text).expect("decided");
+        assert_eq!((found, claimed_moves(&text)), (moves, moves), "{name}");
+        let keyword = match outcome {
+            Outcome::MouseWins => "mouse",
+            _ => "cat",
+        };
+        assert!(text.contains(&format!("\nexpect {keyword}")), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked}");
+}
+
 /// Every graph submitted as a missing test case and kept in `examples/published/` has
 /// the length its comment gives, by the reference solver (the 50-node ones only under
 /// `CMG_SLOW_TESTS`), and names its source.
