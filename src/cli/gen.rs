@@ -391,10 +391,10 @@ fn cmg_text(
     ));
     let mut statements = String::new();
     for line in variant
-        .map(rule_statements)
+        .map(Variant::rule_statements)
         .unwrap_or_default()
         .into_iter()
-        .chain(graph_statements(&found.graph))
+        .chain(cmg_ide::move_statements(&found.graph.adjacency()))
     {
         statements.push_str(&line);
         statements.push('\n');
@@ -426,83 +426,6 @@ fn cmg_text(
         statements,
         winner.word()
     )
-}
-
-/// The `rule` statements of a variant that differ from LeetCode 913's game, in the order
-/// `cmg fmt` puts them.
-fn rule_statements(variant: &Variant) -> Vec<String> {
-    let mut lines = Vec::new();
-    if let Some(limit) = variant.limit {
-        lines.push(format!("rule limit {limit}"));
-    }
-    if variant.cat_first {
-        lines.push("rule first cat".to_owned());
-    }
-    if (variant.mouse, variant.cat) != (1, 2) {
-        lines.push(format!("rule start {} {}", variant.mouse, variant.cat));
-    }
-    if variant.holes != 1 {
-        let holes: Vec<String> = (0..64)
-            .filter(|&node| variant.holes >> node & 1 == 1)
-            .map(|node: u32| node.to_string())
-            .collect();
-        lines.push(format!("rule holes {}", holes.join(" ")));
-    }
-    if variant.cat_enters_holes {
-        lines.push("rule cat-enters-holes".to_owned());
-    }
-    lines
-}
-
-/// The graph's statements: `a -- b` for the moves both ways, `a -> b` for those one way
-/// only, `node a` for a node without either.
-fn graph_statements(graph: &Graph) -> Vec<String> {
-    let rows = graph.rows();
-    let both: Vec<Vec<u32>> = graph
-        .adjacency()
-        .iter()
-        .enumerate()
-        .map(|(node, list)| {
-            list.iter()
-                .copied()
-                .filter(|&next| rows[next as usize] >> node & 1 == 1)
-                .collect()
-        })
-        .collect();
-    let one_way: Vec<Vec<String>> = graph
-        .adjacency()
-        .iter()
-        .enumerate()
-        .map(|(node, list)| {
-            list.iter()
-                .filter(|&&next| rows[next as usize] >> node & 1 == 0)
-                .map(u32::to_string)
-                .collect()
-        })
-        .collect();
-    let has_arc = |node: usize| {
-        !one_way[node].is_empty()
-            || rows
-                .iter()
-                .enumerate()
-                .any(|(from, row)| row >> node & 1 == 1 && rows[node] >> from & 1 == 0)
-    };
-    let mut lines: Vec<String> = cmg_ide::edge_statements((0u32..).zip(&both))
-        .into_iter()
-        .filter(|line| {
-            line.strip_prefix("node ")
-                .and_then(|node| node.parse().ok())
-                .is_none_or(|node: usize| !has_arc(node))
-        })
-        .collect();
-    for (node, arcs) in one_way.iter().enumerate() {
-        match arcs.as_slice() {
-            [] => {}
-            [one] => lines.push(format!("{node} -> {one}")),
-            many => lines.push(format!("{node} -> {{{}}}", many.join(" "))),
-        }
-    }
-    lines
 }
 
 /// The rules of the `.cmg` file at `path` (`--rules`), and whether it has a one-way edge:
@@ -555,33 +478,17 @@ fn variant_of(
     directed: bool,
     nodes: usize,
 ) -> Result<Variant, CliError> {
-    let (rules, has_arcs) = match rules {
-        Some((rules, has_arcs)) => (rules.clone(), *has_arcs),
-        None => (Rules::default(), false),
-    };
-    let ids = rules
-        .holes
-        .iter()
-        .chain([&rules.mouse_start, &rules.cat_start]);
-    if let Some(&beyond) = ids.clone().find(|&&id| id as usize >= nodes) {
-        return Err(CliError(format!(
-            "the rules name node {beyond}, and a graph of {nodes} nodes has 0 to {}: ask for more --nodes",
-            nodes - 1
-        )));
-    }
-    let variant = Variant {
-        holes: rules.holes.iter().fold(0, |mask, &hole| mask | 1 << hole),
-        mouse: rules.mouse_start as usize,
-        cat: rules.cat_start as usize,
+    let default = (Rules::default(), false);
+    let (rules, has_arcs) = rules.unwrap_or(&default);
+    let variant = Variant::new(&rules.holes, rules.mouse_start, rules.cat_start, nodes)
+        .map_err(|why| CliError(format!("cmg gen cannot search this game: {why}")))?;
+    Ok(Variant {
         cat_first: rules.first == cmg_solve::Player::Cat,
         cat_enters_holes: rules.cat_enters_holes,
         limit: rules.limit,
-        directed: directed || has_arcs,
-    };
-    match variant.unfit(nodes) {
-        Some(why) => Err(CliError(format!("cmg gen cannot search this game: {why}"))),
-        None => Ok(variant),
-    }
+        directed: directed || *has_arcs,
+        ..variant
+    })
 }
 
 /// The graph of `--from`: a `.json` file holds an adjacency list, anything else is `.cmg`

@@ -27,6 +27,58 @@ pub struct Variant {
 }
 
 impl Variant {
+    /// LeetCode 913's other rules with these holes and starts, for a graph of `nodes`
+    /// nodes (set the other fields after); why not, in words, when a hole or a start is
+    /// not one of its nodes, or the variant does not fit it ([`Variant::unfit`]).
+    pub fn new(holes: &[u32], mouse: u32, cat: u32, nodes: usize) -> Result<Variant, String> {
+        let ids = holes.iter().chain([&mouse, &cat]);
+        if let Some(&beyond) = ids.clone().find(|&&id| id as usize >= nodes.min(64)) {
+            return Err(format!(
+                "the rules name node {beyond}, and a graph of {nodes} nodes has 0 to {}",
+                nodes.saturating_sub(1)
+            ));
+        }
+        let variant = Variant {
+            holes: holes.iter().fold(0, |mask, &hole| mask | 1 << hole),
+            mouse: mouse as usize,
+            cat: cat as usize,
+            cat_first: false,
+            cat_enters_holes: false,
+            limit: None,
+            directed: false,
+        };
+        match variant.unfit(nodes) {
+            Some(why) => Err(why),
+            None => Ok(variant),
+        }
+    }
+
+    /// The `rule` statements of the rules that differ from LeetCode 913's game, in the
+    /// order `cmg fmt` puts them: what a graph found in this variant states.
+    pub fn rule_statements(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        if let Some(limit) = self.limit {
+            lines.push(format!("rule limit {limit}"));
+        }
+        if self.cat_first {
+            lines.push("rule first cat".to_owned());
+        }
+        if (self.mouse, self.cat) != (1, 2) {
+            lines.push(format!("rule start {} {}", self.mouse, self.cat));
+        }
+        if self.holes != 1 {
+            let holes: Vec<String> = (0..64u32)
+                .filter(|&node| self.holes >> node & 1 == 1)
+                .map(|node| node.to_string())
+                .collect();
+            lines.push(format!("rule holes {}", holes.join(" ")));
+        }
+        if self.cat_enters_holes {
+            lines.push("rule cat-enters-holes".to_owned());
+        }
+        lines
+    }
+
     /// The number of holes.
     pub fn hole_count(&self) -> usize {
         self.holes.count_ones() as usize
