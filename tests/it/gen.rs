@@ -689,6 +689,7 @@ fn variant_requests_that_cannot_be_served_get_clear_messages() {
     let far = rules_file(&dir, "far.cmg", "rule holes 0 9\n");
     let on_hole = rules_file(&dir, "on-hole.cmg", "rule holes 0 3\nrule start 3 4\n");
     let unknown = rules_file(&dir, "unknown.cmg", "rule limt 9\n");
+    let together = rules_file(&dir, "together.cmg", "rule start 3 3\n");
     for (args, message) in [
         (
             &["--nodes", "6", "--rules", &limit, "--exhaustive"][..],
@@ -717,6 +718,10 @@ fn variant_requests_that_cannot_be_served_get_clear_messages() {
         (
             &["--nodes", "6", "--rules", &unknown][..],
             "1 error in its rules",
+        ),
+        (
+            &["--nodes", "6", "--rules", &together][..],
+            "the mouse and the cat start on the same node",
         ),
         (
             &["--nodes", "6", "--rules", "/nonexistent/r.cmg"][..],

@@ -96,7 +96,7 @@ impl Variant {
 
     /// Why a graph of `nodes` nodes cannot hold this variant, in words; `None` if it can.
     pub fn unfit(&self, nodes: usize) -> Option<String> {
-        let in_range = |node: usize| node < nodes;
+        let in_range = |node: usize| node < nodes.min(64);
         if self.holes == 0 {
             return Some("the variant has no hole".to_owned());
         }
