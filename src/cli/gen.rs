@@ -10,8 +10,10 @@ use super::input::read_source;
 use super::render;
 use super::{CliError, CliResult};
 use cmg_core::analysis::Analysis;
-use cmg_core::model::Severity;
-use cmg_gen::{search, Constraints, Found, Graph, Request, Winner, MAX_NODES};
+use cmg_core::model::{Code, Rules, Severity};
+use cmg_gen::{
+    search, search_variant, Constraints, Found, Graph, Request, Variant, Winner, MAX_NODES,
+};
 
 /// The puzzle's largest graph (LeetCode 913: `3 <= graph.length <= 50`).
 const PUZZLE_MAX_NODES: usize = 50;
@@ -37,18 +39,29 @@ pub struct Args {
     /// Threads that search side by side (default: the machine's cores, at most 8).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
-    /// Start from this graph (`.cmg`, or an adjacency list in a `.json` file) and keep its node count.
+    /// Start from this graph (`.cmg`, or an adjacency list in a `.json` file) and keep its
+    /// node count; the rules and one-way edges of a `.cmg` file set the game searched in,
+    /// as `--rules` does.
     #[arg(long, value_name = "FILE")]
     from: Option<String>,
+    /// Search in the game of this `.cmg` file's `rule` statements (its edges are not
+    /// read; one `->` edge among them makes the search's graphs directed).
+    #[arg(long, value_name = "FILE")]
+    rules: Option<String>,
+    /// Search directed graphs: the changes add and remove one-way edges.
+    #[arg(long)]
+    directed: bool,
     /// Stop as soon as a game longer than T moves (plies) is found; exit 1 if none is.
     #[arg(long, value_name = "T")]
     longer_than: Option<u32>,
     /// `cmg` (a `.cmg` file with an `expect` line) or `json` (LeetCode's adjacency list).
     #[arg(long, value_enum, default_value_t = FormatArg::Cmg)]
     format: FormatArg,
-    /// `leetcode`: every node has a neighbour and node 2 one besides the hole; `none`: any graph.
-    #[arg(long, value_enum, default_value_t = ConstraintsArg::Leetcode)]
-    constraints: ConstraintsArg,
+    /// `leetcode` (the default for LeetCode 913's game): every node has a neighbour and node
+    /// 2 one besides the hole; `none` (the default and only choice with `--rules` or
+    /// `--directed`): any graph.
+    #[arg(long, value_enum)]
+    constraints: Option<ConstraintsArg>,
     /// Look at every graph on N nodes (3 to 12), one per isomorphism class, instead of
     /// searching: the longest game there is, proved by exhaustion.
     #[arg(long, conflicts_with_all = ["from", "longer_than", "steps", "seconds", "seed", "merge"])]
@@ -72,7 +85,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", requires = "exhaustive", conflicts_with_all = ["part", "checkpoint"])]
     graph6: Option<String>,
     /// Combine the records of every part of one exhaustive search, and print its result.
-    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["nodes", "from", "longer_than", "steps", "seconds", "seed", "outcome", "constraints"])]
+    #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["nodes", "from", "longer_than", "steps", "seconds", "seed", "outcome", "constraints", "rules", "directed"])]
     merge: Vec<String>,
 }
 
@@ -99,11 +112,27 @@ pub fn run(args: &Args) -> CliResult {
     if !args.merge.is_empty() {
         return super::exhaustive::merge(&args.merge, args.format == FormatArg::Json);
     }
-    let constraints = match args.constraints {
-        ConstraintsArg::Leetcode => Constraints::LeetCode,
-        ConstraintsArg::None => Constraints::None,
-    };
     let from = args.from.as_deref().map(read_graph).transpose()?;
+    let from_arcs = from
+        .as_ref()
+        .and_then(|(_, game)| game.as_ref())
+        .is_some_and(|&(_, arcs)| arcs);
+    let rules = match &args.rules {
+        Some(path) => Some(read_rules(path)?),
+        None => from.as_ref().and_then(|(_, game)| game.clone()),
+    };
+    let directed = args.directed || from_arcs;
+    let is_variant = rules.is_some() || directed;
+    let constraints = match (args.constraints, is_variant) {
+        (Some(ConstraintsArg::Leetcode), true) => {
+            return Err(CliError(
+                "--constraints leetcode is for LeetCode 913's game; a search with rules or one-way edges takes any graph (--constraints none)".to_owned(),
+            ))
+        }
+        (Some(ConstraintsArg::None), _) | (None, true) => Constraints::None,
+        (Some(ConstraintsArg::Leetcode), false) | (None, false) => Constraints::LeetCode,
+    };
+    let from = from.map(|(graph, _)| graph);
     let nodes = match (&from, args.nodes) {
         (Some(graph), Some(nodes)) if graph.node_count() != nodes => {
             return Err(CliError(format!(
@@ -148,7 +177,15 @@ pub fn run(args: &Args) -> CliResult {
         OutcomeArg::Cat => Some(Winner::Cat),
         OutcomeArg::Any => None,
     };
+    let variant = is_variant
+        .then(|| variant_of(rules.as_ref(), directed, nodes))
+        .transpose()?;
     if args.exhaustive {
+        if variant.is_some() {
+            return Err(CliError(
+                "cmg gen --exhaustive looks at LeetCode 913's game only: search the variant without --exhaustive".to_owned(),
+            ));
+        }
         if nodes > cmg_gen::MAX_EXHAUSTIVE_NODES {
             return Err(CliError(format!(
                 "cmg gen --exhaustive looks at graphs of 3 to {} nodes, not {nodes}: above that, search (without --exhaustive)",
@@ -175,6 +212,11 @@ pub fn run(args: &Args) -> CliResult {
             json: args.format == FormatArg::Json,
         });
     }
+    if variant.is_some() && args.format == FormatArg::Json {
+        return Err(CliError(
+            "--format json prints LeetCode's adjacency list, which cannot state rules or one-way edges: use --format cmg".to_owned(),
+        ));
+    }
     if nodes > PUZZLE_MAX_NODES && constraints == Constraints::LeetCode {
         eprintln!(
             "cmg: note: {nodes} nodes is above LeetCode 913's cap of {PUZZLE_MAX_NODES}; the other constraints hold"
@@ -200,7 +242,7 @@ pub fn run(args: &Args) -> CliResult {
     });
     // Ctrl-C or SIGTERM stops the search at its next step and prints the best so far.
     let interrupts = super::interrupt::Interrupts::install();
-    let found = search(&request, |step| {
+    let go_on = |step: &cmg_gen::Progress| {
         let elapsed = started.elapsed();
         if let Some(bar) = &progress {
             bar.set_message(format!(
@@ -216,7 +258,11 @@ pub fn run(args: &Args) -> CliResult {
         elapsed < deadline
             && args.steps.is_none_or(|last| step.steps_run < last)
             && interrupts.received().is_none()
-    });
+    };
+    let found = match &variant {
+        Some(variant) => search_variant(&request, variant, go_on),
+        None => search(&request, go_on),
+    };
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
@@ -250,12 +296,17 @@ pub fn run(args: &Args) -> CliResult {
         );
         return Ok(ExitCode::FAILURE);
     };
+    // A game as long as the turn limit ends the search too: none can be longer.
+    let at_the_limit = variant
+        .and_then(|variant| variant.limit)
+        .is_some_and(|limit| moves >= limit);
     let cut_by_time = found.steps_run
         < args
             .steps
             .unwrap_or(found.steps_planned)
             .min(found.steps_planned)
         && request.longer_than.is_none_or(|t| moves <= t)
+        && !at_the_limit
         && interrupted.is_none();
     if cut_by_time {
         eprintln!(
@@ -281,7 +332,14 @@ pub fn run(args: &Args) -> CliResult {
                     found.steps_planned
                 ));
             }
-            text.push_str(&cmg_text(args, &request, &found, winner, moves, elapsed));
+            text.push_str(&cmg_text(
+                args,
+                &request,
+                variant.as_ref(),
+                &found,
+                (winner, moves),
+                elapsed,
+            ));
             super::output::print(&text)
         }
     }
@@ -298,13 +356,14 @@ pub fn run(args: &Args) -> CliResult {
     Ok(super::exit_code(short))
 }
 
-/// The `.cmg` text of the result: how it was made, the length, the edges and the `expect` line.
+/// The `.cmg` text of the result: how it was made, the length, the variant's rules, the
+/// edges and the `expect` line.
 fn cmg_text(
     args: &Args,
     request: &Request,
+    variant: Option<&Variant>,
     found: &Found,
-    winner: Winner,
-    moves: u32,
+    (winner, moves): (Winner, u32),
     elapsed: f64,
 ) -> String {
     let mut command = format!(
@@ -314,39 +373,127 @@ fn cmg_text(
     if let Some(path) = &args.from {
         command.push_str(&format!(" --from {path}"));
     }
+    if let Some(path) = &args.rules {
+        command.push_str(&format!(" --rules {path}"));
+    }
+    if args.directed {
+        command.push_str(" --directed");
+    }
     if args.outcome != OutcomeArg::Any {
         command.push_str(&format!(" --outcome {}", winner.word()));
     }
-    if args.constraints == ConstraintsArg::None {
+    if args.constraints == Some(ConstraintsArg::None) {
         command.push_str(" --constraints none");
     }
     command.push_str(&format!(
         " --steps {} --threads {}",
         found.steps_run, request.threads
     ));
-    let mut edges = String::new();
-    for line in cmg_ide::edge_statements((0u32..).zip(&found.graph.adjacency())) {
-        edges.push_str(&line);
-        edges.push('\n');
+    let mut statements = String::new();
+    for line in variant
+        .map(Variant::rule_statements)
+        .unwrap_or_default()
+        .into_iter()
+        .chain(cmg_ide::move_statements(&found.graph.adjacency()))
+    {
+        statements.push_str(&line);
+        statements.push('\n');
     }
+    let start = match variant {
+        None => "mouse on 1 to move, cat on 2".to_owned(),
+        Some(variant) => {
+            let (mouse_moves, cat_moves) = if variant.cat_first {
+                ("", " to move")
+            } else {
+                (" to move", "")
+            };
+            format!(
+                "mouse on {}{mouse_moves}, cat on {}{cat_moves}",
+                variant.mouse, variant.cat
+            )
+        }
+    };
     format!(
         "# made by: {command}\n\
          # ({:.1} s, {} solves)\n\
-         # the {} wins in {} ({}) from the start: mouse on 1 to move, cat on 2\n\
+         # the {} wins in {} ({}) from the start: {start}\n\
          {}expect {}\n",
         elapsed,
         found.solves,
         winner.word(),
         super::render::plural(moves as usize, "move"),
         if moves == 1 { "one ply" } else { "plies" },
-        edges,
+        statements,
         winner.word()
     )
 }
 
+/// The rules of the `.cmg` file at `path` (`--rules`), and whether it has a one-way edge:
+/// its `rule` statements must read without error; its graph is not looked at.
+fn read_rules(path: &str) -> Result<(Rules, bool), CliError> {
+    let source = read_source(path)?;
+    let analysis = Analysis::new(source.text.as_str());
+    let of_the_rules = [
+        Code::Syntax,
+        Code::NumberTooLarge,
+        Code::UnknownRule,
+        Code::DuplicateRule,
+        Code::BadLimit,
+        Code::RuleArguments,
+    ];
+    refuse_errors(&analysis, path, " in its rules", |code| {
+        of_the_rules.contains(&code)
+    })?;
+    let graph = &analysis.model.graph;
+    Ok((graph.rules().clone(), graph.has_arcs()))
+}
+
+/// An error when the file at `path` has errors whose code `counts`: "`{path}` has 2
+/// errors{what}", pointing at `cmg check`.
+fn refuse_errors(
+    analysis: &Analysis,
+    path: &str,
+    what: &str,
+    counts: impl Fn(Code) -> bool,
+) -> Result<(), CliError> {
+    let errors = analysis
+        .diagnostics(None)
+        .into_iter()
+        .filter(|d| d.severity() == Severity::Error && counts(d.code))
+        .count();
+    if errors > 0 {
+        return Err(CliError(format!(
+            "{path} has {}{what}: `cmg check {path}` shows them",
+            render::plural(errors, "error")
+        )));
+    }
+    Ok(())
+}
+
+/// The variant searched: the file's rules (LeetCode 913's without one), its edges one-way
+/// when `directed` or when the file has a one-way edge; its holes and starts must be
+/// nodes of the graph of `nodes` nodes, the starts two nodes that are not holes.
+fn variant_of(
+    rules: Option<&(Rules, bool)>,
+    directed: bool,
+    nodes: usize,
+) -> Result<Variant, CliError> {
+    let default = (Rules::default(), false);
+    let (rules, has_arcs) = rules.unwrap_or(&default);
+    let variant = Variant::new(&rules.holes, rules.mouse_start, rules.cat_start, nodes)
+        .map_err(|why| CliError(format!("cmg gen cannot search this game: {why}")))?;
+    Ok(Variant {
+        cat_first: rules.first == cmg_solve::Player::Cat,
+        cat_enters_holes: rules.cat_enters_holes,
+        limit: rules.limit,
+        directed: directed || *has_arcs,
+        ..variant
+    })
+}
+
 /// The graph of `--from`: a `.json` file holds an adjacency list, anything else is `.cmg`
 /// text, which must be free of errors and number its nodes 0 to n-1.
-fn read_graph(path: &str) -> Result<Graph, CliError> {
+fn read_graph(path: &str) -> Result<(Graph, Option<(Rules, bool)>), CliError> {
     let source = read_source(path)?;
     let text = if path.ends_with(".json") {
         let lists: Vec<Vec<u64>> = serde_json::from_str(strip_assignment(&source.text))
@@ -357,28 +504,25 @@ fn read_graph(path: &str) -> Result<Graph, CliError> {
         source.text
     };
     let analysis = Analysis::new(text.as_str());
-    let errors = analysis
-        .diagnostics(None)
-        .into_iter()
-        .filter(|d| d.severity() == Severity::Error)
-        .count();
-    if errors > 0 {
-        return Err(CliError(format!(
-            "{path} has {}: `cmg check {path}` shows them",
-            render::plural(errors, "error")
-        )));
-    }
+    refuse_errors(&analysis, path, "", |_| true)?;
     let graph = &analysis.model.graph;
     if !graph.is_contiguous() || graph.node_count() < 3 {
         return Err(CliError(format!(
             "{path}: cmg gen needs nodes numbered 0 to n-1 without gaps, with n at least 3"
         )));
     }
-    let lists: Vec<Vec<u32>> = graph.adjacency_lists();
-    Graph::from_adjacency(&lists).ok_or_else(|| {
+    // Ids are indices here (0 to n-1), so the move lists hold ids.
+    let read = if graph.has_arcs() {
+        Graph::from_moves(&graph.move_lists())
+    } else {
+        Graph::from_adjacency(&graph.adjacency_lists())
+    };
+    let read = read.ok_or_else(|| {
         CliError(format!(
             "{path} has {} nodes; cmg gen handles at most {MAX_NODES}",
             graph.node_count()
         ))
-    })
+    })?;
+    let game = (!graph.is_standard()).then(|| (graph.rules().clone(), graph.has_arcs()));
+    Ok((read, game))
 }

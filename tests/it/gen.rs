@@ -218,21 +218,7 @@ fn a_seed_gives_one_graph_and_check_accepts_it() {
 
     // The file checks clean (its `expect` line holds) and solves to the claimed length.
     let dir = tempdir("seed");
-    let file = dir.join("long.cmg");
-    std::fs::write(&file, &first).unwrap();
-    let check = cmg().arg("check").arg(&file).output().unwrap();
-    assert!(
-        check.status.success(),
-        "{}",
-        String::from_utf8_lossy(&check.stdout)
-    );
-    let solved = cmg().args(["solve", "--json"]).arg(&file).output().unwrap();
-    let json: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
-    assert_eq!(json["moves"], claimed_moves(&first));
-    assert!(
-        first.contains(&format!("expect {}\n", json["outcome"].as_str().unwrap())),
-        "{first}"
-    );
+    checks_and_solves_to_its_claim(&dir.join("long.cmg"), &first);
 
     // The JSON format is the same graph as one adjacency list.
     let (_, json_out, _) = gen(&[&small_run("7")[..], &["--format", "json"]].concat());
@@ -466,6 +452,43 @@ fn record_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// The records of other games in `examples/variant-records/` (`directed-n8-41.cmg`: 8
+/// nodes, 41 moves) have their lengths, by the variant reference, in the game their
+/// files state, and name the command that made them.
+#[test]
+fn variant_record_graphs_have_their_lengths() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/variant-records");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let numbers: Vec<u32> = name
+            .trim_end_matches(".cmg")
+            .split('-')
+            .filter_map(|part| part.trim_start_matches('n').parse().ok())
+            .collect();
+        let [nodes, moves] = numbers[..] else {
+            panic!("{name}: a name like directed-n8-41.cmg");
+        };
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with(&format!("# made by: cmg gen --nodes {nodes} ")),
+            "{name}"
+        );
+        let analysis = cmg_core::analysis::Analysis::new(text.as_str());
+        assert_eq!(analysis.model.graph.node_count(), nodes as usize, "{name}");
+        let (outcome, found) = reference_variant_start(&text).expect("decided");
+        assert_eq!((found, claimed_moves(&text)), (moves, moves), "{name}");
+        let keyword = match outcome {
+            Outcome::MouseWins => "mouse",
+            _ => "cat",
+        };
+        assert!(text.contains(&format!("\nexpect {keyword}")), "{name}");
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked}");
+}
+
 /// Every graph submitted as a missing test case and kept in `examples/published/` has
 /// the length its comment gives, by the reference solver (the 50-node ones only under
 /// `CMG_SLOW_TESTS`), and names its source.
@@ -494,8 +517,220 @@ fn published_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// Writes `cmg gen`'s output to `file`: it checks clean (its `expect` line holds in its
+/// game), and `cmg solve` finds the length its comment claims and the winner it expects.
+fn checks_and_solves_to_its_claim(file: &Path, out: &str) {
+    std::fs::write(file, out).unwrap();
+    let check = cmg().arg("check").arg(file).output().unwrap();
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    let solved = cmg().args(["solve", "--json"]).arg(file).output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(json["moves"], claimed_moves(out), "{json}");
+    assert!(
+        out.contains(&format!("expect {}\n", json["outcome"].as_str().unwrap())),
+        "{out}"
+    );
+}
+
 fn tempdir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("cmg-gen-test-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The winner and moves of a generated variant file's game from its start, by the plain
+/// reference of the variant game (backward induction layer by layer, under the limit),
+/// read from the file by `cmg_core`.
+fn reference_variant_start(text: &str) -> Option<(Outcome, u32)> {
+    let analysis = cmg_core::analysis::Analysis::new(text);
+    let graph = &analysis.model.graph;
+    let rules = graph.rules();
+    let reference = cmg_solve::variant_reference::VariantReference::new(
+        &graph.move_lists(),
+        graph.holes(),
+        rules.cat_enters_holes,
+    );
+    let positions = reference.positions().len() as u32;
+    let layers = reference.layers(rules.limit.unwrap_or(2 * positions + 2));
+    let start = Position {
+        mouse: graph.mouse_start().expect("the mouse's start"),
+        cat: graph.cat_start().expect("the cat's start"),
+        turn: rules.first,
+    };
+    layers.last().expect("a layer")[&start]
+}
+
+/// A rules file in a temporary directory.
+fn rules_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+/// A search in a variant (other holes and start, the cat first and in the holes, a limit,
+/// one-way edges): the file printed states the variant's rules and one-way edges, checks
+/// clean (its `expect` holds in that game), and `cmg solve` and the variant reference
+/// both find the length claimed; the same request prints the same graph.
+#[test]
+fn a_variant_search_prints_its_game_and_solves_to_its_claim() {
+    let dir = tempdir("variant");
+    let rules = rules_file(
+        &dir,
+        "rules.cmg",
+        "# the edges are not read\nrule holes 0 5\nrule start 3 4\nrule first cat\nrule cat-enters-holes\nrule limit 60\n1 -> 2\n",
+    );
+    let args = [
+        "--nodes",
+        "8",
+        "--rules",
+        &rules,
+        "--steps",
+        "3",
+        "--threads",
+        "1",
+    ];
+    let (code, out, stderr) = gen(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+    let (_, again, _) = gen(&args);
+    assert_eq!(without_timing(&out), without_timing(&again));
+    for line in [
+        "rule limit 60\nrule first cat\nrule start 3 4\nrule holes 0 5\nrule cat-enters-holes\n",
+        "from the start: mouse on 3, cat on 4 to move\n",
+    ] {
+        assert!(out.contains(line), "{line:?} in {out}");
+    }
+    assert!(out.contains(" -> "), "one-way edges: {out}");
+    let claimed = claimed_moves(&out);
+    assert!(claimed > 10, "{out}");
+
+    let file = dir.join("found.cmg");
+    checks_and_solves_to_its_claim(&file, &out);
+    let (_, moves) = reference_variant_start(&out).expect("decided");
+    assert_eq!(moves, claimed);
+
+    // Its file as `--from`: the same game (rules and one-way edges), renamed into the
+    // search's labels and back, and never a shorter game.
+    let (code, from_out, stderr) = gen(&[
+        "--from",
+        file.to_str().unwrap(),
+        "--steps",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        from_out.contains("rule start 3 4\nrule holes 0 5\n"),
+        "{from_out}"
+    );
+    assert!(claimed_moves(&from_out) >= claimed, "{from_out}");
+    assert_eq!(
+        reference_variant_start(&from_out).map(|(_, moves)| moves),
+        Some(claimed_moves(&from_out))
+    );
+}
+
+/// `--directed` alone searches LeetCode 913's game on directed graphs: one-way edges in
+/// the file, no rule, and the claim holds.
+#[test]
+fn directed_searches_one_way_edges() {
+    let (code, out, stderr) = gen(&[
+        "--nodes",
+        "7",
+        "--directed",
+        "--steps",
+        "2",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.contains(" -> ") && !out.contains("rule "), "{out}");
+    assert!(out.contains("--directed --steps 2 "), "{out}");
+    let (_, moves) = reference_variant_start(&out).expect("decided");
+    assert_eq!(moves, claimed_moves(&out));
+}
+
+/// Under a turn limit no game is longer than the limit: the search stops when it has one
+/// that long, without a note that the time ran out.
+#[test]
+fn a_turn_limit_caps_the_search() {
+    let dir = tempdir("limit");
+    let rules = rules_file(&dir, "limit.cmg", "rule limit 7\n");
+    let (code, out, stderr) = gen(&[
+        "--nodes",
+        "9",
+        "--rules",
+        &rules,
+        "--steps",
+        "40",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(claimed_moves(&out), 7, "{out}");
+    assert!(!out.contains("--steps 40"), "it stopped early: {out}");
+    assert_eq!(
+        reference_variant_start(&out).map(|(_, moves)| moves),
+        Some(7)
+    );
+}
+
+/// What a variant search cannot do, said plainly (exit 2).
+#[test]
+fn variant_requests_that_cannot_be_served_get_clear_messages() {
+    let dir = tempdir("variant-bad");
+    let limit = rules_file(&dir, "limit.cmg", "rule limit 9\n");
+    let far = rules_file(&dir, "far.cmg", "rule holes 0 9\n");
+    let on_hole = rules_file(&dir, "on-hole.cmg", "rule holes 0 3\nrule start 3 4\n");
+    let unknown = rules_file(&dir, "unknown.cmg", "rule limt 9\n");
+    let together = rules_file(&dir, "together.cmg", "rule start 3 3\n");
+    for (args, message) in [
+        (
+            &["--nodes", "6", "--rules", &limit, "--exhaustive"][..],
+            "--exhaustive looks at LeetCode 913's game only",
+        ),
+        (
+            &["--nodes", "6", "--directed", "--exhaustive"][..],
+            "--exhaustive looks at LeetCode 913's game only",
+        ),
+        (
+            &["--nodes", "6", "--rules", &limit, "--format", "json"][..],
+            "cannot state rules or one-way edges",
+        ),
+        (
+            &["--nodes", "6", "--directed", "--constraints", "leetcode"][..],
+            "--constraints leetcode is for LeetCode 913's game",
+        ),
+        (
+            &["--nodes", "6", "--rules", &far][..],
+            "the rules name node 9, and a graph of 6 nodes has 0 to 5",
+        ),
+        (
+            &["--nodes", "6", "--rules", &on_hole][..],
+            "a start is on a hole",
+        ),
+        (
+            &["--nodes", "6", "--rules", &unknown][..],
+            "1 error in its rules",
+        ),
+        (
+            &["--nodes", "6", "--rules", &together][..],
+            "the mouse and the cat start on the same node",
+        ),
+        (
+            &["--nodes", "6", "--rules", "/nonexistent/r.cmg"][..],
+            "cannot read /nonexistent/r.cmg",
+        ),
+    ] {
+        let (code, out, stderr) = gen(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
 }

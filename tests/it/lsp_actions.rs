@@ -114,14 +114,14 @@ const SHORT_URI: &str = "file:///actions/short.cmg";
 /// Seven nodes whose game is short: the mouse steps next to the hole at once.
 const SHORT: &str = "0 -- 3 -- 1\n3 -- 4 -- 2\n4 -- 5 -- 6 -- 2\n1 -- 5\n";
 
-/// A client that shows server-started progress, with `SHORT` open and published; the
+/// A client that shows server-started progress, with `text` open and published; the
 /// command of its "Find a longer game" action.
-async fn longer_game_command() -> (InMemoryClient, Value) {
+async fn longer_game_command(text: &str) -> (InMemoryClient, Value) {
     let mut client = in_memory();
     client
         .initialize(json!({"window": {"workDoneProgress": true}}), json!(null))
         .await;
-    client.open(SHORT_URI, 1, SHORT).await;
+    client.open(SHORT_URI, 1, text).await;
     client
         .diagnostics_where(SHORT_URI, |p| p["version"] == 1)
         .await;
@@ -156,23 +156,8 @@ fn moves_of(text: &str) -> u32 {
 /// searched from; the new text checks clean and its game is longer.
 #[tokio::test]
 async fn find_a_longer_game_offers_one_edit_of_the_whole_document() {
-    let (mut client, command) = longer_game_command().await;
-    let before = moves_of(SHORT);
-    let answer = client
-        .call(
-            "workspace/executeCommand",
-            json!({"command": command["command"], "arguments": command["arguments"]}),
-        )
-        .await;
-    assert_eq!(answer["before"], before, "{answer}");
-    let moves = answer["moves"].as_u64().expect("a longer game") as u32;
-    assert!(moves > before, "{answer}");
-    let edit = client
-        .server_requests
-        .iter()
-        .find(|r| r["method"] == "workspace/applyEdit")
-        .expect("the edit was offered")["params"]["edit"]["documentChanges"][0]
-        .clone();
+    let (mut client, command) = longer_game_command(SHORT).await;
+    let (moves, edit) = longer_game_edit(&mut client, &command, SHORT).await;
     assert_eq!(edit["textDocument"]["version"], 1, "{edit}");
     assert_eq!(
         edit["edits"][0]["range"]["start"],
@@ -218,12 +203,60 @@ async fn find_a_longer_game_offers_one_edit_of_the_whole_document() {
     assert_eq!(kinds.last().map(String::as_str), Some("end"), "{kinds:?}");
 }
 
+/// Runs the action's `command` on `text`'s document: the longer game's moves (longer
+/// than `text`'s, which the answer names) and the edit offered.
+async fn longer_game_edit(
+    client: &mut InMemoryClient,
+    command: &Value,
+    text: &str,
+) -> (u32, Value) {
+    let before = moves_of(text);
+    let answer = client
+        .call(
+            "workspace/executeCommand",
+            json!({"command": command["command"], "arguments": command["arguments"]}),
+        )
+        .await;
+    assert_eq!(answer["before"], before, "{answer}");
+    let moves = answer["moves"].as_u64().expect("a longer game") as u32;
+    assert!(moves > before, "{answer}");
+    let edit = client
+        .server_requests
+        .iter()
+        .find(|r| r["method"] == "workspace/applyEdit")
+        .expect("the edit was offered")["params"]["edit"]["documentChanges"][0]
+        .clone();
+    (moves, edit)
+}
+
+/// In a file with rules and a one-way edge the search stays in the file's game: the text
+/// offered states the same rules, checks clean, and its game there is the longer one.
+#[tokio::test]
+async fn find_a_longer_game_keeps_the_files_game() {
+    const VARIANT: &str =
+        "rule first cat\nrule holes 0 6\n0 -- 3 -- 1\n3 -- 4 -- 2\n4 -- 5 -- 6\n1 -- 5\n2 -> 1\n";
+    let (mut client, command) = longer_game_command(VARIANT).await;
+    let (moves, edit) = longer_game_edit(&mut client, &command, VARIANT).await;
+    let text = edit["edits"][0]["newText"].as_str().unwrap();
+    assert!(
+        text.contains("\nrule first cat\nrule holes 0 6\n"),
+        "{text}"
+    );
+    assert_eq!(moves_of(text), moves, "{text}");
+    let analysis = cmg_core::analysis::Analysis::new(text);
+    let solution = cmg_solve::solve(&analysis.game().unwrap());
+    assert!(
+        !cmg_core::model::has_errors(&analysis.diagnostics(Some(&solution))),
+        "{text}"
+    );
+}
+
 /// The progress's cancel stops the search: no edit is offered, the answer is null.
 /// The cancel is sent before the client answers the progress's creation, which the
 /// search waits for, so it cannot finish first.
 #[tokio::test]
 async fn a_cancelled_search_offers_nothing() {
-    let (mut client, command) = longer_game_command().await;
+    let (mut client, command) = longer_game_command(SHORT).await;
     let id = client
         .send_request(
             "workspace/executeCommand",

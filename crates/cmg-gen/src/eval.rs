@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::graph::{Constraints, Graph, MAX_NODES};
+use crate::variant::Variant;
 
 /// Who wins a decided game; `mouse` or `cat` in words and in records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -40,6 +41,26 @@ const UNDECIDED: u8 = 0;
 const MOUSE_WINS: u8 = 1;
 const CAT_WINS: u8 = 2;
 
+/// The rules as the solve reads them, in the search's labels: the holes are the nodes
+/// `0..holes`, and the cat may stand on the nodes from `first_cat` on (0, or `holes`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Masks {
+    pub(crate) holes: usize,
+    pub(crate) first_cat: usize,
+    /// Rows are the moves out of each node, not edges: the solve walks the moves into a
+    /// node from their transpose.
+    pub(crate) directed: bool,
+}
+
+impl Masks {
+    /// LeetCode 913's game: the hole is node 0, where the cat may not go.
+    pub(crate) const STANDARD: Masks = Masks {
+        holes: 1,
+        first_cat: 1,
+        directed: false,
+    };
+}
+
 fn index(mouse: usize, cat: usize, turn: usize) -> usize {
     ((mouse << 6) | cat) << 1 | turn
 }
@@ -61,7 +82,7 @@ impl Start {
 }
 
 /// The decided games of every start of one graph, as [`Evaluator::starts`] counts them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Starts {
     /// The longest game; `None` if no start is decided.
     pub longest: Option<Start>,
@@ -77,6 +98,9 @@ pub struct Evaluator {
     left: Box<[u8]>,
     queue: Box<[u16]>,
     solves: u64,
+    /// A variant where the cat enters the holes has written positions with the cat on a
+    /// hole, which the standard game leaves undecided ([`Evaluator::all`] resets them).
+    cat_on_holes_written: bool,
 }
 
 impl Default for Evaluator {
@@ -93,6 +117,7 @@ impl Evaluator {
             left: vec![0; POSITIONS].into_boxed_slice(),
             queue: vec![0; POSITIONS].into_boxed_slice(),
             solves: 0,
+            cat_on_holes_written: false,
         }
     }
 
@@ -130,34 +155,75 @@ impl Evaluator {
         wanted: Option<Winner>,
         constraints: Constraints,
     ) -> Starts {
-        let mut starts = Starts {
-            longest: None,
-            total: 0,
-        };
         if graph.node_count() < 3 {
-            return starts;
+            return Starts::default();
         }
         self.run(graph, None);
-        for (mouse, cat) in graph.starts(constraints) {
-            let at = index(mouse, cat, MOUSE_TURN);
+        self.tally(graph.starts(constraints), MOUSE_TURN, wanted, None)
+    }
+
+    /// [`Evaluator::starts`] in a variant, on a graph in the search's labels (the holes
+    /// are nodes `0..variant.hole_count()`, [`Variant`]): every start with the mouse and
+    /// the cat on two nodes that are not holes, the first player of the variant to move,
+    /// and only games that end within its turn limit (a longer one is a draw there).
+    pub fn variant_starts(
+        &mut self,
+        graph: &Graph,
+        wanted: Option<Winner>,
+        variant: &Variant,
+    ) -> Starts {
+        let n = graph.node_count();
+        let holes = variant.hole_count();
+        if n < holes + 2 {
+            return Starts::default();
+        }
+        self.solve::<true>(graph, &variant.masks(), None);
+        let turn = if variant.cat_first {
+            CAT_TURN
+        } else {
+            MOUSE_TURN
+        };
+        let pairs = (holes..n).flat_map(|mouse| {
+            (holes..n)
+                .filter(move |&cat| cat != mouse)
+                .map(move |cat| (mouse, cat))
+        });
+        self.tally(pairs, turn, wanted, variant.limit)
+    }
+
+    /// The longest game and the sum of the games from `starts` (as `(mouse, cat)`, with
+    /// `turn` to move) in the table just solved: the decided ones, won by `wanted` when
+    /// given, that end within `limit` moves when given. Inlined, so that the standard
+    /// game's `None` limit costs its loop nothing.
+    #[inline(always)]
+    fn tally(
+        &self,
+        starts: impl Iterator<Item = (usize, usize)>,
+        turn: usize,
+        wanted: Option<Winner>,
+        limit: Option<u32>,
+    ) -> Starts {
+        let mut starts_seen = Starts::default();
+        for (mouse, cat) in starts {
+            let at = index(mouse, cat, turn);
             let Some((winner, moves)) = decoded(self.winner[at], self.moves[at]) else {
                 continue;
             };
-            if wanted.is_some_and(|w| w != winner) {
+            if wanted.is_some_and(|w| w != winner) || limit.is_some_and(|limit| moves > limit) {
                 continue;
             }
-            starts.total += u64::from(moves);
-            if starts.longest.is_some_and(|b| b.moves >= moves) {
+            starts_seen.total += u64::from(moves);
+            if starts_seen.longest.is_some_and(|b| b.moves >= moves) {
                 continue;
             }
-            starts.longest = Some(Start {
+            starts_seen.longest = Some(Start {
                 mouse,
                 cat,
                 winner,
                 moves,
             });
         }
-        starts
+        starts_seen
     }
 
     /// Solves every position (no early stop) and returns the table as
@@ -168,6 +234,29 @@ impl Evaluator {
         graph: &Graph,
     ) -> impl Fn(usize, usize, bool) -> Option<(Winner, u32)> + '_ {
         self.run(graph, None);
+        // Undecided, as they were before a variant wrote them.
+        if self.cat_on_holes_written {
+            for mouse in 0..graph.node_count() {
+                self.winner[index(mouse, 0, MOUSE_TURN)] = UNDECIDED;
+                self.winner[index(mouse, 0, CAT_TURN)] = UNDECIDED;
+            }
+        }
+        self.table()
+    }
+
+    /// [`Evaluator::all`] in a variant, on a graph in the search's labels (for the tests).
+    #[cfg(test)]
+    pub(crate) fn variant_all(
+        &mut self,
+        graph: &Graph,
+        variant: &Variant,
+    ) -> impl Fn(usize, usize, bool) -> Option<(Winner, u32)> + '_ {
+        self.solve::<true>(graph, &variant.masks(), None);
+        self.table()
+    }
+
+    /// The table just solved, as `(mouse, cat, mouse_to_move) -> Option<(winner, moves)>`.
+    fn table(&self) -> impl Fn(usize, usize, bool) -> Option<(Winner, u32)> + '_ {
         move |mouse, cat, mouse_turn| {
             let at = index(mouse, cat, if mouse_turn { MOUSE_TURN } else { CAT_TURN });
             decoded(self.winner[at], self.moves[at])
@@ -175,25 +264,60 @@ impl Evaluator {
     }
 
     fn run(&mut self, graph: &Graph, target: Option<usize>) -> Option<(Winner, u32)> {
+        self.solve::<false>(graph, &Masks::STANDARD, target)
+    }
+
+    /// The solve, for the standard game (`VARIANT` false: the masks are LeetCode 913's
+    /// constants, so this instance compiles to the standard game's loop) or for a variant's
+    /// `masks` (`VARIANT` true).
+    #[inline(always)]
+    fn solve<const VARIANT: bool>(
+        &mut self,
+        graph: &Graph,
+        masks: &Masks,
+        target: Option<usize>,
+    ) -> Option<(Winner, u32)> {
         self.solves += 1;
         let n = graph.node_count();
         let adjacency = graph.rows();
+        let masks = if VARIANT { *masks } else { Masks::STANDARD };
+        // The moves into each node: the rows themselves on an undirected graph.
+        let mut transposed = [0u64; MAX_NODES];
+        let incoming: &[u64] = if VARIANT && masks.directed {
+            for (from, &row) in adjacency.iter().enumerate() {
+                let mut bits = row;
+                while bits != 0 {
+                    transposed[bits.trailing_zeros() as usize] |= 1 << from;
+                    bits &= bits - 1;
+                }
+            }
+            &transposed[..n]
+        } else {
+            adjacency
+        };
         let (mut head, mut tail) = (0usize, 0usize);
-        // The cat's moves never include the hole.
+        // The cat's moves leave out the nodes it may not stand on (the holes).
+        let cat_nodes = !0u64 << masks.first_cat;
         let mut cat_moves = [0u8; MAX_NODES];
         for (moves, row) in cat_moves.iter_mut().zip(adjacency) {
-            *moves = (row & !1).count_ones() as u8;
+            *moves = (row & cat_nodes).count_ones() as u8;
+        }
+        // The positions with the cat where it may not stand cannot arise: the solve neither
+        // writes them nor reaches them, because the cat never moves there. A variant where
+        // the cat enters the holes writes them, and `all` hands them out.
+        if VARIANT && masks.first_cat == 0 {
+            self.cat_on_holes_written = true;
         }
         for (mouse, row) in adjacency.iter().enumerate() {
             let mouse_moves = row.count_ones() as u8;
-            // The positions with the cat on the hole cannot arise; they stay undecided and
-            // are never reached, because the cat never moves onto the hole.
-            for (cat, &cat_moves) in cat_moves.iter().enumerate().take(n).skip(1) {
+            for (cat, &cat_moves) in cat_moves[..n].iter().enumerate().skip(masks.first_cat) {
                 let mouse_at = index(mouse, cat, MOUSE_TURN);
                 let cat_at = index(mouse, cat, CAT_TURN);
                 self.left[mouse_at] = mouse_moves;
                 self.left[cat_at] = cat_moves;
-                let terminal = if mouse == 0 {
+                // The mouse on the cat is a cat win, on a hole too (when the cat may enter
+                // one); the test of the hole comes first, as it depends on the row alone.
+                let terminal = if mouse < masks.holes && (masks.first_cat > 0 || mouse != cat) {
                     MOUSE_WINS
                 } else if mouse == cat {
                     CAT_WINS
@@ -218,10 +342,10 @@ impl Evaluator {
             let (mouse, cat, turn) = (at >> 7, (at >> 1) & 63, at & 1);
             // The player who moved into `at` is the one not to move there now.
             let (previous_turn, mover_wins, mut froms) = if turn == MOUSE_TURN {
-                // The cat came from a neighbour of `cat`, never from the hole.
-                (CAT_TURN, CAT_WINS, adjacency[cat] & !1)
+                // The cat came from a node where it may stand.
+                (CAT_TURN, CAT_WINS, incoming[cat] & cat_nodes)
             } else {
-                (MOUSE_TURN, MOUSE_WINS, adjacency[mouse])
+                (MOUSE_TURN, MOUSE_WINS, incoming[mouse])
             };
             while froms != 0 {
                 let from = froms.trailing_zeros() as usize;
@@ -268,7 +392,9 @@ mod tests {
     use super::{Evaluator, Winner};
     use crate::graph::{Constraints, Graph};
     use crate::rng::Rng;
-    use cmg_solve::{solve, Game, Outcome, Player, Position};
+    use crate::variant::Variant;
+    use cmg_solve::variant_reference::VariantReference;
+    use cmg_solve::{solve, Game, Outcome, Player, Position, Rules};
 
     fn random_graph(rng: &mut Rng, n: usize, edge_chance: u64) -> Graph {
         let mut graph = Graph::empty(n);
@@ -294,6 +420,18 @@ mod tests {
             let graph = random_graph(&mut rng, n, chance);
             let game = Game::new(&graph.adjacency(), Some(0));
             let solution = solve(&game);
+            // A variant where the cat enters the hole first, which writes the positions with
+            // the cat on the hole: the standard table must not show them.
+            let cat_in_the_hole = Variant {
+                holes: 1,
+                mouse: 1,
+                cat: 2,
+                cat_first: false,
+                cat_enters_holes: true,
+                limit: None,
+                directed: false,
+            };
+            evaluator.variant_starts(&graph, None, &cat_in_the_hole);
             let table = evaluator.all(&graph);
             for mouse in 0..n {
                 for cat in 0..n {
@@ -385,5 +523,159 @@ mod tests {
         }
         // Most longest starts are not the standard one, so the renaming is exercised.
         assert!(moved > 500, "{moved}");
+    }
+
+    /// A random variant in the search's labels: 1 to 3 holes on the first nodes, the
+    /// other rules drawn, edges one-way or not; the start labels are the holes' next ones.
+    fn random_variant(rng: &mut Rng, n: usize) -> Variant {
+        let holes = 1 + rng.below(3.min(n as u64 - 2)) as usize;
+        Variant {
+            holes: (1 << holes) - 1,
+            mouse: holes,
+            cat: holes + 1,
+            cat_first: rng.below(2) == 0,
+            cat_enters_holes: rng.below(2) == 0,
+            limit: (rng.below(2) == 0).then(|| 1 + rng.below(12) as u32),
+            directed: rng.below(2) == 0,
+        }
+    }
+
+    /// A random graph for `variant`: arcs drawn one by one when it is directed.
+    fn random_board(rng: &mut Rng, n: usize, edge_chance: u64, variant: &Variant) -> Graph {
+        if !variant.directed {
+            return random_graph(rng, n, edge_chance);
+        }
+        let mut graph = Graph::empty(n);
+        for u in 0..n {
+            for v in (0..n).filter(|&v| v != u) {
+                if rng.below(100) < edge_chance {
+                    graph.toggle_arc(u, v);
+                }
+            }
+        }
+        graph
+    }
+
+    /// The solver's game for a variant in the search's labels, without its limit.
+    fn solver_game(graph: &Graph, variant: &Variant) -> Game {
+        Game::with_rules(
+            &graph.adjacency(),
+            Rules {
+                holes: (0..variant.hole_count() as u32).collect(),
+                cat_enters_holes: variant.cat_enters_holes,
+                limit: None,
+                cat_on_holes: false,
+            },
+        )
+    }
+
+    /// Every position of a variant's full table, both turns, on random graphs of 4 to 64
+    /// nodes (one-way edges or not, several holes, the cat in the holes), against
+    /// `cmg_solve` solving the same game; the positions with the cat on a hole it may not
+    /// enter cannot arise and are left out.
+    #[test]
+    fn variants_agree_with_the_solver_on_every_position() {
+        let mut rng = Rng::new(23);
+        let mut evaluator = Evaluator::new();
+        let mut long_games = 0;
+        for case in 0..240 {
+            let n = 4 + (case % 61);
+            let variant = random_variant(&mut rng, n);
+            let chance = [3, 8, 20, 50][case % 4];
+            let graph = random_board(&mut rng, n, chance, &variant);
+            let solution = solve(&solver_game(&graph, &variant));
+            // A standard solve first, so that the variant's table is not the first written.
+            evaluator.start(&random_graph(&mut rng, n, 20));
+            let table = evaluator.variant_all(&graph, &variant);
+            for mouse in 0..n {
+                for cat in 0..n {
+                    if cat < variant.hole_count() && !variant.cat_enters_holes {
+                        continue;
+                    }
+                    for (turn, mouse_turn) in [(Player::Mouse, true), (Player::Cat, false)] {
+                        let pos = Position {
+                            mouse: mouse as u32,
+                            cat: cat as u32,
+                            turn,
+                        };
+                        let expected = match (
+                            solution.outcome_within(pos, None),
+                            solution.moves_within(pos, None),
+                        ) {
+                            (Outcome::MouseWins, Some(moves)) => Some((Winner::Mouse, moves)),
+                            (Outcome::CatWins, Some(moves)) => Some((Winner::Cat, moves)),
+                            _ => None,
+                        };
+                        long_games += usize::from(expected.is_some_and(|(_, moves)| moves > 4));
+                        assert_eq!(
+                            table(mouse, cat, mouse_turn),
+                            expected,
+                            "{pos:?} in case {case}, {variant:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(long_games > 1000, "{long_games}");
+    }
+
+    /// The longest start of a variant and the sum over its starts, under its turn limit
+    /// and first player, against the reference's layers of backward induction (which
+    /// steps through the limit one move at a time), on small random graphs.
+    #[test]
+    fn variant_starts_agree_with_the_reference() {
+        let mut rng = Rng::new(29);
+        let mut evaluator = Evaluator::new();
+        let mut cut_by_the_limit = 0;
+        for case in 0..300 {
+            let n = 4 + (case % 4);
+            let variant = random_variant(&mut rng, n);
+            let graph = random_board(&mut rng, n, [25, 40, 60][case % 3], &variant);
+            let holes: Vec<u32> = (0..variant.hole_count() as u32).collect();
+            let reference =
+                VariantReference::new(&graph.adjacency(), &holes, variant.cat_enters_holes);
+            let layers = reference.layers(4 * (n * n) as u32 + 2);
+            let unlimited = layers.last().expect("a layer");
+            let layer = variant.limit.map_or(unlimited, |limit| {
+                &layers[(limit as usize).min(layers.len() - 1)]
+            });
+            let turn = if variant.cat_first {
+                Player::Cat
+            } else {
+                Player::Mouse
+            };
+            let (mut longest, mut total) = (None, 0);
+            for mouse in variant.hole_count()..n {
+                for cat in (variant.hole_count()..n).filter(|&cat| cat != mouse) {
+                    let pos = Position {
+                        mouse: mouse as u32,
+                        cat: cat as u32,
+                        turn,
+                    };
+                    cut_by_the_limit +=
+                        usize::from(layer[&pos].is_none() && unlimited[&pos].is_some());
+                    let Some((outcome, moves)) = layer[&pos] else {
+                        continue;
+                    };
+                    let winner = match outcome {
+                        Outcome::MouseWins => Winner::Mouse,
+                        _ => Winner::Cat,
+                    };
+                    total += u64::from(moves);
+                    if longest.is_none_or(|(_, most)| moves > most) {
+                        longest = Some((winner, moves));
+                    }
+                }
+            }
+            let starts = evaluator.variant_starts(&graph, None, &variant);
+            assert_eq!(starts.total, total, "case {case}, {variant:?}");
+            assert_eq!(
+                starts.longest.map(|start| (start.winner, start.moves)),
+                longest,
+                "case {case}, {variant:?} on {:?}",
+                graph.adjacency()
+            );
+        }
+        assert!(cut_by_the_limit > 20, "{cut_by_the_limit}");
     }
 }

@@ -1,6 +1,6 @@
-//! The graph the search changes: at most 64 nodes, one neighbour bitset per node, always
-//! undirected and without self-loops; and the rules an edge change must keep (LeetCode 913's
-//! constraints, or none).
+//! The graph the search changes: at most 64 nodes, one neighbour bitset per node, without
+//! self-loops, undirected (or, in a variant with one-way edges, one bitset of the moves out
+//! of each node); and the rules an edge change must keep (LeetCode 913's constraints, or none).
 
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +49,18 @@ impl Graph {
     /// The graph of adjacency lists, each edge counting both ways; self-loops, repeats and
     /// neighbours outside `0..n` are dropped. `None` above [`MAX_NODES`] nodes.
     pub fn from_adjacency(lists: &[Vec<u32>]) -> Option<Graph> {
+        Graph::from_lists(lists, true)
+    }
+
+    /// The graph of move lists (list `u`: the moves out of `u`), each entry one arc `u -> v`,
+    /// for a search on directed graphs; self-loops, repeats and moves outside `0..n` are
+    /// dropped. `None` above [`MAX_NODES`] nodes.
+    pub fn from_moves(lists: &[Vec<u32>]) -> Option<Graph> {
+        Graph::from_lists(lists, false)
+    }
+
+    /// The graph of `lists`, each entry also the other way when `both_ways`.
+    fn from_lists(lists: &[Vec<u32>], both_ways: bool) -> Option<Graph> {
         if lists.len() > MAX_NODES {
             return None;
         }
@@ -58,7 +70,9 @@ impl Graph {
                 let v = v as usize;
                 if v < lists.len() && v != u {
                     graph.rows[u] |= 1 << v;
-                    graph.rows[v] |= 1 << u;
+                    if both_ways {
+                        graph.rows[v] |= 1 << u;
+                    }
                 }
             }
         }
@@ -83,6 +97,13 @@ impl Graph {
         debug_assert_ne!(u, v);
         self.rows[u] ^= 1 << v;
         self.rows[v] ^= 1 << u;
+    }
+
+    /// Adds the arc `u -> v` if it is missing, removes it if it is there (`u != v`): a
+    /// change of a directed graph, whose rows are the moves out of each node.
+    pub fn toggle_arc(&mut self, u: usize, v: usize) {
+        debug_assert_ne!(u, v);
+        self.rows[u] ^= 1 << v;
     }
 
     /// The order of `n` nodes that makes `(mouse, cat)` the standard start: the hole stays

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cmg_core::analysis::Analysis;
-use cmg_gen::{search, Constraints, Graph, Request, Winner};
+use cmg_gen::{search, search_variant, Constraints, Graph, Request, Variant, Winner};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tower_lsp_server::jsonrpc::{Error, Result};
@@ -39,7 +39,8 @@ pub struct Target {
 }
 
 /// The action, for a document whose graph the generator can start from: nodes 0 to
-/// n-1 with 3 ≤ n ≤ 64, no error, and the puzzle's constraints met.
+/// n-1 with 3 ≤ n ≤ 64, no error, and the puzzle's constraints met (or, in a file with
+/// rules or one-way edges, holes and starts that the search in its game can keep).
 pub fn action(analysis: &Analysis, uri: &Uri, version: i32) -> Option<CodeAction> {
     start_graph(analysis)?;
     let target = Target {
@@ -58,14 +59,36 @@ pub fn action(analysis: &Analysis, uri: &Uri, version: i32) -> Option<CodeAction
     })
 }
 
-/// The generator's graph of the document, if it can start from it.
-fn start_graph(analysis: &Analysis) -> Option<Graph> {
+/// The generator's graph of the document, and the game it states when that is not
+/// LeetCode 913's, if the generator can start from it.
+fn start_graph(analysis: &Analysis) -> Option<(Graph, Option<Variant>)> {
     let graph = &analysis.model.graph;
     let errors = cmg_core::model::has_errors(&analysis.diagnostics(None));
     if errors || !graph.is_contiguous() || graph.node_count() < 3 {
         return None;
     }
-    Graph::from_adjacency(&graph.adjacency_lists()).filter(|g| g.meets(Constraints::LeetCode))
+    if graph.is_standard() {
+        return Graph::from_adjacency(&graph.adjacency_lists())
+            .filter(|g| g.meets(Constraints::LeetCode))
+            .map(|g| (g, None));
+    }
+    // The ids are the indices here (0 to n-1).
+    let rules = graph.rules();
+    let game = Variant::new(
+        &rules.holes,
+        rules.mouse_start,
+        rules.cat_start,
+        graph.node_count(),
+    )
+    .ok()?;
+    let variant = Variant {
+        cat_first: graph.first() == cmg_solve::Player::Cat,
+        cat_enters_holes: rules.cat_enters_holes,
+        limit: rules.limit,
+        directed: graph.has_arcs(),
+        ..game
+    };
+    Some((Graph::from_moves(&graph.move_lists())?, Some(variant)))
 }
 
 /// What a search found: the new text and its game, or why there is none.
@@ -87,12 +110,19 @@ pub enum Found {
 /// calling `progress` with the best length so far after each step. Blocking: run it on
 /// the blocking pool.
 pub fn find(analysis: &Analysis, cancel: &AtomicBool, mut progress: impl FnMut(u32)) -> Found {
-    let Some(from) = start_graph(analysis) else {
+    let Some((from, variant)) = start_graph(analysis) else {
         return Found::NotAGraph;
     };
-    let before = cmg_gen::Evaluator::new()
-        .start(&from)
-        .map(|(_, moves)| moves);
+    let before = match &variant {
+        None => cmg_gen::Evaluator::new()
+            .start(&from)
+            .map(|(_, moves)| moves),
+        // The file's own game, by the solver.
+        Some(_) => analysis.game().and_then(|game| {
+            let start = cmg_core::analysis::start_position(&analysis.model.graph)?;
+            cmg_solve::solve(&game).moves_to_end(start)
+        }),
+    };
     let request = Request {
         nodes: from.node_count(),
         winner: None,
@@ -105,16 +135,20 @@ pub fn find(analysis: &Analysis, cancel: &AtomicBool, mut progress: impl FnMut(u
         constraints: Constraints::LeetCode,
     };
     let started = Instant::now();
-    let found = search(&request, |step| {
+    let go_on = |step: &cmg_gen::Progress| {
         progress(step.best_moves);
         started.elapsed() < SEARCH_TIME && !cancel.load(Ordering::Relaxed)
-    });
+    };
+    let found = match &variant {
+        Some(variant) => search_variant(&request, variant, go_on),
+        None => search(&request, go_on),
+    };
     if cancel.load(Ordering::Relaxed) {
         return Found::Cancelled;
     }
     match found.result {
         Some((winner, moves)) if before.is_none_or(|before| moves > before) => Found::Longer {
-            text: cmg_text(&found.graph, winner, moves, before),
+            text: cmg_text(&found.graph, variant.as_ref(), winner, moves, before),
             moves,
             before,
         },
@@ -122,8 +156,15 @@ pub fn find(analysis: &Analysis, cancel: &AtomicBool, mut progress: impl FnMut(u
     }
 }
 
-/// The document's new text: a comment on where it came from, the edges, the `expect`.
-fn cmg_text(graph: &Graph, winner: Winner, moves: u32, before: Option<u32>) -> String {
+/// The document's new text: a comment on where it came from, the rules of its game, the
+/// edges, the `expect`.
+fn cmg_text(
+    graph: &Graph,
+    variant: Option<&Variant>,
+    winner: Winner,
+    moves: u32,
+    before: Option<u32>,
+) -> String {
     let keyword = winner.word();
     let mut text = format!(
         "# A longer game, found by the editor's \"Find a longer game from this graph\"\n# from a graph whose game {}: the {keyword} wins in {moves} moves (plies).\n",
@@ -132,7 +173,11 @@ fn cmg_text(graph: &Graph, winner: Winner, moves: u32, before: Option<u32>) -> S
             None => "was a draw".to_owned(),
         }
     );
-    for line in cmg_ide::edge_statements((0u32..).zip(&graph.adjacency())) {
+    let rules = variant.map(Variant::rule_statements).unwrap_or_default();
+    for line in rules
+        .into_iter()
+        .chain(cmg_ide::move_statements(&graph.adjacency()))
+    {
         text.push_str(&line);
         text.push('\n');
     }

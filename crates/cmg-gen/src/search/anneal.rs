@@ -33,10 +33,10 @@ impl Chain {
             if v >= u {
                 v += 1;
             }
-            if !self.graph.toggle_keeps(u, v, goal.constraints) {
+            if !goal.keeps(&self.graph, u, v) {
                 continue;
             }
-            self.graph.toggle(u, v);
+            goal.toggle(&mut self.graph, u, v);
             let new = goal.score(&mut self.evaluator, &self.graph);
             let accept = new >= self.score
                 || self.rng.unit() < (-(f64::from(self.score - new)) / temperature).exp();
@@ -47,7 +47,7 @@ impl Chain {
                     self.best.clone_from(&self.graph);
                 }
             } else {
-                self.graph.toggle(u, v);
+                goal.toggle(&mut self.graph, u, v);
             }
         }
     }
@@ -70,10 +70,12 @@ pub(super) fn search(
     let n = request.nodes;
     let planned = request.steps.max(1);
     // Growing: a from-scratch search spends its first 80 % of steps on the sizes below n, evenly.
+    // A variant with many holes starts with room for its start besides them.
+    let holes = goal.variant.map_or(1, |variant| variant.hole_count());
     let start_size = if request.from.is_some() {
         n
     } else {
-        FIRST_SIZE.min(n)
+        FIRST_SIZE.max(holes + 2).min(n)
     };
     let growth_steps = if start_size < n { planned * 4 / 5 } else { 0 };
     let sizes = (n - start_size) as u32;
@@ -159,7 +161,7 @@ pub(super) fn search(
         };
         // A game found while growing counts too: `finish` adds the nodes still missing
         // where they change nothing.
-        if progress.ends(request, &mut go_on) {
+        if progress.ends(request, goal, &mut go_on) {
             break;
         }
     }

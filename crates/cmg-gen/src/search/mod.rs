@@ -11,8 +11,9 @@
 mod anneal;
 mod tabu;
 
-use crate::eval::{Evaluator, Start, Winner};
+use crate::eval::{Evaluator, Start, Starts, Winner};
 use crate::graph::{Constraints, Graph};
+use crate::variant::Variant;
 
 /// What to search for.
 #[derive(Clone, Debug)]
@@ -67,15 +68,27 @@ fn solves_per_step(nodes: usize) -> u32 {
 /// graph whose longest game starts elsewhere is, renamed, a graph whose standard start has
 /// that game; and one full solve scores all n² starts, which makes the landscape far less
 /// flat than the standard start's length alone (measured in docs/records.md).
+///
+/// In a variant the graph is in the search's labels (its holes on `0..h`), the starts are
+/// the variant's ([`Evaluator::variant_starts`]), and a change toggles an arc when the
+/// variant's edges are one-way.
 #[derive(Clone, Copy)]
 struct Goal {
     wanted: Option<Winner>,
     constraints: Constraints,
+    variant: Option<Variant>,
 }
 
 impl Goal {
+    fn starts(self, evaluator: &mut Evaluator, graph: &Graph) -> Starts {
+        match &self.variant {
+            None => evaluator.starts(graph, self.wanted, self.constraints),
+            Some(variant) => evaluator.variant_starts(graph, self.wanted, variant),
+        }
+    }
+
     fn best(self, evaluator: &mut Evaluator, graph: &Graph) -> Option<Start> {
-        evaluator.longest_start(graph, self.wanted, self.constraints)
+        self.starts(evaluator, graph).longest
     }
 
     fn score(self, evaluator: &mut Evaluator, graph: &Graph) -> u32 {
@@ -84,8 +97,42 @@ impl Goal {
 
     /// The score with a second key for ties, as the tabu walks rank graphs.
     fn ranked(self, evaluator: &mut Evaluator, graph: &Graph) -> Score {
-        let starts = evaluator.starts(graph, self.wanted, self.constraints);
+        let starts = self.starts(evaluator, graph);
         (starts.longest.map_or(0, |start| start.moves), starts.total)
+    }
+
+    fn directed(self) -> bool {
+        self.variant.is_some_and(|variant| variant.directed)
+    }
+
+    /// The changes a walk may make on `n` nodes, as `(u, v)` for [`Goal::toggle`]: every
+    /// edge `u -- v` with `u < v`, or on directed graphs every arc `u -> v`.
+    fn changes(self, n: usize) -> impl Iterator<Item = (usize, usize)> {
+        let directed = self.directed();
+        (0..n).flat_map(move |u| {
+            (if directed { 0 } else { u + 1 }..n)
+                .filter(move |&v| v != u)
+                .map(move |v| (u, v))
+        })
+    }
+
+    /// Adds or removes the edge `u -- v`, or the arc `u -> v` on directed graphs.
+    fn toggle(self, graph: &mut Graph, u: usize, v: usize) {
+        if self.directed() {
+            graph.toggle_arc(u, v);
+        } else {
+            graph.toggle(u, v);
+        }
+    }
+
+    /// Whether the change of `u` and `v` keeps the constraints (a variant has none).
+    fn keeps(self, graph: &Graph, u: usize, v: usize) -> bool {
+        graph.toggle_keeps(u, v, self.constraints)
+    }
+
+    /// The longest game there can be: a game longer than the variant's turn limit is a draw.
+    fn cap(self) -> Option<u32> {
+        self.variant.and_then(|variant| variant.limit)
     }
 }
 
@@ -122,11 +169,18 @@ pub struct Progress {
 
 impl Progress {
     /// Whether the search ends after this step: a game longer than the request's
-    /// `longer_than` was found, or `go_on` says stop.
-    fn ends(&self, request: &Request, go_on: &mut impl FnMut(&Progress) -> bool) -> bool {
+    /// `longer_than` was found, a game as long as the variant's turn limit (none can be
+    /// longer), or `go_on` says stop.
+    fn ends(
+        &self,
+        request: &Request,
+        goal: Goal,
+        go_on: &mut impl FnMut(&Progress) -> bool,
+    ) -> bool {
         let done = request
             .longer_than
-            .is_some_and(|limit| self.best_moves > limit);
+            .is_some_and(|limit| self.best_moves > limit)
+            || goal.cap().is_some_and(|cap| self.best_moves >= cap);
         done || !go_on(self)
     }
 }
@@ -152,6 +206,29 @@ fn first_graph(n: usize) -> Graph {
 ///
 /// Panics if `nodes` is outside 3..=64, `threads` is 0, or `from` has another node count.
 pub fn search(request: &Request, go_on: impl FnMut(&Progress) -> bool) -> Found {
+    run(request, None, go_on)
+}
+
+/// [`search`] in a variant: the longest game under its rules, on graphs whose holes and
+/// start are where `variant` puts them (directed graphs when its edges are one-way). The
+/// request's constraints do not apply: a variant is not LeetCode 913's puzzle, and any
+/// graph is one of its boards.
+///
+/// # Panics
+///
+/// As [`search`], and if the variant does not fit `nodes` ([`Variant::unfit`]).
+pub fn search_variant(
+    request: &Request,
+    variant: &Variant,
+    go_on: impl FnMut(&Progress) -> bool,
+) -> Found {
+    if let Some(why) = variant.unfit(request.nodes) {
+        panic!("the variant does not fit {} nodes: {why}", request.nodes);
+    }
+    run(request, Some(*variant), go_on)
+}
+
+fn run(request: &Request, variant: Option<Variant>, go_on: impl FnMut(&Progress) -> bool) -> Found {
     let n = request.nodes;
     assert!(
         (3..=crate::MAX_NODES).contains(&n),
@@ -161,9 +238,25 @@ pub fn search(request: &Request, go_on: impl FnMut(&Progress) -> bool) -> Found 
     if let Some(graph) = &request.from {
         assert_eq!(graph.node_count(), n);
     }
+    // A graph to start from is in the variant's labels; the search's keep the holes first.
+    let renamed;
+    let request = match (variant, &request.from) {
+        (Some(variant), Some(graph)) => {
+            renamed = Request {
+                from: Some(graph.relabelled(&variant.search_order(n))),
+                ..request.clone()
+            };
+            &renamed
+        }
+        _ => request,
+    };
     let goal = Goal {
         wanted: request.winner,
-        constraints: request.constraints,
+        constraints: match variant {
+            Some(_) => Constraints::None,
+            None => request.constraints,
+        },
+        variant,
     };
     let walked = if n <= TABU_MAX_NODES {
         tabu::search(request, goal, go_on)
@@ -183,17 +276,21 @@ fn finish(walked: Walked, n: usize, goal: Goal, steps_planned: u32) -> Found {
     } = walked;
     // Stopped before the graph reached its size: the missing nodes hang off the hole, where
     // neither player can reach them (the cat may not enter the hole, and the mouse's game
-    // ends there), so the game from the start stays what it was.
+    // ends there), so the game from the start stays what it was. In a variant (where the
+    // cat may enter the holes) they stay alone, which no game reaches either.
     while best.node_count() < n {
         best.push_node();
         let last = best.node_count() - 1;
-        best.toggle(last, 0);
+        if goal.variant.is_none() {
+            best.toggle(last, 0);
+        }
     }
     let start = goal.best(&mut Evaluator::new(), &best);
     Found {
-        graph: match start {
-            Some(start) => best.relabelled(&start.order(n)),
-            None => best,
+        graph: match (start, goal.variant) {
+            (Some(start), None) => best.relabelled(&start.order(n)),
+            (Some(start), Some(variant)) => best.relabelled(&variant.order(n, &start)),
+            (None, _) => best,
         },
         result: start.map(|start| (start.winner, start.moves)),
         steps_run,
@@ -204,24 +301,165 @@ fn finish(walked: Walked, n: usize, goal: Goal, steps_planned: u32) -> Found {
 
 #[cfg(test)]
 mod tests {
-    use super::{search, Request};
-    use crate::{Constraints, Winner};
+    use super::{search, search_variant, Request};
+    use crate::{Constraints, Graph, Variant, Winner};
+    use cmg_solve::{solve, Game, Outcome, Player, Position, Rules};
+
+    fn request(nodes: usize, steps: u32, seed: u64) -> Request {
+        Request {
+            nodes,
+            winner: None,
+            steps,
+            seed,
+            threads: 1,
+            from: None,
+            longer_than: None,
+            constraints: Constraints::LeetCode,
+        }
+    }
 
     fn pinned(nodes: usize, steps: u32, seed: u64) -> (Option<(Winner, u32)>, Vec<u64>) {
-        let found = search(
-            &Request {
-                nodes,
-                winner: None,
-                steps,
-                seed,
-                threads: 1,
-                from: None,
-                longer_than: None,
-                constraints: Constraints::LeetCode,
-            },
-            |_| true,
-        );
+        let found = search(&request(nodes, steps, seed), |_| true);
         (found.result, found.graph.rows().to_vec())
+    }
+
+    /// LeetCode 913's game as a variant: hole 0, the mouse on 1 and first, the cat on 2.
+    const STANDARD: Variant = Variant {
+        holes: 1,
+        mouse: 1,
+        cat: 2,
+        cat_first: false,
+        cat_enters_holes: false,
+        limit: None,
+        directed: false,
+    };
+
+    /// The winner and moves of `graph`'s game from the variant's start, under its rules,
+    /// by `cmg_solve`.
+    fn solved(graph: &Graph, variant: &Variant) -> Option<(Winner, u32)> {
+        let holes = (0..64)
+            .filter(|&node| variant.holes >> node & 1 == 1)
+            .collect();
+        let game = Game::with_rules(
+            &graph.adjacency(),
+            Rules {
+                holes,
+                cat_enters_holes: variant.cat_enters_holes,
+                limit: variant.limit,
+                cat_on_holes: false,
+            },
+        );
+        let start = Position {
+            mouse: variant.mouse as u32,
+            cat: variant.cat as u32,
+            turn: if variant.cat_first {
+                Player::Cat
+            } else {
+                Player::Mouse
+            },
+        };
+        let solution = solve(&game);
+        match (solution.outcome(start), solution.moves_to_end(start)) {
+            (Outcome::MouseWins, Some(moves)) => Some((Winner::Mouse, moves)),
+            (Outcome::CatWins, Some(moves)) => Some((Winner::Cat, moves)),
+            _ => None,
+        }
+    }
+
+    /// LeetCode 913's game searched as a variant takes the variant's evaluator and gives
+    /// the standard search's graph (both without constraints): the two evaluators score
+    /// every graph of both walks alike, at 9 nodes (tabu) and 18 (annealing).
+    #[test]
+    fn the_standard_game_as_a_variant_gives_the_standard_graph() {
+        for (nodes, steps) in [(9, 3), (18, 3)] {
+            let request = Request {
+                constraints: Constraints::None,
+                ..request(nodes, steps, 5)
+            };
+            let standard = search(&request, |_| true);
+            let variant = search_variant(&request, &STANDARD, |_| true);
+            assert_eq!(variant.result, standard.result, "{nodes} nodes");
+            assert_eq!(variant.graph, standard.graph, "{nodes} nodes");
+        }
+    }
+
+    /// A variant's search hands back a graph with its holes and start where the variant
+    /// puts them, whose game there, solved by `cmg_solve` under the variant's rules, is the
+    /// one claimed; on directed graphs it changes arcs, not edges.
+    #[test]
+    fn a_variant_search_claims_what_the_solver_finds() {
+        let variants = [
+            Variant {
+                holes: 1 << 5 | 1,
+                mouse: 3,
+                cat: 1,
+                cat_first: true,
+                ..STANDARD
+            },
+            Variant {
+                directed: true,
+                ..STANDARD
+            },
+            Variant {
+                holes: 1 << 2,
+                mouse: 0,
+                cat: 6,
+                cat_enters_holes: true,
+                directed: true,
+                ..STANDARD
+            },
+            Variant {
+                limit: Some(9),
+                ..STANDARD
+            },
+        ];
+        let mut one_way = 0;
+        for (case, variant) in variants.iter().enumerate() {
+            for (nodes, steps) in [(7, 2), (17, 2)] {
+                let found =
+                    search_variant(&request(nodes, steps, 1 + case as u64), variant, |_| true);
+                let result = found.result.expect("a decided game");
+                assert!(result.1 > 2, "case {case}: a real game, {result:?}");
+                assert_eq!(
+                    solved(&found.graph, variant),
+                    found.result,
+                    "case {case}, {nodes} nodes"
+                );
+                let rows = found.graph.rows();
+                one_way += (0..nodes)
+                    .flat_map(|u| (0..nodes).map(move |v| (u, v)))
+                    .filter(|&(u, v)| rows[u] >> v & 1 == 1 && rows[v] >> u & 1 == 0)
+                    .count();
+                if !variant.directed {
+                    assert!(
+                        found.graph
+                            == Graph::from_adjacency(&found.graph.adjacency()).expect("small"),
+                        "case {case}: undirected"
+                    );
+                }
+            }
+        }
+        assert!(
+            one_way > 10,
+            "the directed searches made one-way arcs: {one_way}"
+        );
+    }
+
+    /// Under a turn limit no game is longer than the limit: the search reaches it and
+    /// stops there, before its plan is done.
+    #[test]
+    fn a_variant_with_a_limit_stops_at_the_limit() {
+        let variant = Variant {
+            limit: Some(6),
+            ..STANDARD
+        };
+        let found = search_variant(&request(9, 40, 2), &variant, |_| true);
+        assert_eq!(found.result.map(|(_, moves)| moves), Some(6));
+        assert!(found.steps_run < 40, "{}", found.steps_run);
+        assert_eq!(solved(&found.graph, &variant), found.result);
+        // Without the limit the same search finds a longer game.
+        let free = search(&request(9, 3, 2), |_| true);
+        assert!(free.result.is_some_and(|(_, moves)| moves > 6));
     }
 
     /// A fixed seed and number of steps give one graph, on every machine: pinned here

@@ -10,7 +10,7 @@
 
 use super::{first_graph, solves_per_step, Goal, Progress, Request, Score, Walked};
 use crate::eval::{Evaluator, Winner};
-use crate::graph::{Constraints, Graph};
+use crate::graph::Graph;
 use crate::rng::Rng;
 
 /// An edge changed at move `m` may change again from move `m + TENURE_MIN + r` on, `r`
@@ -70,42 +70,41 @@ impl Walk {
             // drawn uniformly.
             let mut chosen: Option<((usize, usize), Score)> = None;
             let mut ties = 0;
-            for u in 0..n {
-                for v in u + 1..n {
-                    if !self.graph.toggle_keeps(u, v, self.goal.constraints) {
-                        continue;
-                    }
-                    self.graph.toggle(u, v);
-                    let score = self.score();
-                    self.graph.toggle(u, v);
-                    let tabu = self.tabu_until[u * n + v] > self.moves;
-                    if tabu && score.0 <= self.best_moves {
-                        continue;
-                    }
-                    match chosen {
-                        Some((_, best)) if score < best => continue,
-                        Some((_, best)) if score == best => {
-                            ties += 1;
-                            if self.rng.below(ties) != 0 {
-                                continue;
-                            }
-                        }
-                        _ => ties = 1,
-                    }
-                    chosen = Some(((u, v), score));
+            let goal = self.goal;
+            for (u, v) in goal.changes(n) {
+                if !goal.keeps(&self.graph, u, v) {
+                    continue;
                 }
+                goal.toggle(&mut self.graph, u, v);
+                let score = self.score();
+                goal.toggle(&mut self.graph, u, v);
+                let tabu = self.tabu_until[u * n + v] > self.moves;
+                if tabu && score.0 <= self.best_moves {
+                    continue;
+                }
+                match chosen {
+                    Some((_, best)) if score < best => continue,
+                    Some((_, best)) if score == best => {
+                        ties += 1;
+                        if self.rng.below(ties) != 0 {
+                            continue;
+                        }
+                    }
+                    _ => ties = 1,
+                }
+                chosen = Some(((u, v), score));
             }
             let Some(((u, v), score)) = chosen else {
                 continue;
             };
-            self.graph.toggle(u, v);
+            goal.toggle(&mut self.graph, u, v);
             self.tabu_until[u * n + v] = self.moves + TENURE_MIN + self.rng.below(TENURE_SPREAD);
             if score.0 > self.best_moves {
                 self.best_moves = score.0;
                 self.best.clone_from(&self.graph);
                 self.last_better = self.moves;
             } else if self.moves - self.last_better > STALL {
-                self.graph = fresh_graph(n, &mut self.rng, self.goal.constraints);
+                self.graph = fresh_graph(n, &mut self.rng, self.goal);
                 self.tabu_until.fill(0);
                 self.last_better = self.moves;
             }
@@ -114,15 +113,15 @@ impl Walk {
 }
 
 /// A graph to start a walk from: the path of [`first_graph`] with up to `n` random edges
-/// toggled (each only if the constraints still hold), so that walks and restarts start
-/// apart.
-fn fresh_graph(n: usize, rng: &mut Rng, constraints: Constraints) -> Graph {
+/// (or arcs) toggled (each only if the constraints still hold), so that walks and restarts
+/// start apart.
+fn fresh_graph(n: usize, rng: &mut Rng, goal: Goal) -> Graph {
     let mut graph = first_graph(n);
     for _ in 0..n {
         let u = rng.below(n as u64) as usize;
         let v = rng.below(n as u64) as usize;
-        if u != v && graph.toggle_keeps(u, v, constraints) {
-            graph.toggle(u, v);
+        if u != v && goal.keeps(&graph, u, v) {
+            goal.toggle(&mut graph, u, v);
         }
     }
     graph
@@ -153,7 +152,7 @@ pub(super) fn search(
             let mut rng = Rng::new(seeds.next_u64());
             let first = match &request.from {
                 Some(graph) => graph.clone(),
-                None => fresh_graph(n, &mut rng, goal.constraints),
+                None => fresh_graph(n, &mut rng, goal),
             };
             let goal = Goal {
                 wanted: wanted(request, index),
@@ -162,7 +161,7 @@ pub(super) fn search(
             Walk::new(goal, &first, rng)
         })
         .collect();
-    let pairs = (n * (n - 1) / 2) as u32;
+    let pairs = goal.changes(n).count() as u32;
     // Twice the annealing's solves per thread and step (a move solves every change of one
     // edge), shared by the walks of a thread, so that a step takes as long on one thread.
     let per_walk = 2 * u64::from(solves_per_step(n)) * request.threads as u64 / walk_count as u64;
@@ -201,7 +200,7 @@ pub(super) fn search(
             best_moves,
             solves: walks.iter().map(|walk| walk.evaluator.solves()).sum(),
         };
-        if progress.ends(request, &mut go_on) {
+        if progress.ends(request, goal, &mut go_on) {
             break;
         }
     }
@@ -220,13 +219,16 @@ pub(super) fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graph::Constraints;
+
+    const ANY_GRAPH: Goal = Goal {
+        wanted: None,
+        constraints: Constraints::None,
+        variant: None,
+    };
 
     fn walk_from(graph: &Graph, seed: u64) -> Walk {
-        let goal = Goal {
-            wanted: None,
-            constraints: Constraints::None,
-        };
-        Walk::new(goal, graph, Rng::new(seed))
+        Walk::new(ANY_GRAPH, graph, Rng::new(seed))
     }
 
     /// The edge one move changed.
@@ -276,7 +278,7 @@ mod tests {
     /// fresh graph with no edge tabu; one move earlier it has not.
     #[test]
     fn a_stalled_walk_starts_again() {
-        let first = fresh_graph(8, &mut Rng::new(1), Constraints::None);
+        let first = fresh_graph(8, &mut Rng::new(1), ANY_GRAPH);
         let mut walk = walk_from(&first, 2);
         // Nothing beats this: every move from here on is no better.
         walk.best_moves = u32::MAX;
@@ -294,7 +296,7 @@ mod tests {
     #[test]
     fn a_changed_edge_stays_tabu_for_at_least_four_moves() {
         for seed in 0..8 {
-            let first = fresh_graph(8, &mut Rng::new(seed), Constraints::None);
+            let first = fresh_graph(8, &mut Rng::new(seed), ANY_GRAPH);
             let mut walk = walk_from(&first, seed);
             walk.best_moves = u32::MAX;
             let mut graphs = vec![walk.graph.clone()];
