@@ -393,13 +393,23 @@ try {
     await page.mouse.up();
     const put = await node.getAttribute("transform");
     check(put !== reloaded["49"] && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${reloaded["49"]} to ${put})`);
+    // The pin is saved when the drag ends, with no new scene to wait for; a reload right
+    // away draws the node pinned from the first picture (the pins reach the view before it).
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem("cmg-playground-texts") ?? "[]")[0]?.pins?.["49"] !== undefined, null, { timeout: WAIT_MS });
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem("cmg-playground-texts"))[0].pins["49"]);
+    check(`translate(${saved.join(" ")})` === put, `the pin is kept as soon as the drag ends (${saved})`);
+    const reloadedPinned = async (what) => {
+      await page.goto("about:blank");
+      await page.goto(`${base}index.html`);
+      await frame.locator('svg.cmg-scene [data-node="49"]').waitFor({ state: "attached", timeout: WAIT_MS });
+      const [pinned, at] = [await node.getAttribute("data-pinned"), await node.getAttribute("transform")];
+      check(pinned === "true" && at === put, `${what} (${pinned}, ${at})`);
+    };
+    await reloadedPinned("after a reload right after the drag, the node is drawn pinned where it was put");
     await typed("3 -- 40\n");
     check((await node.getAttribute("transform")) === put, "after a new edge, the pinned node is still where it was put");
     await keptFirst(page, "3 -- 40");
-    await page.goto("about:blank");
-    await page.goto(`${base}index.html`);
-    await frame.locator('svg.cmg-scene [data-node="49"][data-pinned]').waitFor({ state: "attached", timeout: WAIT_MS });
-    check((await node.getAttribute("transform")) === put, "after a reload, it is still pinned there");
+    await reloadedPinned("after an edit and a reload, it is still pinned there");
     await node.dblclick();
     check((await node.getAttribute("data-pinned")) === null && (await node.getAttribute("transform")) !== put, "a double click unpins it, back where the layout puts it");
     await context.close();

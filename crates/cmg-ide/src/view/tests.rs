@@ -419,8 +419,8 @@ fn the_web_test_fixtures_are_current() {
     }
 }
 
-/// The page draws with its own copies of the node radius and the scene version (it has
-/// no Rust to read them from); they must be these.
+/// The page draws with its own copies of the node radius, the arrowhead and the scene
+/// version (it has no Rust to read them from); they must be these.
 #[test]
 fn the_web_page_has_the_same_node_radius_and_scene_version() {
     let web = |file: &str| {
@@ -434,6 +434,11 @@ fn the_web_page_has_the_same_node_radius_and_scene_version() {
     assert!(
         web("render.ts").contains(&radius),
         "web/src/render.ts lacks `{radius}`"
+    );
+    let arrow = format!("export const ARROW_MARKER = `{}`;", svg::ARROW_MARKER);
+    assert!(
+        web("render.ts").contains(&arrow),
+        "web/src/render.ts lacks `{arrow}`"
     );
     let version = format!("export const SCENE_VERSION = {SCENE_VERSION};");
     assert!(
