@@ -2,7 +2,7 @@
 // the picture fits at every width with nothing over it, LeetCode's paste, short links and
 // old ones, a broken link's notice, work kept across reloads, Markdown hovers and the
 // hints' switch, the SVG and PNG exports and "Copy as Markdown", positions that stay
-// put (a comment, a reload, a drag), and the dark theme. Screenshots go to
+// put (a comment, a reload, a drag), a file with every rule, and the dark theme. Screenshots go to
 // target/artifacts/.
 //
 // Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
+import { checkEveryRule } from "./every-rule.mjs";
 import { artifacts, browserPath, check, finish, pasteText, root, serveSite, site } from "./site.mjs";
 
 const WAIT_MS = 10000;
@@ -412,6 +413,22 @@ try {
     await reloadedPinned("after an edit and a reload, it is still pinned there");
     await node.dblclick();
     check((await node.getAttribute("data-pinned")) === null && (await node.getAttribute("transform")) !== put, "a double click unpins it, back where the layout puts it");
+    await context.close();
+  }
+
+  // 7b. A file with every rule, through the WebAssembly: its holes, starts and one-way
+  // edges drawn, its game in words, and play along a one-way edge in its direction only.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    await page.goto(`${base}index.html${oldLink(readFileSync(join(root, "examples/every-rule.cmg"), "utf8"))}`);
+    const frame = await (await page.locator("#view").elementHandle({ timeout: WAIT_MS })).contentFrame();
+    // The game in the hover's words, as the scene carries it (web/test/fixtures, kept current by the Rust tests).
+    const { game } = JSON.parse(readFileSync(join(root, "web/test/fixtures/every-rule.json"), "utf8")).rules;
+    await checkEveryRule(frame, game, check, (name) => page.screenshot({ path: join(artifacts, `playground-${name}.png`) }));
+    check(errors.length === 0, `no errors in the playground with every rule${errors.length ? `: ${errors[0].slice(0, 200)}` : ""}`);
     await context.close();
   }
 
