@@ -14,7 +14,7 @@ import { byId } from "./dom";
 import { pageHost, type Host } from "./hosts";
 import { showRules } from "./rules";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
+import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, startSlice, type Picture } from "./render";
 import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
@@ -183,10 +183,11 @@ class View {
     this.laidOut = new Map(scene.nodes.map((node) => [node.id, [node.x, node.y]]));
     for (const id of Array.from(this.pinned.keys())) if (!this.laidOut.has(id)) this.pinned.delete(id);
     this.applyPins(scene);
-    // The explorer starts on the cat's start; a file whose start moved moves it there.
-    const start = this.game?.rules.cat;
+    // The explorer starts at the start: the cat on its node, the first player to move; a
+    // file whose start changed moves it there.
+    const start = this.game === null ? null : startSlice(this.game.scene);
     this.game = new Game(scene);
-    if (start !== this.game.rules.cat) this.explore = { ...this.explore, cat: this.game.rules.cat, level: null };
+    if (start !== startSlice(scene)) this.explore = { cat: this.game.rules.cat, turn: this.game.rules.first, level: null };
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
     const drawer = renderer(scene);

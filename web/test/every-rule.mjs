@@ -1,8 +1,9 @@
 // The checks of a game view showing examples/every-rule.cmg, shared by the view's test
 // (rules.mjs, `cmg view`) and the playground's (playground-ui.mjs, the WebAssembly): the
 // game in words beside the outcome, every hole drawn as a hole, the tokens on the starts,
-// one-way edges with their arrowheads, and play as the cat, who moves first, taking the
-// one-way edge 4 -> 9 into a hole and then only 9 -> 6, never back.
+// one-way edges with their arrowheads, play as the cat, who moves first, taking the
+// one-way edge 4 -> 9 into a hole and then only 9 -> 6, never back, and the explorer
+// opening at the start.
 
 const WAIT_MS = 10000;
 
@@ -93,4 +94,14 @@ export async function checkEveryRule(page, game, check, screenshot) {
   const status = (await page.textContent("#caption"))?.trim() ?? "";
   check(/moves left$/.test(status), `play counts the moves left: "${status}"`);
   await screenshot("every-rule-play");
+
+  // The explorer opens at the start (the cat on 5, the cat to move) and offers the holes
+  // to the cat, who may enter them.
+  await page.selectOption("#mode", "explore");
+  await page.waitForFunction(() => document.querySelector("svg.cmg-scene")?.getAttribute("data-slice") === "5/cat", null, { timeout: WAIT_MS }).catch(() => undefined);
+  const explorer = await page.evaluate(() => ({
+    at: `${document.getElementById("cat").value}/${document.getElementById("turn").value} ${document.querySelector("svg.cmg-scene").getAttribute("data-slice")}`,
+    cats: Array.from(document.getElementById("cat").options, (o) => o.value).join(","),
+  }));
+  check(explorer.at === "5/cat 5/cat" && explorer.cats === "0,1,2,3,4,5,6,9", `the explorer starts at the start, the holes among the cat's nodes: ${JSON.stringify(explorer)}`);
 }
