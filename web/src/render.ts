@@ -299,15 +299,14 @@ export function colourNodes(picture: Picture, colours: Map<number, Shown>, shown
 
 /** Marks the edge of the last move (`data-last="true"`), or none: an edge `a-b` with `a < b`, a one-way edge from its start. */
 export function markLastMove(picture: Picture, move: { from: number; to: number } | null): void {
-  const selector =
-    move === null
-      ? null
-      : `[data-edge="${move.from}-${move.to}"][data-one-way], [data-edge="${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}"]:not([data-one-way])`;
-  const edge = selector === null ? null : picture.edges.querySelector(selector);
-  if (edge === picture.last) return;
-  picture.last?.removeAttribute("data-last");
+  const key = move === null ? null : { oneWay: `${move.from}-${move.to}`, edge: `${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}` };
+  const marked = picture.last;
+  // The same edge as now: nothing to look up.
+  if (key === null ? marked === null : marked !== null && marked.getAttribute("data-edge") === (marked.hasAttribute("data-one-way") ? key.oneWay : key.edge)) return;
+  const edge = key === null ? null : picture.edges.querySelector(`[data-edge="${key.oneWay}"][data-one-way], [data-edge="${key.edge}"]:not([data-one-way])`);
+  marked?.removeAttribute("data-last");
   picture.last = edge;
-  picture.last?.setAttribute("data-last", "true");
+  edge?.setAttribute("data-last", "true");
 }
 
 /** Marks the node whose mention the editor's cursor is on (`data-selected`), and only it. */

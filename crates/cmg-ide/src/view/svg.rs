@@ -218,8 +218,9 @@ impl Legend {
             ));
         }
         if scene.edges.iter().any(|edge| edge.one_way) {
+            // The arrowhead as the marker draws it, on a short line, clear of the text.
             outcomes.push((
-                r#"<g class="swatch" data-legend="one-way" transform="translate(0 {Y})"><line class="edge" data-one-way="true" marker-end="url(#cmg-arrow)" x1="-20" y1="0" x2="44" y2="0"/></g>"#.to_owned(),
+                r#"<g class="swatch" data-legend="one-way" transform="translate(0 {Y})"><line class="edge" x1="0" y1="0" x2="8" y2="0"/><path class="arrow" d="M6,-5 L16,0 L6,5 z"/></g>"#.to_owned(),
                 "one-way edge".to_owned(),
             ));
         }
