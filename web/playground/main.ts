@@ -383,12 +383,20 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
 function viewLoaded(): void {
   if (frameReady) return;
   frameReady = true;
-  // The nodes pinned in this text, kept with it, before the first scene: it is drawn
-  // with them, never first without.
-  if (keptEntry.pins !== undefined) frame.contentWindow?.postMessage({ type: "pins", pins: keptEntry.pins }, "*");
+  // The nodes pinned in this text, before the first scene: it is drawn with them, never
+  // first without. Until the first text is chosen (its link is read), `start` sends them.
+  if (textChosen) postPins();
   if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
   frame.contentWindow?.postMessage({ type: "select", node: selectedNode }, "*");
 }
+/** Whether the page's first text, and so its kept entry with its pins, is chosen. */
+let textChosen = false;
+
+/** Sends the view the nodes pinned in this text, kept with it. */
+function postPins(): void {
+  if (keptEntry.pins !== undefined) frame.contentWindow?.postMessage({ type: "pins", pins: keptEntry.pins }, "*");
+}
+
 frame.addEventListener("load", viewLoaded);
 if (frame.contentDocument?.readyState === "complete" && frame.contentDocument.querySelector("#stage") !== null) viewLoaded();
 
@@ -647,6 +655,10 @@ async function start(): Promise<void> {
   // Before the text's own link replaces the address: a #judge= link opens the panel.
   setUpJudge((text) => replaceText(text));
   const initial = await initialText();
+  // The view may have loaded while the link was read: its pins go now, before any scene
+  // (none is made before the editor holds the text).
+  textChosen = true;
+  if (frameReady) postPins();
   view = new EditorView({
     parent: byId("editor"),
     state: EditorState.create({
