@@ -228,7 +228,7 @@ export class Game {
     return { outcome, moves: decided ? moves : null, best: best >= 0 ? best : null };
   }
 
-  /** Whether the cat may stand on node `id`: a node of the scene, and not a hole unless the rules let it in. */
+  /** Whether the cat may stand on node `id`: a node of the scene, and not a hole unless the rules let it in or it starts there. */
   catMayStand(id: number): boolean {
     return this.indexOf.has(id) && (this.rules.cat_enters_holes || !this.holes.has(id) || id === this.rules.cat);
   }
