@@ -4,7 +4,7 @@
 // after 2n turns and a JavaScript search that caches provisional draws are caught on the
 // smallest graphs they fail, verified by the native build; a JavaScript infinite loop is
 // a time limit while the main editor still answers keystrokes; "open" loads the
-// counterexample; no request leaves the page's origin. Prints what it measures
+// counterexample; a Pyodide that does not start says why; no request leaves the page's origin. Prints what it measures
 // (Pyodide's load, graphs a second) for BENCHMARKS.md. A screenshot goes to
 // target/artifacts/playground-judge.png.
 //
