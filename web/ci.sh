@@ -2,7 +2,7 @@
 # CI for the game view (web/): installs what it needs on a fresh machine (Debian's
 # chromium, the npm packages from package-lock.json), checks that the committed bundle
 # in dist/ is what the sources build to, runs the unit tests under node's test runner,
-# then the real-browser test against `cmg view`. Screenshots: ${CARGO_TARGET_DIR:-target}/artifacts/.
+# then the real-browser tests against `cmg view` (rules.mjs: a file with every rule). Screenshots: ${CARGO_TARGET_DIR:-target}/artifacts/.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -42,3 +42,5 @@ esac
 node test/browser.mjs "$target/debug/cmg"
 echo "== web: strategy panel and what-if marks (headless Chromium)"
 node test/strategy.mjs "$target/debug/cmg"
+echo "== web: a file with every rule (holes, starts, one-way edges, the limit) in headless Chromium"
+node test/rules.mjs "$target/debug/cmg"

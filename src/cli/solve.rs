@@ -127,7 +127,7 @@ pub fn run(
             );
         }
         if let Some(game) = game_description(graph) {
-            let _ = writeln!(out, "the game: {game}");
+            let _ = writeln!(out, "{}", cmg_core::analysis::game_line(&game));
         }
         let _ = writeln!(out, "optimal line:");
         for (step, pair) in line.windows(2).enumerate() {

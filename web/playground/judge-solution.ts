@@ -4,6 +4,8 @@
 // JavaScript, `Solution().catMouseGame(graph)` (a new object per graph) for Python. The
 // judge's worker ends this worker when a graph takes too long.
 
+import { errorText } from "./error-text";
+
 /** One answer, as the judge's .wasm reads it. */
 export type Answer =
   | { value: string }
@@ -48,7 +50,7 @@ const SHAPES = {
 
 /** An error's message, and the frames of the solution's own code. */
 function jsError(error: unknown): string {
-  if (!(error instanceof Error)) return `uncaught ${String(error)}`;
+  if (!(error instanceof Error)) return `uncaught ${errorText(error)}`;
   const own = (error.stack ?? "")
     .split("\n")
     .filter((line) => line.includes("solution.js"))
@@ -232,7 +234,7 @@ self.addEventListener("message", (event: MessageEvent<ToSolution>) => {
         post({ type: "ready", error: null, loadMs: performance.now() - started });
       },
       (error: unknown) => {
-        const text = error instanceof Error && message.lang === "javascript" ? jsError(error) : String(error);
+        const text = error instanceof Error && message.lang === "javascript" ? jsError(error) : errorText(error);
         post({ type: "ready", error: `the solution does not run: ${text}`, loadMs: performance.now() - started });
       },
     );

@@ -6,6 +6,7 @@
 
 import { Cmg } from "../src/wasm/cmg";
 import type { Answer, FromSolution, PyodideFiles, ToSolution } from "./judge-solution";
+import { errorText } from "./error-text";
 
 /**
  * Where the worker finds what it loads, each a URL or the file's bytes. The playground
@@ -276,7 +277,7 @@ self.addEventListener("message", (event: MessageEvent<ToJudge>) => {
   if (message.type === "start") {
     run(message).catch((error: unknown) => {
       solution?.end();
-      post({ type: "error", message: error instanceof Error ? error.message : String(error) });
+      post({ type: "error", message: error instanceof Error ? error.message : errorText(error) });
     });
   } else if (message.type === "stop") {
     judge?.judge_stop();

@@ -59,6 +59,14 @@ export function withKept(list: KeptText[], entry: KeptText): KeptText[] {
   return kept;
 }
 
+/** `entry` with node `node` pinned at `at`, or unpinned (`null`). */
+export function withPin(entry: KeptText, node: number, at: [number, number] | null): KeptText {
+  const pins = { ...(entry.pins ?? {}) };
+  if (at === null) delete pins[node];
+  else pins[node] = at;
+  return { ...entry, pins };
+}
+
 /** Writes the list; false when the storage refuses it (full, or disabled). */
 export function saveKept(storage: Pick<Storage, "setItem">, list: KeptText[]): boolean {
   try {

@@ -11,7 +11,7 @@ import { basicSetup } from "codemirror";
 
 import { graphKey, type Scene } from "../src/scene";
 import type { InlayHint, Method, Position, Request, Requests, Summary, TextEdit } from "../src/wasm/cmg";
-import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, type KeptText } from "./kept";
+import { MAX_KEPT_CHARS, MAX_KEPT_POSITIONS, keptTitle, loadKept, saveKept, withKept, withPin, type KeptText } from "./kept";
 import { leetcodeInput, markdownOf } from "./copy";
 import { renderMarkdown } from "./markdown";
 import { setUpJudge } from "./judge";
@@ -351,7 +351,7 @@ function select(from: number, to: number): void {
   view.focus();
 }
 
-// The game view's messages: the protocol of the VS Code extension (web/src/main.ts, vscodeHost).
+// The game view's messages: the protocol of the VS Code extension (web/src/hosts.ts, vscodeHost).
 window.addEventListener("message", (event: MessageEvent<{ type?: string; request?: number; node?: number; at?: [number, number] | null; cat?: number; turn?: "mouse" | "cat"; mention?: { start: { line: number; column: number }; end: { line: number; column: number } } }>) => {
   if (event.source !== frame.contentWindow) return;
   const message = event.data;
@@ -362,15 +362,13 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
       frame.contentWindow?.postMessage({ type: "slice", request: message.request, slice: slice ?? null }, "*"),
     );
   } else if (message.type === "moved" && typeof message.node === "number") {
-    // A node dragged (or unpinned) in the view: the next layout starts from there, and a reload too.
-    const pins = { ...(keptEntry.pins ?? {}) };
-    if (Array.isArray(message.at)) {
-      positions[message.node] = message.at;
-      pins[message.node] = message.at;
-    } else {
-      delete pins[message.node];
-    }
-    keptEntry = { ...keptEntry, pins };
+    // A node dragged (or unpinned) in the view: the next layout starts from there, and a
+    // reload too. The pins are saved at once (not with the next scene's positions): a
+    // reload right after a drag keeps them.
+    const at = Array.isArray(message.at) ? message.at : null;
+    if (at !== null) positions[message.node] = at;
+    keptEntry = withPin(keptEntry, message.node, at);
+    if (keptEntry.text !== "") saveKept(localStorage, withKept(loadKept(localStorage), keptEntry));
     keepPositions();
   } else if (message.type === "reveal" && message.mention) {
     // Columns from 1 in characters (docs/view.md): UTF-16 units for every text but astral characters.
@@ -385,11 +383,20 @@ window.addEventListener("message", (event: MessageEvent<{ type?: string; request
 function viewLoaded(): void {
   if (frameReady) return;
   frameReady = true;
+  // The nodes pinned in this text, before the first scene: it is drawn with them, never
+  // first without. Until the first text is chosen (its link is read), `start` sends them.
+  if (textChosen) postPins();
   if (lastScene !== null) frame.contentWindow?.postMessage({ type: "scene", scene: lastScene }, "*");
   frame.contentWindow?.postMessage({ type: "select", node: selectedNode }, "*");
-  // The nodes pinned in this text, kept with it.
+}
+/** Whether the page's first text, and so its kept entry with its pins, is chosen. */
+let textChosen = false;
+
+/** Sends the view the nodes pinned in this text, kept with it. */
+function postPins(): void {
   if (keptEntry.pins !== undefined) frame.contentWindow?.postMessage({ type: "pins", pins: keptEntry.pins }, "*");
 }
+
 frame.addEventListener("load", viewLoaded);
 if (frame.contentDocument?.readyState === "complete" && frame.contentDocument.querySelector("#stage") !== null) viewLoaded();
 
@@ -648,6 +655,10 @@ async function start(): Promise<void> {
   // Before the text's own link replaces the address: a #judge= link opens the panel.
   setUpJudge((text) => replaceText(text));
   const initial = await initialText();
+  // The view may have loaded while the link was read: its pins go now, before any scene
+  // (none is made before the editor holds the text).
+  textChosen = true;
+  if (frameReady) postPins();
   view = new EditorView({
     parent: byId("editor"),
     state: EditorState.create({

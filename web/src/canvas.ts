@@ -132,6 +132,8 @@ export class CanvasLayer {
       last: { stroke: colour("foreground"), width: 4, dash: [], path: new Path2D() },
     };
     const lines = this.picture.edges.children;
+    // The arrowheads of one-way edges, as render.ts's marker draws them in SVG.
+    const arrows = new Path2D();
     scene.edges.forEach((edge, index) => {
       const [a, b] = [this.byId.get(edge.a), this.byId.get(edge.b)];
       const line = lines[index];
@@ -145,6 +147,7 @@ export class CanvasLayer {
             : looks.plain;
       look.path.moveTo(a.x, a.y);
       look.path.lineTo(b.x, b.y);
+      if (edge.one_way === true) arrowHead(arrows, a, b);
     });
     for (const look of Object.values(looks)) {
       context.strokeStyle = look.stroke;
@@ -155,6 +158,8 @@ export class CanvasLayer {
       context.stroke(look.path);
     }
     context.setLineDash([]);
+    context.fillStyle = colour("edge");
+    context.fill(arrows);
   }
 
   private paintNodes(context: CanvasRenderingContext2D, colour: (name: string) => string, k: number): void {
@@ -236,6 +241,19 @@ function shapePath(node: SceneNode, r: number): Path2D {
     path.arc(node.x, node.y, r, 0, 2 * Math.PI);
   }
   return path;
+}
+
+/** The arrowhead of a one-way edge from `a` to `b`: 10 px long and wide, its tip on the circle of `b`'s shape (ARROW_MARKER). */
+function arrowHead(path: Path2D, a: SceneNode, b: SceneNode): void {
+  const length = Math.hypot(b.x - a.x, b.y - a.y);
+  if (length <= NODE_RADIUS) return;
+  const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+  const [tx, ty] = [b.x - ux * NODE_RADIUS, b.y - uy * NODE_RADIUS];
+  const [bx, by] = [tx - ux * 10, ty - uy * 10];
+  path.moveTo(tx, ty);
+  path.lineTo(bx - uy * 5, by + ux * 5);
+  path.lineTo(bx + uy * 5, by - ux * 5);
+  path.closePath();
 }
 
 function distanceToSegment(px: number, py: number, a: SceneNode, b: SceneNode): number {

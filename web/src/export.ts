@@ -32,7 +32,7 @@ const PNG_SCALE = 2;
 interface LegendEntry {
   text: string;
   fill: string | null;
-  shape: "circle" | "square" | "diamond" | "ring" | "line";
+  shape: "circle" | "square" | "diamond" | "ring" | "line" | "none";
   stroke: string;
 }
 
@@ -40,7 +40,11 @@ function legendEntries(style: CSSStyleDeclaration): LegendEntry[] {
   const colour = (name: string) => style.getPropertyValue(`--cmg-${name}`).trim();
   const foreground = colour("foreground");
   const entries: LegendEntry[] = [];
+  // The file's rules first, as the page shows them beside the outcome.
+  const rules = document.getElementById("rules");
+  if (rules !== null && !rules.hidden) entries.push({ text: rules.textContent ?? "", fill: null, shape: "none", stroke: foreground });
   for (const item of Array.from(document.querySelectorAll<HTMLElement>(".legend li"))) {
+    if (item.hidden) continue;
     const text = item.textContent ?? "";
     const { outcome, role } = item.dataset;
     if (outcome !== undefined) entries.push({ text, fill: colour(outcome), shape: "circle", stroke: foreground });
@@ -49,6 +53,7 @@ function legendEntries(style: CSSStyleDeclaration): LegendEntry[] {
     else if (role === "cat") entries.push({ text, fill: null, shape: "diamond", stroke: foreground });
     else if (item.dataset.critical !== undefined) entries.push({ text, fill: null, shape: "line", stroke: colour("critical") });
     else if (item.dataset.flagged !== undefined) entries.push({ text, fill: null, shape: "line", stroke: colour("flag") });
+    else if (item.dataset.oneWay !== undefined) entries.push({ text, fill: null, shape: "line", stroke: colour("edge") });
   }
   return entries;
 }
@@ -69,7 +74,9 @@ function addLegend(svg: SVGSVGElement, top: number, width: number, style: CSSSty
     const room = 22 + entry.text.length * 7 + 16;
     if (x + room > width && x > 12) [x, y] = [12, y + LEGEND_ROW];
     const mark =
-      entry.shape === "line"
+      entry.shape === "none"
+        ? element("g", {})
+        : entry.shape === "line"
         ? element("line", { x1: x, y1: y, x2: x + 14, y2: y, stroke: entry.stroke, "stroke-width": 4 })
         : entry.shape === "square"
           ? element("rect", { x, y: y - 6, width: 12, height: 12, fill: "none", stroke: entry.stroke })

@@ -10,9 +10,11 @@ import {
   sliceColours,
 } from "./explorer";
 import { download, pictureSvg, svgToPng } from "./export";
-import { follow } from "./follow";
+import { byId } from "./dom";
+import { pageHost, type Host } from "./hosts";
+import { showRules } from "./rules";
 import { CANVAS_ABOVE, CanvasLayer } from "./canvas";
-import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, type Picture } from "./render";
+import { NODE_RADIUS, colourNodes, createPicture, draw, drawTokens, markLastMove, markSelected, sceneColours, startSlice, type Picture } from "./render";
 import { showStrategies, shownStrategies } from "./strategy";
 import {
   Game,
@@ -34,96 +36,8 @@ import {
   type Player,
   type Position,
   type Scene,
-  type SceneNode,
   type Slice,
 } from "./scene";
-
-/** Where scenes and slices come from and where "reveal in the text" goes. */
-interface Host {
-  /**
-   * `onSelect`: the editor's cursor is on a mention of this node (null: on none).
-   * `onPins`: the nodes pinned when this file was last shown, which the host kept.
-   */
-  start(onScene: (scene: Scene) => void, onSelect: (node: number | null) => void, onPins: (pins: Record<number, [number, number]>) => void): void;
-  /** One slice of the current file's table; null when there is none (not solved, stale). */
-  slice(cat: number, turn: Player): Promise<Slice | null>;
-  /** Shows the node's first mention; returns what to tell the user, if anything. */
-  reveal(node: SceneNode): string | null;
-  /** The user dragged a node there (pinned), or unpinned it (null): a host may seed its next layout with it. */
-  moved?(node: number, at: [number, number] | null): void;
-}
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-function browserHost(): Host {
-  return {
-    start(onScene) {
-      const connection = byId("connection");
-      follow(
-        "events",
-        (data) => onScene(JSON.parse(data)),
-        (text) => {
-          connection.textContent = text ?? "";
-          connection.hidden = text === null;
-        },
-      );
-    },
-    async slice(cat, turn) {
-      const response = await fetch(`slice?cat=${cat}&turn=${turn}`, { cache: "no-store" });
-      return response.ok ? ((await response.json()) as Slice | null) : null;
-    },
-    reveal(node) {
-      const at = node.mention?.start;
-      return at === undefined ? null : `node ${node.id} is first mentioned on line ${at.line}, column ${at.column}`;
-    },
-  };
-}
-
-function vscodeHost(api: VsCodeApi): Host {
-  // The extension answers each slice request by its number (editors/vscode/src/gameView.ts).
-  const waiting = new Map<number, (slice: Slice | null) => void>();
-  let next = 0;
-  return {
-    start(onScene, onSelect, onPins) {
-      window.addEventListener(
-        "message",
-        (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null; node?: number | null; pins?: Record<number, [number, number]> }>) => {
-          if (event.data?.type === "scene" && event.data.scene !== undefined) onScene(event.data.scene);
-          if (event.data?.type === "pins" && typeof event.data.pins === "object" && event.data.pins !== null) onPins(event.data.pins);
-          if (event.data?.type === "select") onSelect(event.data.node ?? null);
-          if (event.data?.type === "slice" && typeof event.data.request === "number") {
-            waiting.get(event.data.request)?.(event.data.slice ?? null);
-            waiting.delete(event.data.request);
-          }
-        },
-      );
-      api.postMessage({ type: "ready" });
-    },
-    slice(cat, turn) {
-      const request = next++;
-      return new Promise((resolve) => {
-        waiting.set(request, resolve);
-        api.postMessage({ type: "slice", request, cat, turn });
-      });
-    },
-    reveal(node) {
-      if (node.mention !== null) api.postMessage({ type: "reveal", mention: node.mention });
-      return null;
-    },
-    moved(node, at) {
-      api.postMessage({ type: "moved", node, at });
-    },
-  };
-}
-
-function byId<T extends HTMLElement>(id: string): T {
-  const found = document.getElementById(id);
-  if (found === null) throw new Error(`the page has no #${id}`);
-  return found as T;
-}
 
 type Mode = "line" | "play-mouse" | "play-cat" | "explore";
 
@@ -269,7 +183,11 @@ class View {
     this.laidOut = new Map(scene.nodes.map((node) => [node.id, [node.x, node.y]]));
     for (const id of Array.from(this.pinned.keys())) if (!this.laidOut.has(id)) this.pinned.delete(id);
     this.applyPins(scene);
+    // The explorer starts at the start: the cat on its node, the first player to move; a
+    // file whose start changed moves it there.
+    const start = this.game === null ? null : startSlice(this.game.scene);
     this.game = new Game(scene);
+    if (start !== startSlice(scene)) this.explore = { cat: this.game.rules.cat, turn: this.game.rules.first, level: null };
     // Slices belong to one scene: a new one asks again (its outcomes may differ).
     this.asked.clear();
     const drawer = renderer(scene);
@@ -277,6 +195,7 @@ class View {
     // The explorer's picker (an option per node) is filled when the explorer is shown.
     if (this.mode === "explore") this.fillCatChoices();
     this.setText("summary", scene.outcome === null ? scene.summary : `outcome: ${scene.summary}`);
+    showRules(scene);
     document.body.dataset.outcome = scene.outcome ?? "";
     this.showDiagnostics(scene);
     this.picked = null;
@@ -573,7 +492,7 @@ class View {
     if (at === null || slice === null) {
       // Until its slice is here (or without a solution): the scene's own colours, and say so.
       sceneColours(this.picture, game.scene);
-      this.setText("colours", game.solved ? coloursCaption(2, "mouse") : "");
+      this.setText("colours", game.solved ? coloursCaption(game.rules.cat, game.rules.first) : "");
       return;
     }
     colourNodes(this.picture, sliceColours(slice, null), sliceKey(at.cat, at.turn));
@@ -798,5 +717,4 @@ function followTheme(): void {
 }
 
 followTheme();
-const host = typeof acquireVsCodeApi === "function" ? vscodeHost(acquireVsCodeApi()) : browserHost();
-new View(host);
+new View(pageHost());

@@ -18,6 +18,13 @@ export const NODE_RADIUS = 18;
  * touches another node.
  */
 export const TOKEN_OFFSET = 14;
+
+/**
+ * The arrowhead of a one-way edge: the text of ARROW_MARKER in
+ * crates/cmg-ide/src/view/svg.rs (a test there keeps them equal), so that the page and
+ * `cmg view --export` draw one picture. Its tip touches the circle of the end node's shape.
+ */
+export const ARROW_MARKER = `<marker id="cmg-arrow" class="arrow" viewBox="0 0 10 10" refX="28" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>`;
 export const TOKEN_RADIUS = 8;
 
 function element<K extends keyof SVGElementTagNameMap>(
@@ -74,6 +81,9 @@ export interface Picture {
 export function createPicture(): Picture {
   const svg = element("svg", { class: "cmg-scene", role: "img" });
   svg.append(element("rect", { class: "background", width: "100%", height: "100%" }));
+  const defs = element("defs");
+  defs.innerHTML = ARROW_MARKER;
+  svg.append(defs);
   const viewport = element("g", { class: "viewport" });
   const edges = element("g", { class: "edges" });
   const nodes = element("g", { class: "nodes" });
@@ -115,8 +125,8 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
   // Lines are reused by index, so the last move's mark may now be on another edge.
   markLastMove(picture, null);
   picture.svg.setAttribute("aria-label", `Cat and Mouse game: ${scene.summary}`);
-  // The scene's own colours are the slice of the real start: the cat on 2, the mouse to move.
-  picture.svg.setAttribute("data-slice", "2/mouse");
+  // The scene's own colours are the slice of the real start.
+  picture.svg.setAttribute("data-slice", startSlice(scene));
   const old = new Map<string, SVGGElement>();
   for (const child of Array.from(picture.nodes.children)) {
     old.set(child.getAttribute("data-node") ?? "", child as SVGGElement);
@@ -167,6 +177,14 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     }
     line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
     setFlag(line, edge.flagged);
+    // A one-way edge: its mark and its arrowhead, as the export writes them.
+    if (edge.one_way === true) {
+      line.setAttribute("data-one-way", "true");
+      line.setAttribute("marker-end", "url(#cmg-arrow)");
+    } else {
+      line.removeAttribute("data-one-way");
+      line.removeAttribute("marker-end");
+    }
     // The what-if (strategy.ts's data): a critical edge is drawn apart, its title is the hover.
     line.setAttribute("data-critical", String(edge.critical));
     if ((line.firstChild?.textContent ?? null) !== edge.what_if) {
@@ -192,7 +210,7 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
 
 /** Gives every node the scene's own colours back (the slice of the real start), as `draw` left them. */
 export function sceneColours(picture: Picture, scene: Scene): void {
-  picture.svg.setAttribute("data-slice", "2/mouse");
+  picture.svg.setAttribute("data-slice", startSlice(scene));
   if (picture.ownColours) return;
   picture.ownColours = true;
   const outcomes = new Map(scene.nodes.map((node) => [String(node.id), node.outcome]));
@@ -206,6 +224,11 @@ function setOwnOutcome(group: Element, outcome: string | null): void {
   if (outcome === null) group.removeAttribute("data-outcome");
   else if (group.getAttribute("data-outcome") !== outcome) group.setAttribute("data-outcome", outcome);
   group.removeAttribute("data-undecided");
+}
+
+/** The slice a scene's own colours are of: the cat on its start, the first player to move ("2/mouse"). */
+export function startSlice(scene: Scene): string {
+  return `${scene.rules?.cat ?? 2}/${scene.rules?.first ?? "mouse"}`;
 }
 
 /** Where the mouse and cat tokens stand, and which nodes are legal to click. */
@@ -274,13 +297,16 @@ export function colourNodes(picture: Picture, colours: Map<number, Shown>, shown
   }
 }
 
-/** Marks the edge of the last move (`data-last="true"`), or none. */
+/** Marks the edge of the last move (`data-last="true"`), or none: an edge `a-b` with `a < b`, a one-way edge from its start. */
 export function markLastMove(picture: Picture, move: { from: number; to: number } | null): void {
-  const key = move === null ? null : `${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}`;
-  if (picture.last !== null && picture.last.getAttribute("data-edge") === key) return;
-  picture.last?.removeAttribute("data-last");
-  picture.last = key === null ? null : picture.edges.querySelector(`[data-edge="${key}"]`);
-  picture.last?.setAttribute("data-last", "true");
+  const key = move === null ? null : { oneWay: `${move.from}-${move.to}`, edge: `${Math.min(move.from, move.to)}-${Math.max(move.from, move.to)}` };
+  const marked = picture.last;
+  // The same edge as now: nothing to look up.
+  if (key === null ? marked === null : marked !== null && marked.getAttribute("data-edge") === (marked.hasAttribute("data-one-way") ? key.oneWay : key.edge)) return;
+  const edge = key === null ? null : picture.edges.querySelector(`[data-edge="${key.oneWay}"][data-one-way], [data-edge="${key.edge}"]:not([data-one-way])`);
+  marked?.removeAttribute("data-last");
+  picture.last = edge;
+  edge?.setAttribute("data-last", "true");
 }
 
 /** Marks the node whose mention the editor's cursor is on (`data-selected`), and only it. */

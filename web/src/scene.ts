@@ -30,8 +30,11 @@ export interface SceneNode {
 }
 
 export interface SceneEdge {
+  /** The ends, `a < b`; of a one-way edge, its start and its end. */
   a: number;
   b: number;
+  /** A one-way edge: a move from `a` to `b` only, drawn with an arrowhead. Absent for an edge. */
+  one_way?: boolean;
   flagged: boolean;
   /** Removing the edge changes the result, in any direction. */
   critical: boolean;
@@ -80,7 +83,34 @@ export interface Scene {
   layout_note?: string;
   /** Set by `cmg view` when the file cannot be read (deleted, moved): the scene is the last one read. */
   source_note?: string;
+  /** The file's game when it is not LeetCode 913's; absent for a file without rules or one-way edges. */
+  rules?: SceneRules;
 }
+
+/** The rules of a file's game (crates/cmg-ide/src/view/mod.rs's SceneRules). */
+export interface SceneRules {
+  /** "the game: the cat moves first, limit 16", in the hover's words. */
+  game: string;
+  first: Player;
+  /** A draw once this many moves are made without an end; null: no limit. */
+  limit: number | null;
+  /** Where the mouse and the cat start. */
+  mouse: number;
+  cat: number;
+  /** The holes that are nodes. */
+  holes: number[];
+  cat_enters_holes: boolean;
+}
+
+/** The rules of LeetCode 913's game, which a scene without `rules` is played by. */
+const STANDARD: Omit<SceneRules, "game"> = {
+  first: "mouse",
+  limit: null,
+  mouse: 1,
+  cat: 2,
+  holes: [0],
+  cat_enters_holes: false,
+};
 
 /** A strategy tree of the scene (crates/cmg-ide/src/view/explain.rs), drawn by strategy.ts. */
 export interface SceneTreeLine {
@@ -110,7 +140,11 @@ export interface Position {
   turn: Player;
 }
 
-/** What the table says of a position: who wins, in how many moves, and the best move. */
+/**
+ * What the table says of a position: who wins, in how many moves, and the best move.
+ * With a turn limit, a slice speaks of a position with the whole limit ahead; after
+ * `made` moves, a win in more moves than are left is a draw (`Game.verdict`).
+ */
 export interface Verdict {
   outcome: Outcome;
   moves: number | null;
@@ -127,12 +161,22 @@ export function sliceKey(cat: number, turn: Player): string {
 /** Looks positions up by node id in the slices handed to it so far. */
 export class Game {
   readonly scene: Scene;
+  /** The game's rules: the scene's, or LeetCode 913's. */
+  readonly rules: Omit<SceneRules, "game">;
   private readonly indexOf = new Map<number, number>();
   private readonly slices = new Map<string, Slice>();
+  private readonly holes: Set<number>;
 
   constructor(scene: Scene) {
     this.scene = scene;
+    this.rules = scene.rules ?? STANDARD;
     scene.nodes.forEach((node, index) => this.indexOf.set(node.id, index));
+    this.holes = new Set(this.rules.holes.filter((id) => this.indexOf.has(id)));
+  }
+
+  /** Moves left after `made` moves under the turn limit; null without a limit. */
+  movesLeft(made: number): number | null {
+    return this.rules.limit === null ? null : Math.max(0, this.rules.limit - made);
   }
 
   /** Whether the scene comes with a solution, so that slices can be asked for. */
@@ -166,26 +210,32 @@ export class Game {
     return this.slice(position.cat, position.turn) === null ? { cat: position.cat, turn: position.turn } : null;
   }
 
-  /** What the slices say of `position`, or null without its slice or for unknown nodes. */
-  verdict(position: Position): Verdict | null {
+  /**
+   * What the slices say of `position` after `made` moves (0: as a start), or null
+   * without its slice or for unknown nodes. Under a turn limit, a win in more moves than
+   * are left is a draw; the slice's best move then keeps the draw (the winner's fastest
+   * win and the loser's slowest loss both outlast the limit), so play needs no other table.
+   */
+  verdict(position: Position, made = 0): Verdict | null {
     const mouse = this.indexOf.get(position.mouse);
     const slice = this.slice(position.cat, position.turn);
     if (slice === null || mouse === undefined) return null;
-    const outcome = OUTCOME_LETTERS[slice.outcome[mouse]] ?? "draw";
+    const left = this.movesLeft(made);
     const moves = slice.moves[mouse];
-    const best = slice.best[mouse];
-    return { outcome, moves: moves >= 0 ? moves : null, best: best >= 0 ? best : null };
+    const decided = moves >= 0 && (left === null || moves <= left);
+    const outcome = decided ? (OUTCOME_LETTERS[slice.outcome[mouse]] ?? "draw") : "draw";
+    const best = left === 0 ? -1 : slice.best[mouse];
+    return { outcome, moves: decided ? moves : null, best: best >= 0 ? best : null };
   }
 
-  /** Whether the cat may stand on node `id`: a node of the scene, and not the hole. */
+  /** Whether the cat may stand on node `id`: a node of the scene, and not a hole unless the rules let it in or it starts there. */
   catMayStand(id: number): boolean {
-    const index = this.indexOf.get(id);
-    return index !== undefined && this.scene.nodes[index].role !== "hole";
+    return this.indexOf.has(id) && (this.rules.cat_enters_holes || !this.holes.has(id) || id === this.rules.cat);
   }
 
-  /** Whether the game is over: the mouse in the hole, or the cat on the mouse. */
+  /** Whether the game is over: the mouse in a hole, or the cat on the mouse. */
   isOver(position: Position): boolean {
-    return (position.mouse === 0 && this.indexOf.has(0)) || position.mouse === position.cat;
+    return this.holes.has(position.mouse) || position.mouse === position.cat;
   }
 
   /**
@@ -207,12 +257,14 @@ export function after(position: Position, to: number): Position {
     : { mouse: position.mouse, cat: to, turn: "mouse" };
 }
 
-/** The positions of the scene's optimal line, turns included (the mouse moves first). */
+/** The positions of the scene's optimal line, turns included (by default the mouse moves first). */
 export function linePositions(scene: Scene): Position[] {
+  const first = scene.rules?.first ?? "mouse";
+  const second: Player = first === "mouse" ? "cat" : "mouse";
   return scene.line.map(([mouse, cat], step) => ({
     mouse,
     cat,
-    turn: step % 2 === 0 ? "mouse" : "cat",
+    turn: step % 2 === 0 ? first : second,
   }));
 }
 
@@ -221,12 +273,18 @@ export function lineCaption(game: Game, step: number): string {
   const positions = linePositions(game.scene);
   const position = positions[step];
   if (position === undefined) return game.scene.summary;
-  const verdict = game.verdict(position);
+  const verdict = game.verdict(position, step);
   const end = ending(game, position, positions.slice(0, step));
   if (end !== null) return end;
-  if (verdict === null) return `${position.turn} to move`;
+  if (verdict === null) return `${position.turn} to move${movesLeft(game, step)}`;
   if (game.legalMoves(position).length === 0) return noMove(position.turn);
-  return `${position.turn} to move, ${describe(verdict.outcome, verdict.moves)}`;
+  return `${position.turn} to move, ${describe(verdict.outcome, verdict.moves)}${movesLeft(game, step)}`;
+}
+
+/** ", 5 moves left" under a turn limit after `made` moves; empty without one. */
+export function movesLeft(game: Game, made: number): string {
+  const left = game.movesLeft(made);
+  return left === null ? "" : `, ${left} ${left === 1 ? "move" : "moves"} left`;
 }
 
 /** Play mode: the user plays `side`, the solver answers for the other. */
@@ -262,7 +320,7 @@ function advance(play: Play, position: Position): Play {
 /** The solver's best move for the side to move, when the game goes on and its slice is here. */
 export function reply(game: Game, play: Play): Play {
   if (play.position.turn === play.side || over(game, play) !== null) return play;
-  const best = game.verdict(play.position)?.best ?? null;
+  const best = game.verdict(play.position, play.history.length - 1)?.best ?? null;
   return best === null ? play : advance(play, after(play.position, best));
 }
 
@@ -310,12 +368,13 @@ export function moveText(move: Move): string {
 
 /**
  * How a game standing at `position` after the positions `earlier` has ended: the cat
- * caught the mouse, the mouse is home, or the position repeats; null otherwise. The line
- * stepper and play mode say it in the same words.
+ * caught the mouse, the mouse is home, the turn limit is reached, or the position
+ * repeats; null otherwise. The line stepper and play mode say it in the same words.
  */
 function ending(game: Game, position: Position, earlier: Position[]): string | null {
   if (position.mouse === position.cat) return ENDINGS.caught;
   if (game.isOver(position)) return ENDINGS.home;
+  if (game.movesLeft(earlier.length) === 0) return ENDINGS.limit;
   const repeats = earlier.some((p) => p.mouse === position.mouse && p.cat === position.cat && p.turn === position.turn);
   return repeats ? ENDINGS.repeats : null;
 }
@@ -333,15 +392,16 @@ export function over(game: Game, play: Play): string | null {
 export function playStatus(game: Game, play: Play): string {
   const ended = over(game, play);
   if (ended !== null) return `game over: ${ended}`;
-  const verdict = game.verdict(play.position);
+  const made = play.history.length - 1;
+  const verdict = game.verdict(play.position, made);
   if (verdict === null) return "no solution";
   const standing =
     verdict.outcome === "draw" ? "drawing" : verdict.outcome === play.side ? "winning" : "losing";
   const turn = play.position.turn === play.side ? "your move" : "solver's move";
-  return `you are ${standing} (${describe(verdict.outcome, verdict.moves)}), ${turn}`;
+  return `you are ${standing} (${describe(verdict.outcome, verdict.moves)}), ${turn}${movesLeft(game, made)}`;
 }
 
 /** The graph of a scene, its nodes and edges, as a key: the same key is the same graph. */
-export function graphKey(scene: { nodes: { id: number }[]; edges: { a: number; b: number }[] }): string {
-  return `${scene.nodes.map((n) => n.id).join(",")}|${scene.edges.map((e) => `${e.a}-${e.b}`).join(",")}`;
+export function graphKey(scene: { nodes: { id: number }[]; edges: { a: number; b: number; one_way?: boolean }[] }): string {
+  return `${scene.nodes.map((n) => n.id).join(",")}|${scene.edges.map((e) => `${e.a}-${e.b}${e.one_way === true ? ">" : ""}`).join(",")}`;
 }

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
-import { startView } from "./view-server.mjs";
+import { openView, startView } from "./view-server.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const target = resolve(root, process.env.CARGO_TARGET_DIR ?? "target");
@@ -158,11 +158,8 @@ const { child, url: urlPromise } = startView(cmg, file);
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 try {
   const url = await urlPromise;
-  const page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   const errors = [];
-  page.on("pageerror", (error) => errors.push(String(error)));
-  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
-  await page.goto(url);
+  const page = await openView(browser, url, errors);
   const scene = await (await fetch(new URL("scene.json", url))).json();
 
   // The page loads, with one element per node, coloured as the solver says.

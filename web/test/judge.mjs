@@ -4,7 +4,7 @@
 // after 2n turns and a JavaScript search that caches provisional draws are caught on the
 // smallest graphs they fail, verified by the native build; a JavaScript infinite loop is
 // a time limit while the main editor still answers keystrokes; "open" loads the
-// counterexample; no request leaves the page's origin. Prints what it measures
+// counterexample; a Pyodide that does not start says why; no request leaves the page's origin. Prints what it measures
 // (Pyodide's load, graphs a second) for BENCHMARKS.md. A screenshot goes to
 // target/artifacts/playground-judge.png.
 //
@@ -44,11 +44,13 @@ const types = {
 };
 /** A static host, as any will do; it counts what it serves, and lets the browser cache. */
 const served = [];
+/** Set while a part checks a start of Pyodide that fails: its standard library is then not found. */
+let pyodideGone = false;
 const server = createServer((request, response) => {
   const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
   const file = join(site, path === "/" ? "index.html" : path);
   served.push(path);
-  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile()) {
+  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile() || (pyodideGone && path.endsWith("/pyodide/python_stdlib.zip"))) {
     response.writeHead(404).end();
     return;
   }
@@ -223,6 +225,26 @@ try {
     const verdict = await page.locator("[data-verdict]").getAttribute("data-verdict");
     check(verdict === "time-limit" && (await page.locator("[data-verdict]").getAttribute("data-nodes")) === "4", `an infinite loop: time-limit on 4 nodes (${verdict})`);
     await page.close();
+  }
+
+  // Pyodide that does not start (its standard library not found, in a browser that has
+  // none of its files cached): Pyodide then rejects with Emscripten's ExitStatus, not an
+  // Error, and the report says its message, never "[object Object]".
+  if (wanted("pyodide-fails")) {
+    pyodideGone = true;
+    const fresh = await browser.newContext();
+    try {
+      const page = await fresh.newPage();
+      await page.goto(link(fixture("right.py"), "python"));
+      await page.locator("[data-judge-run]").waitFor({ timeout: 10000 });
+      const result = await judge(page, { seconds: 60, wait: 120000 });
+      const first = result.report.split("\n")[0];
+      const why = first.split("does not run: ")[1] ?? "";
+      check(why.trim() !== "" && !why.includes("[object"), `a Pyodide that does not start says why: "${first}"`);
+    } finally {
+      await fresh.close();
+      pyodideGone = false;
+    }
   }
 
   // A Python crash: a runtime error with its message and the solution's own frame, on

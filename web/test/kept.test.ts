@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { KEPT_KEY, KEPT_TEXTS, MAX_KEPT_CHARS, MAX_KEPT_TOTAL, loadKept, saveKept, withKept, type KeptText } from "../playground/kept";
+import { KEPT_KEY, KEPT_TEXTS, MAX_KEPT_CHARS, MAX_KEPT_TOTAL, loadKept, saveKept, withKept, withPin, type KeptText } from "../playground/kept";
 
 function memory(): Storage {
   const items = new Map<string, string>();
@@ -53,4 +53,15 @@ test("the storage round-trips, and what is unreadable there is no text", () => {
   assert.deepEqual(loadKept(storage), [entry("b", "ok")]);
   const full = { setItem: () => { throw new Error("QuotaExceededError"); } };
   assert.equal(saveKept(full, list), false);
+});
+
+test("a pin is kept with its text, moved, and taken away", () => {
+  const storage = memory();
+  let kept = withPin(entry("a", "1 -- 2"), 2, [10, 20]);
+  kept = withPin(kept, 1, [5, 5]);
+  kept = withPin(kept, 2, [30, 40]);
+  assert.ok(saveKept(storage, withKept([], kept)));
+  assert.deepEqual(loadKept(storage)[0].pins, { 1: [5, 5], 2: [30, 40] });
+  assert.deepEqual(withPin(kept, 1, null).pins, { 2: [30, 40] });
+  assert.deepEqual(kept.pins, { 1: [5, 5], 2: [30, 40] }, "the entry given is not changed");
 });

@@ -2,7 +2,7 @@
 // the picture fits at every width with nothing over it, LeetCode's paste, short links and
 // old ones, a broken link's notice, work kept across reloads, Markdown hovers and the
 // hints' switch, the SVG and PNG exports and "Copy as Markdown", positions that stay
-// put (a comment, a reload, a drag), and the dark theme. Screenshots go to
+// put (a comment, a reload, a drag), a file with every rule, and the dark theme. Screenshots go to
 // target/artifacts/.
 //
 // Usage: node test/playground-ui.mjs [SITE_DIR]   (default: $CARGO_TARGET_DIR/playground)
@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
+import { checkEveryRule } from "./every-rule.mjs";
 import { artifacts, browserPath, check, finish, pasteText, root, serveSite, site } from "./site.mjs";
 
 const WAIT_MS = 10000;
@@ -393,15 +394,41 @@ try {
     await page.mouse.up();
     const put = await node.getAttribute("transform");
     check(put !== reloaded["49"] && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${reloaded["49"]} to ${put})`);
+    // The pin is saved when the drag ends, with no new scene to wait for; a reload right
+    // away draws the node pinned from the first picture (the pins reach the view before it).
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem("cmg-playground-texts") ?? "[]")[0]?.pins?.["49"] !== undefined, null, { timeout: WAIT_MS });
+    const saved = await page.evaluate(() => JSON.parse(localStorage.getItem("cmg-playground-texts"))[0].pins["49"]);
+    check(`translate(${saved.join(" ")})` === put, `the pin is kept as soon as the drag ends (${saved})`);
+    const reloadedPinned = async (what) => {
+      await page.goto("about:blank");
+      await page.goto(`${base}index.html`);
+      await frame.locator('svg.cmg-scene [data-node="49"]').waitFor({ state: "attached", timeout: WAIT_MS });
+      const [pinned, at] = [await node.getAttribute("data-pinned"), await node.getAttribute("transform")];
+      check(pinned === "true" && at === put, `${what} (${pinned}, ${at})`);
+    };
+    await reloadedPinned("after a reload right after the drag, the node is drawn pinned where it was put");
     await typed("3 -- 40\n");
     check((await node.getAttribute("transform")) === put, "after a new edge, the pinned node is still where it was put");
     await keptFirst(page, "3 -- 40");
-    await page.goto("about:blank");
-    await page.goto(`${base}index.html`);
-    await frame.locator('svg.cmg-scene [data-node="49"][data-pinned]').waitFor({ state: "attached", timeout: WAIT_MS });
-    check((await node.getAttribute("transform")) === put, "after a reload, it is still pinned there");
+    await reloadedPinned("after an edit and a reload, it is still pinned there");
     await node.dblclick();
     check((await node.getAttribute("data-pinned")) === null && (await node.getAttribute("transform")) !== put, "a double click unpins it, back where the layout puts it");
+    await context.close();
+  }
+
+  // 7b. A file with every rule, through the WebAssembly: its holes, starts and one-way
+  // edges drawn, its game in words, and play along a one-way edge in its direction only.
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(String(error)));
+    await page.goto(`${base}index.html${oldLink(readFileSync(join(root, "examples/every-rule.cmg"), "utf8"))}`);
+    const frame = await (await page.locator("#view").elementHandle({ timeout: WAIT_MS })).contentFrame();
+    // The game in the hover's words, as the scene carries it (web/test/fixtures, kept current by the Rust tests).
+    const { game } = JSON.parse(readFileSync(join(root, "web/test/fixtures/every-rule.json"), "utf8")).rules;
+    await checkEveryRule(frame, game, check, (name) => page.screenshot({ path: join(artifacts, `playground-${name}.png`) }));
+    check(errors.length === 0, `no errors in the playground with every rule${errors.length ? `: ${errors[0].slice(0, 200)}` : ""}`);
     await context.close();
   }
 

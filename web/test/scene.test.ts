@@ -19,11 +19,14 @@ import {
   undo,
   userMove,
   waitsForSolver,
+  graphKey,
   type Play,
+  type Position,
   type Scene,
   type Slice,
 } from "../src/scene";
 import { catNodes, explorerCaption, lastLevel, nodeVerdict, settledCount, sliceColours } from "../src/explorer";
+import { roleLegend } from "../src/rules";
 
 function read<T>(file: string): T {
   const url = new URL(`../../test/fixtures/${file}`, import.meta.url);
@@ -195,4 +198,60 @@ test("the explorer colours a slice, and the replay settles it level by level", (
 test("describe uses the solver's words", () => {
   assert.equal(describe("cat", 4), "cat wins in 4");
   assert.equal(describe("draw", null), "draw");
+});
+
+// every-rule: `rule limit 12`, `rule first cat`, `rule start 3 5`, `rule holes 0 9`,
+// `rule cat-enters-holes`, and the one-way edges 4 -> 9 -> 6.
+
+test("a file with every rule: its line starts where its rules say, the cat moving first", () => {
+  const game = solvedGame("every-rule");
+  const positions = linePositions(game.scene);
+  assert.deepEqual(positions[0], { mouse: 3, cat: 5, turn: "cat" });
+  assert.equal(lineCaption(game, 0), "cat to move, mouse wins in 6, 12 moves left");
+  assert.equal(lineCaption(game, 1), "mouse to move, mouse wins in 5, 11 moves left");
+  assert.equal(lineCaption(game, positions.length - 1), "the mouse reached the hole: mouse wins");
+  for (let i = 0; i + 1 < positions.length; i++) {
+    const mover = positions[i].turn;
+    assert.equal(positions[i + 1][mover], game.verdict(positions[i], i)?.best, `step ${i}`);
+  }
+  assert.deepEqual(roleLegend(game.scene), { hole: "holes 0, 9", mouse: "mouse start 3", cat: "cat start 5" });
+  assert.deepEqual(roleLegend(fixture("long-game")), { hole: "hole 0", mouse: "mouse start 1", cat: "cat start 2" });
+});
+
+test("one-way edges are taken only in their direction; every hole ends the game; the cat may enter them", () => {
+  const game = solvedGame("every-rule");
+  const mouse = (at: number, cat = 1): Position => ({ mouse: at, cat, turn: "mouse" });
+  assert.ok(game.legalMoves(mouse(4)).includes(9), "4 -> 9");
+  assert.deepEqual(game.legalMoves({ mouse: 1, cat: 9, turn: "cat" }), [6], "9 -> 6, and not back to 4");
+  assert.ok(!game.legalMoves(mouse(6)).includes(9), "not 6 -> 9");
+  assert.ok(game.isOver(mouse(9)) && game.isOver(mouse(0)), "both holes are home");
+  assert.ok(game.legalMoves({ mouse: 3, cat: 4, turn: "cat" }).includes(9), "the cat may enter a hole");
+  assert.deepEqual(catNodes(game), [0, 1, 2, 3, 4, 5, 6, 9]);
+  // The cat on the mouse is a cat win, in a hole too.
+  const play: Play = { side: "mouse", position: { mouse: 9, cat: 9, turn: "mouse" }, history: [{ mouse: 9, cat: 9, turn: "mouse" }] };
+  assert.equal(over(game, play), "the cat caught the mouse: cat wins");
+  // A one-way edge is part of the graph's key: turning an edge one way is another picture.
+  const turned = { ...game.scene, edges: game.scene.edges.map((e) => ({ ...e, one_way: false })) };
+  assert.notEqual(graphKey(turned), graphKey(game.scene));
+});
+
+test("the turn limit: a win in more moves than are left is a draw, and play ends at the limit", () => {
+  const game = solvedGame("every-rule");
+  const [start] = linePositions(game.scene);
+  assert.deepEqual(game.verdict(start, 0), { outcome: "mouse", moves: 6, best: 4 });
+  assert.deepEqual(game.verdict(start, 6), { outcome: "mouse", moves: 6, best: 4 }, "6 moves left: still a win");
+  assert.deepEqual(game.verdict(start, 7), { outcome: "draw", moves: null, best: 4 }, "5 moves left: a draw");
+  assert.equal(game.verdict(start, 12)?.best, null, "no move past the limit");
+  // Playing the cat, the user moves first, the whole limit ahead.
+  const cat = startPlay(game, "cat") as Play;
+  assert.deepEqual(cat.position, start);
+  assert.equal(playStatus(game, cat), "you are losing (mouse wins in 6), your move, 12 moves left");
+  // Twelve moves made without an end: a draw, even where a position also repeats.
+  const history = (moves: number): Play => {
+    const list = Array.from({ length: moves + 1 }, (_, i): Position => ({ mouse: 3, cat: 5, turn: i % 2 === 0 ? "cat" : "mouse" }));
+    return { side: "mouse", position: list[moves], history: list };
+  };
+  assert.equal(over(game, history(12)), "the turn limit is reached: draw");
+  assert.equal(over(game, history(11)), "the position repeats: draw");
+  assert.equal(userMove(game, history(12), 4), null, "no move after the limit");
 });

@@ -1,4 +1,4 @@
-// What the playground's browser tests share: where things are (the built site, the
+// What the browser tests of the playground and of rules.mjs share: where things are (the built site, the
 // browser, the screenshots), a static server for the site on 127.0.0.1 (any static
 // host will do: this one serves files and nothing else), and TAP-like checks.
 

@@ -399,6 +399,12 @@ pub fn game_description(graph: &Graph) -> Option<String> {
     Some(words)
 }
 
+/// "the game: the cat moves first, limit 16": the file's game ([`game_description`]) as
+/// `cmg solve`, the hover and the view state it.
+pub fn game_line(game: &str) -> String {
+    format!("the game: {game}")
+}
+
 /// Why a file has no game, in words: its starts, and which of them is not a node.
 pub fn no_game_reason(graph: &Graph) -> String {
     let rules = graph.rules();

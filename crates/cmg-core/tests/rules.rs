@@ -193,3 +193,23 @@ fn the_rules_make_the_game() {
     let start = start_position(&analysis.model.graph).unwrap();
     assert_eq!(solve(&game).outcome(start), Outcome::MouseWins);
 }
+
+/// The graph as a picture joins it: a one-way edge is an edge both ways there, and a
+/// graph without one is itself.
+#[test]
+fn a_picture_joins_the_ends_of_a_one_way_edge() {
+    let graph = Analysis::new("0 -- 1 -- 2\n2 -> 3\n").model.graph;
+    let drawn = graph.with_arcs_as_edges();
+    assert!(matches!(drawn, std::borrow::Cow::Owned(_)));
+    assert_eq!((graph.edge_count(), drawn.edge_count()), (2, 3));
+    assert_eq!(
+        (drawn.neighbours(2), drawn.neighbours(3)),
+        (&[1, 3][..], &[2][..])
+    );
+    assert!(!drawn.has_arcs() && graph.has_arcs());
+    let plain = Analysis::new("0 -- 1 -- 2\n").model.graph;
+    assert!(matches!(
+        plain.with_arcs_as_edges(),
+        std::borrow::Cow::Borrowed(_)
+    ));
+}

@@ -979,6 +979,29 @@ async function webScenario(browser) {
       await session.screenshot("game-view");
     }
 
+    // A file with every rule, drawn from the worker's WebAssembly: the game in words,
+    // both holes, the starts where its rules put them, and its two one-way edges.
+    await session.open("every-rule.cmg");
+    await page.click('.editor-actions .action-label[aria-label*="Open Game View to the Side"]', { timeout: 20_000 });
+    const rules = await gameViewFrame(page, 8);
+    check("web: the game view of every-rule.cmg draws its 8 nodes", rules !== undefined);
+    if (rules) {
+      const drawn = () =>
+        rules
+          .evaluate(() => ({
+            game: document.getElementById("rules")?.textContent ?? "",
+            roles: Array.from(document.querySelectorAll("[data-node]"), (g) => `${g.getAttribute("data-node")}:${g.getAttribute("data-role")}`).join(" "),
+            oneWay: Array.from(document.querySelectorAll("line.edge[data-one-way]"), (l) => l.getAttribute("data-edge")).join(" "),
+          }))
+          .catch(() => ({ game: "", roles: "", oneWay: "" }));
+      const shown = await until(async () => (await drawn()).game.startsWith("the game: the cat moves first"));
+      const seen = await drawn();
+      check("web: the game view says every-rule.cmg's game", shown, seen.game);
+      check("web: both holes and the starts of the rules", seen.roles.includes("0:hole") && seen.roles.includes("9:hole") && seen.roles.includes("3:mouse") && seen.roles.includes("5:cat"), seen.roles);
+      check("web: the one-way edges carry their arrowheads", seen.oneWay === "4-9 9-6", seen.oneWay);
+      await session.screenshot("game-view-every-rule");
+    }
+
     // The judge, in the extension host's workers as the playground runs it.
     await checkJudge(session, "web judge: ");
     await checkWebJudgeLimits(session);

@@ -252,6 +252,28 @@ impl Graph {
         self.arcs = lists;
     }
 
+    /// The graph as a picture joins its nodes: every one-way edge as an edge too, so that a
+    /// layout keeps the ends of a one-way edge as close as those of an edge. The graph
+    /// itself (borrowed) when it has no one-way edge.
+    pub fn with_arcs_as_edges(&self) -> std::borrow::Cow<'_, Graph> {
+        if self.arcs.is_empty() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut drawn = self.clone();
+        for (a, list) in self.arcs.iter().enumerate() {
+            for &b in list {
+                drawn.adjacency[a].push(b);
+                drawn.adjacency[b as usize].push(a as u32);
+            }
+        }
+        for list in &mut drawn.adjacency {
+            list.sort_unstable();
+            list.dedup();
+        }
+        drawn.arcs = Vec::new();
+        std::borrow::Cow::Owned(drawn)
+    }
+
     /// The rules of the game played on this graph.
     pub fn rules(&self) -> &Rules {
         &self.rules

@@ -15,8 +15,8 @@ mod explain;
 use std::fmt::Write;
 
 use cmg_core::analysis::{
-    self, cat_starts_at, describe_position, expected_outcome, game_description, mouse_starts_at,
-    solution_for, start_position, Analysis,
+    self, cat_starts_at, describe_position, expected_outcome, game_description, game_line,
+    mouse_starts_at, solution_for, start_position, Analysis,
 };
 use cmg_core::explain::Solved;
 use cmg_core::model::{Graph, NodeRole};
@@ -85,7 +85,7 @@ fn first_line_hover(analysis: &Analysis, solved: Option<&Solved>, offset: u32) -
     let start = start_position(&analysis.model.graph)?;
     let mut markdown = format!("**{}**", describe_position(&solved.solution, start));
     if let Some(game) = game_description(&analysis.model.graph) {
-        write!(markdown, "\n\nthe game: {game}").unwrap();
+        write!(markdown, "\n\n{}", game_line(&game)).unwrap();
     }
     markdown.extend(explain::strategy_markdown(analysis, solved));
     Some(Hover { range, markdown })
@@ -106,7 +106,7 @@ fn rule_hover(analysis: &Analysis, solution: Option<&Solution>, offset: u32) -> 
     let graph = &analysis.model.graph;
     let mut markdown = format!("`{}`", rule.name.usage());
     let game = game_description(graph).unwrap_or_else(|| "LeetCode 913's".to_owned());
-    write!(markdown, "\n\nthe game: {game}").unwrap();
+    write!(markdown, "\n\n{}", game_line(&game)).unwrap();
     if let (Some(solution), Some(start)) = (solution, start_position(graph)) {
         write!(
             markdown,

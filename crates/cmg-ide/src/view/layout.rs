@@ -100,6 +100,8 @@ pub fn layout_within(
     previous: &Positions,
     limits: Limits,
 ) -> Result<Layout, Cancelled> {
+    // A one-way edge pulls its ends together as an edge does.
+    let graph = &*graph.with_arcs_as_edges();
     let n = graph.node_count();
     if n == 0 {
         return Ok(Layout::from(Vec::new()));

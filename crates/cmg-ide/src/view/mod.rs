@@ -14,13 +14,14 @@ use serde::Serialize;
 pub use clearance::{Cancelled, Limits, WORK_BUDGET};
 pub use explain::{add_explanations, SceneStrategy, SceneTreeLine, MAX_SCENE_TREE_LINES};
 pub use layout::{layout, layout_within, Layout, Positions, UNIT};
-pub use slice::{parse_turn, slice, turn_keyword, Slice, SliceError};
+pub use slice::{parse_turn, slice, Slice, SliceError};
 
 use crate::code_lens::line_ids;
 use cmg_core::analysis::{
-    describe, mouse_starts_at, no_game_reason, outcome_keyword, solution_for, start_position,
-    Analysis,
+    describe, game_description, game_line, mouse_starts_at, no_game_reason, outcome_keyword,
+    solution_for, start_position, Analysis,
 };
+use cmg_core::explain::player_name;
 use cmg_core::model::{Code, Diagnostic, NodeRole};
 use cmg_solve::Solution;
 use cmg_syntax::{ColumnUnit, TextRange};
@@ -41,7 +42,15 @@ pub const MAX_VIEW_EDGES: usize = 20_000;
 /// Whether the view draws `graph`: at most [`MAX_VIEW_NODES`] nodes and
 /// [`MAX_VIEW_EDGES`] edges. Above, the scene says so and has no nodes or edges.
 pub fn draws(graph: &cmg_core::model::Graph) -> bool {
-    graph.node_count() <= MAX_VIEW_NODES && graph.edge_count() <= MAX_VIEW_EDGES
+    graph.node_count() <= MAX_VIEW_NODES && drawn_edges(graph) <= MAX_VIEW_EDGES
+}
+
+/// The lines the view draws: the edges and the one-way edges.
+fn drawn_edges(graph: &cmg_core::model::Graph) -> usize {
+    let arcs: usize = (0..graph.node_count() as u32)
+        .map(|index| graph.arcs_out(index).len())
+        .sum();
+    graph.edge_count() + arcs
 }
 
 /// The scene lists at most this many diagnostics; `diagnostics_omitted` counts the rest.
@@ -53,8 +62,9 @@ const MAX_MARKED_PAIRS: usize = 100_000;
 #[derive(Clone, Debug, Serialize)]
 pub struct Scene {
     pub version: u32,
-    /// Who wins from the real start (mouse on 1, cat on 2, mouse to move); `None` when
-    /// there is no game or it is not solved here.
+    /// Who wins from the real start (by default the mouse on 1, the cat on 2, the mouse to
+    /// move; the file's rules may say otherwise); `None` when there is no game or it is not
+    /// solved here.
     pub outcome: Option<&'static str>,
     /// Moves (plies) to the end from the start; `None` for a draw.
     pub moves: Option<u32>,
@@ -81,6 +91,45 @@ pub struct Scene {
     /// nodes ([`LAYOUT_CUT_NOTE`]); left out of the JSON when there is none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub layout_note: Option<String>,
+    /// The file's game when it is not LeetCode 913's (rules or one-way edges); left out of
+    /// the JSON for a file without them, whose game the page knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules: Option<SceneRules>,
+}
+
+/// The game a file with rules states, for the page: its words, and what play needs.
+#[derive(Clone, Debug, Serialize)]
+pub struct SceneRules {
+    /// The game in the hover's words: "the game: the cat moves first, limit 16".
+    pub game: String,
+    /// Who moves first: `mouse` or `cat`.
+    pub first: &'static str,
+    /// A draw once this many moves are made without an end.
+    pub limit: Option<u32>,
+    /// Where the mouse and the cat start (node ids).
+    pub mouse: u32,
+    pub cat: u32,
+    /// The holes that are nodes, by id, ascending.
+    pub holes: Vec<u32>,
+    /// Whether the cat may enter the holes.
+    pub cat_enters_holes: bool,
+}
+
+impl SceneRules {
+    /// The rules of `graph`'s game; `None` for LeetCode 913's.
+    pub fn of(graph: &cmg_core::model::Graph) -> Option<SceneRules> {
+        let game = game_line(&game_description(graph)?);
+        let rules = graph.rules();
+        Some(SceneRules {
+            game,
+            first: player_name(rules.first),
+            limit: rules.limit,
+            mouse: rules.mouse_start,
+            cat: rules.cat_start,
+            holes: graph.holes().iter().map(|&hole| graph.id(hole)).collect(),
+            cat_enters_holes: rules.cat_enters_holes,
+        })
+    }
 }
 
 /// Where the mouse and the cat may move from the node at dense `index`, as node ids.
@@ -116,9 +165,11 @@ pub struct TooLarge {
 pub struct SceneNode {
     pub id: u32,
     pub label: Option<String>,
-    /// `hole`, `mouse`, `cat` (the start nodes 0, 1 and 2) or `node`.
+    /// `hole`, `mouse`, `cat` (a hole, where the mouse starts, where the cat starts: by
+    /// default nodes 0, 1 and 2, else as the file's rules say; the first of these a node
+    /// has) or `node`.
     pub role: &'static str,
-    /// Who wins if the mouse starts here instead of on node 1 (the cat on node 2).
+    /// Who wins if the mouse starts here instead of on its start (the cat on its own).
     pub outcome: Option<&'static str>,
     pub moves: Option<u32>,
     pub x: f64,
@@ -142,9 +193,13 @@ pub struct NextMoves {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct SceneEdge {
-    /// The node ids of the two ends, `a < b`.
+    /// The node ids of the two ends, `a < b`; of a one-way edge, its start and its end.
     pub a: u32,
     pub b: u32,
+    /// A one-way edge: a move from `a` to `b` only, drawn with an arrowhead at `b`. Left
+    /// out of the JSON for an edge.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub one_way: bool,
     pub flagged: bool,
     /// Removing the edge changes the result, in any direction (`cmg_solve::is_critical`).
     pub critical: bool,
@@ -260,6 +315,7 @@ fn build_scene(
         strategies: Vec::new(),
         what_if_note: None,
         layout_note: None,
+        rules: SceneRules::of(graph),
     };
     if !draws(graph) {
         scene.too_large = Some(TooLarge {
@@ -307,7 +363,7 @@ fn build_scene(
         scene.nodes.push(SceneNode {
             id,
             label: graph.label(index).map(str::to_owned),
-            role: role(id),
+            role: role(graph, id),
             outcome: at_start.map(|(s, p)| outcome_keyword(s.outcome(p))),
             moves: at_start.and_then(|(s, p)| s.moves_to_end(p)),
             x,
@@ -332,7 +388,21 @@ fn build_scene(
             scene.edges.push(SceneEdge {
                 a: key[0],
                 b: key[1],
+                one_way: false,
                 flagged: marked.contains(&key),
+                critical: false,
+                what_if: None,
+            });
+        }
+    }
+    for a in 0..graph.node_count() as u32 {
+        for &b in graph.arcs_out(a) {
+            let key = [graph.id(a), graph.id(b)];
+            scene.edges.push(SceneEdge {
+                a: key[0],
+                b: key[1],
+                one_way: true,
+                flagged: marked.contains(&[key[0].min(key[1]), key[0].max(key[1])]),
                 critical: false,
                 what_if: None,
             });
@@ -343,13 +413,17 @@ fn build_scene(
     scene
 }
 
-/// The role of a node id, as the scene names it.
-pub fn role(id: u32) -> &'static str {
-    match NodeRole::of(id) {
-        Some(NodeRole::Hole) => "hole",
-        Some(NodeRole::MouseStart) => "mouse",
-        Some(NodeRole::CatStart) => "cat",
-        None => "node",
+/// The role of a node id in `graph`'s game, as the scene names it.
+pub fn role(graph: &cmg_core::model::Graph, id: u32) -> &'static str {
+    graph.role_of(id).map_or("node", role_word)
+}
+
+/// A role as the scene names it: `hole`, `mouse`, `cat`.
+pub fn role_word(role: NodeRole) -> &'static str {
+    match role {
+        NodeRole::Hole => "hole",
+        NodeRole::MouseStart => "mouse",
+        NodeRole::CatStart => "cat",
     }
 }
 

@@ -9,6 +9,7 @@
 use serde::Serialize;
 
 use cmg_core::analysis::{outcome_keyword, solution_for};
+use cmg_core::explain::player_name;
 use cmg_core::model::Graph;
 use cmg_solve::{Player, Position, Solution};
 
@@ -49,14 +50,7 @@ impl std::fmt::Display for SliceError {
     }
 }
 
-/// The word a slice uses for `turn`, and back (`mouse`, `cat`).
-pub fn turn_keyword(turn: Player) -> &'static str {
-    match turn {
-        Player::Mouse => "mouse",
-        Player::Cat => "cat",
-    }
-}
-
+/// The player a slice's `turn` names (`mouse`, `cat`: [`player_name`]'s words).
 pub fn parse_turn(word: &str) -> Option<Player> {
     match word {
         "mouse" => Some(Player::Mouse),
@@ -78,7 +72,7 @@ pub fn slice(
     let n = graph.node_count();
     let mut slice = Slice {
         cat,
-        turn: turn_keyword(turn),
+        turn: player_name(turn),
         ids: graph.ids().to_vec(),
         outcome: String::with_capacity(n),
         moves: Vec::with_capacity(n),

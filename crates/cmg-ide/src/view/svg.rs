@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{role, Scene, SceneNode};
+use super::{role_word, Scene, SceneNode};
 use cmg_core::analysis::outcome_keyword;
 use cmg_core::model::NodeRole;
 use cmg_solve::Outcome;
@@ -33,6 +33,15 @@ pub fn outcome_colour(outcome: Outcome) -> &'static str {
 /// Radius of a node's shape, in pixels. The web UI draws with its own copy
 /// (`web/src/render.ts`), which a test in `view/tests.rs` keeps equal to this one.
 pub const NODE_RADIUS: f64 = 18.0;
+
+/// The arrowhead of a one-way edge, one definition for the page (`web/src/render.ts`
+/// holds the same text, which a test in `view/tests.rs` checks) and the export: a
+/// triangle 10 px long and 10 px wide whose tip touches the circle of the end node's
+/// shape ([`NODE_RADIUS`] from its centre), in the edges' colour.
+pub const ARROW_MARKER: &str = r#"<marker id="cmg-arrow" class="arrow" viewBox="0 0 10 10" refX="28" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>"#;
+
+/// The attributes of a one-way edge's line: its mark, and its arrowhead ([`ARROW_MARKER`]).
+pub const ONE_WAY_ATTRIBUTES: &str = r#" data-one-way="true" marker-end="url(#cmg-arrow)""#;
 
 /// Room around the nodes, and for the legend below them.
 const MARGIN: f64 = 40.0;
@@ -65,11 +74,7 @@ pub fn to_svg(scene: &Scene) -> String {
     let legend = Legend::of(scene);
     // As wide as the nodes or the legend, whichever is wider: no caption is cut.
     let width = (x1 - x0 + 2.0 * MARGIN).max(2.0 * LEGEND_INSET + legend.width());
-    let note = if scene.layout_note.is_some() {
-        NOTE_HEIGHT
-    } else {
-        0.0
-    };
+    let note = NOTE_HEIGHT * legend.notes.len() as f64;
     let height = y1 - y0 + 2.0 * MARGIN + LEGEND_HEIGHT + note;
     let mut svg = String::new();
     let _ = writeln!(
@@ -82,6 +87,9 @@ pub fn to_svg(scene: &Scene) -> String {
         svg,
         r#"<rect class="background" x="{left}" y="{top}" width="{width}" height="{height}"/>"#
     );
+    if scene.edges.iter().any(|edge| edge.one_way) {
+        let _ = writeln!(svg, "<defs>{ARROW_MARKER}</defs>");
+    }
     svg.push_str("<g class=\"edges\">\n");
     let places: std::collections::HashMap<u32, (f64, f64)> =
         scene.nodes.iter().map(|n| (n.id, (n.x, n.y))).collect();
@@ -92,11 +100,12 @@ pub fn to_svg(scene: &Scene) -> String {
         };
         let _ = writeln!(
             svg,
-            r#"<line class="edge" data-edge="{}-{}" data-critical="{}"{} x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}"/>"#,
+            r#"<line class="edge" data-edge="{}-{}" data-critical="{}"{}{} x1="{xa}" y1="{ya}" x2="{xb}" y2="{yb}"/>"#,
             edge.a,
             edge.b,
             edge.critical,
-            flag(edge.flagged)
+            flag(edge.flagged),
+            if edge.one_way { ONE_WAY_ATTRIBUTES } else { "" }
         );
     }
     svg.push_str("</g>\n<g class=\"nodes\">\n");
@@ -174,12 +183,14 @@ pub fn shape(role: &str) -> String {
 
 /// The legend below the picture: the outcome in words, a row of outcome swatches (and
 /// the critical edges' mark when some are drawn), a row of roles, and the layout's
-/// note; each swatch is an element with `data-legend`.
+/// note; each swatch is an element with `data-legend`. A file with rules has its game in
+/// words below the rows, in the hover's words.
 struct Legend {
     summary: String,
     /// Each row's entries: the swatch's SVG (`{Y}` for the row's height) and its text.
     rows: [Vec<(String, String)>; 2],
-    note: Option<String>,
+    /// The lines below the rows: the game when it has rules, the layout's note.
+    notes: Vec<String>,
 }
 
 /// The room of one swatch and the gap after its text, in a row.
@@ -206,24 +217,41 @@ impl Legend {
                 "critical edge".to_owned(),
             ));
         }
-        // The roles in the model's order, named as the scene names them.
+        if scene.edges.iter().any(|edge| edge.one_way) {
+            // The arrowhead as the marker draws it, on a short line, clear of the text.
+            outcomes.push((
+                r#"<g class="swatch" data-legend="one-way" transform="translate(0 {Y})"><line class="edge" x1="0" y1="0" x2="8" y2="0"/><path class="arrow" d="M6,-5 L16,0 L6,5 z"/></g>"#.to_owned(),
+                "one-way edge".to_owned(),
+            ));
+        }
+        // The roles in the model's order, named as the scene names them, with the nodes
+        // that have them in the file's game.
         let roles = NodeRole::ALL
             .into_iter()
             .map(|node_role| {
-                let role = role(node_role.id());
+                let role = role_word(node_role);
+                let ids: Vec<String> = match (&scene.rules, node_role) {
+                    (None, _) => vec![node_role.id().to_string()],
+                    (Some(rules), NodeRole::Hole) => {
+                        rules.holes.iter().map(u32::to_string).collect()
+                    }
+                    (Some(rules), NodeRole::MouseStart) => vec![rules.mouse.to_string()],
+                    (Some(rules), NodeRole::CatStart) => vec![rules.cat.to_string()],
+                };
                 (
                     format!(
                         r#"<g class="swatch" data-legend="{role}" data-role="{role}" transform="translate(8 {{Y}}) scale(0.5)">{}</g>"#,
                         shape(role)
                     ),
-                    format!("{} ({})", node_role.name(), node_role.id()),
+                    format!("{} ({})", node_role.name(), ids.join(", ")),
                 )
             })
             .collect();
+        let game = scene.rules.as_ref().map(|rules| rules.game.clone());
         Legend {
             summary: format!("outcome: {}", scene.summary),
             rows: [outcomes, roles],
-            note: scene.layout_note.clone(),
+            notes: game.into_iter().chain(scene.layout_note.clone()).collect(),
         }
     }
 
@@ -243,9 +271,8 @@ impl Legend {
                 .last()
                 .map_or(0.0, |(x, _, text)| x + SWATCH_ROOM + text_width(text))
         });
-        let captions = [Some(&self.summary), self.note.as_ref()]
-            .into_iter()
-            .flatten()
+        let captions = std::iter::once(&self.summary)
+            .chain(&self.notes)
             .map(|text| text_width(text));
         rows.chain(captions).fold(0.0, f64::max)
     }
@@ -267,11 +294,15 @@ impl Legend {
                 );
             }
         }
-        if let Some(note) = &self.note {
+        for (note, y) in self
+            .notes
+            .iter()
+            .zip((0..).map(|line| f64::from(line) * NOTE_HEIGHT))
+        {
             let _ = writeln!(
                 svg,
                 r#"<text class="note" x="0" y="{}">{}</text>"#,
-                LEGEND_HEIGHT + 8.0,
+                LEGEND_HEIGHT + 8.0 + y,
                 escape(note)
             );
         }

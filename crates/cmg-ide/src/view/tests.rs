@@ -43,14 +43,14 @@ fn every_node_of_every_example_has_the_solvers_outcome() {
                 "{name}: node {}",
                 node.id
             );
-            assert_eq!(node.role, role(node.id));
+            assert_eq!(node.role, role(graph, node.id));
             assert!(
                 node.mention.is_some(),
                 "{name}: node {} has no mention",
                 node.id
             );
         }
-        assert_eq!(scene.edges.len(), graph.edge_count(), "{name}");
+        assert_eq!(scene.edges.len(), drawn_edges(graph), "{name}");
         match (solution.as_ref(), start_position(graph)) {
             (Some(solution), Some(start)) => {
                 assert_eq!(
@@ -84,7 +84,7 @@ fn check_slices(graph: &cmg_core::model::Graph, solution: &Solution) {
         for cat in 0..n as u32 {
             let slice = slice(graph, Some(solution), graph.id(cat), turn).expect("a slice");
             assert_eq!(slice.ids, graph.ids());
-            assert_eq!(slice.turn, turn_keyword(turn));
+            assert_eq!(slice.turn, cmg_core::explain::player_name(turn));
             let outcomes: Vec<char> = slice.outcome.chars().collect();
             assert_eq!(outcomes.len(), n);
             for (mouse, &shown) in outcomes.iter().enumerate() {
@@ -375,7 +375,7 @@ fn the_export_carries_one_element_per_node_with_its_outcome() {
 #[test]
 fn the_web_test_fixtures_are_current() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/test/fixtures");
-    for name in ["leetcode-draw", "long-game", "cat-wins"] {
+    for name in ["leetcode-draw", "long-game", "cat-wins", "every-rule"] {
         let path = format!("{}/../../examples/{name}.cmg", env!("CARGO_MANIFEST_DIR"));
         let analysis = Analysis::new(std::fs::read_to_string(path).expect("an example"));
         let solved = analysis.game().and_then(|game| {
@@ -419,8 +419,8 @@ fn the_web_test_fixtures_are_current() {
     }
 }
 
-/// The page draws with its own copies of the node radius and the scene version (it has
-/// no Rust to read them from); they must be these.
+/// The page draws with its own copies of the node radius, the arrowhead and the scene
+/// version (it has no Rust to read them from); they must be these.
 #[test]
 fn the_web_page_has_the_same_node_radius_and_scene_version() {
     let web = |file: &str| {
@@ -434,6 +434,11 @@ fn the_web_page_has_the_same_node_radius_and_scene_version() {
     assert!(
         web("render.ts").contains(&radius),
         "web/src/render.ts lacks `{radius}`"
+    );
+    let arrow = format!("export const ARROW_MARKER = `{}`;", svg::ARROW_MARKER);
+    assert!(
+        web("render.ts").contains(&arrow),
+        "web/src/render.ts lacks `{arrow}`"
     );
     let version = format!("export const SCENE_VERSION = {SCENE_VERSION};");
     assert!(
@@ -823,4 +828,101 @@ fn a_scene_laid_out_beforehand_is_the_scene_made_in_one_go() {
         let laid_out = scene_laid_out(&edited, None, layout(&edited.model.graph, &previous));
         assert_eq!(json(&laid_out), json(&seeded), "{name}, edited");
     }
+}
+
+/// A file with every rule: the roles where its rules put them, each one-way edge drawn
+/// from its start with its arrowhead, the game in words, and play's moves along the
+/// one-way edges only in their direction (the cat into the holes, as the file allows).
+#[test]
+fn the_scene_of_a_file_with_every_rule_follows_its_rules() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/every-rule.cmg");
+    let analysis = Analysis::new(std::fs::read_to_string(path).expect("the example"));
+    let solved = explained_scene(&analysis, cmg_core::explain::WhatIfBudget::CommandLine);
+    let scene = &solved;
+    let nodes: Vec<String> = scene
+        .nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} mouse {:?} cat {:?}",
+                n.id, n.role, n.next.mouse, n.next.cat
+            )
+        })
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "0 hole mouse [1, 6] cat [1, 6]",
+            "1 node mouse [0, 2] cat [0, 2]",
+            "2 node mouse [1, 3, 6] cat [1, 3, 6]",
+            "3 mouse mouse [2, 4] cat [2, 4]",
+            "4 node mouse [3, 5, 9] cat [3, 5, 9]",
+            "5 cat mouse [4, 6] cat [4, 6]",
+            "6 node mouse [0, 2, 5] cat [0, 2, 5]",
+            "9 hole mouse [6] cat [6]",
+        ]
+    "#]]
+    .assert_debug_eq(&nodes);
+    let edges: Vec<String> = scene
+        .edges
+        .iter()
+        .map(|e| format!("{}-{}{}", e.a, e.b, if e.one_way { " one way" } else { "" }))
+        .collect();
+    expect_test::expect![[r#"
+        [
+            "0-1",
+            "0-6",
+            "1-2",
+            "2-3",
+            "2-6",
+            "3-4",
+            "4-5",
+            "5-6",
+            "4-9 one way",
+            "9-6 one way",
+        ]
+    "#]]
+    .assert_debug_eq(&edges);
+    expect_test::expect![[r#"
+        {
+          "game": "the game: the cat moves first, the mouse starts on 3, the cat on 5, the holes are 0, 9, the cat may enter the holes, limit 12, one-way edges",
+          "first": "cat",
+          "limit": 12,
+          "mouse": 3,
+          "cat": 5,
+          "holes": [
+            0,
+            9
+          ],
+          "cat_enters_holes": true
+        }"#]]
+    .assert_eq(&serde_json::to_string_pretty(&scene.rules).expect("JSON"));
+    // The line starts where the rules say, the cat moving first.
+    assert_eq!(scene.line.first(), Some(&[3, 5]));
+    let svg = svg::to_svg(scene);
+    assert_eq!(svg.matches(svg::ARROW_MARKER).count(), 1, "{svg}");
+    for arc in ["4-9", "9-6"] {
+        let line = format!(
+            r#"data-edge="{arc}" data-critical="false"{}"#,
+            svg::ONE_WAY_ATTRIBUTES
+        );
+        assert!(svg.contains(&line), "{line} in {svg}");
+    }
+    for legend in [
+        "hole (0, 9)",
+        "mouse start (3)",
+        "cat start (5)",
+        "one-way edge",
+        &scene.rules.as_ref().expect("rules").game,
+    ] {
+        assert!(svg.contains(legend), "{legend} in {svg}");
+    }
+    // A file without rules has none of this: no rules, no arrowhead.
+    let plain = scene_of(&Analysis::new("0 -- 1 -- 2\n"));
+    assert!(plain.rules.is_none());
+    let json = serde_json::to_string(&plain).expect("JSON");
+    assert!(
+        !json.contains("rules") && !json.contains("one_way"),
+        "{json}"
+    );
+    assert!(!svg::to_svg(&plain).contains("cmg-arrow"));
 }

@@ -1,0 +1,102 @@
+// The game view of a file with every rule (examples/every-rule.cmg), in headless Chromium
+// (Debian's package, through playwright-core): the game in words beside the outcome,
+// every hole drawn as a hole, the tokens on the starts, one-way edges with their
+// arrowheads (SVG, canvas, and `cmg view --export`), and play that takes a one-way edge
+// only in its direction. Screenshots go to target/artifacts/.
+//
+// Usage: node test/rules.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
+
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { chromium } from "playwright-core";
+
+import { artifacts, browserPath, check, finish, root, target } from "./site.mjs";
+import { checkEveryRule } from "./every-rule.mjs";
+import { openView, startView } from "./view-server.mjs";
+
+const cmg = resolve(process.argv[2] ?? join(target, "debug/cmg"));
+const WAIT_MS = 10000;
+
+const file = join(root, "examples/every-rule.cmg");
+/** The game in the hover's words, as `cmg solve` prints it. */
+const game = execFileSync(cmg, ["solve", file], { encoding: "utf8" })
+  .split("\n")
+  .find((line) => line.startsWith("the game: "));
+
+/**
+ * Whether the canvas paints the arrowhead of the one-way edge `from -> to`: a pixel beside
+ * the line near `to` (3 px off it, where the 2 px line does not reach) has the edges'
+ * colour, and the same spot by the start of the line does not.
+ */
+async function canvasArrow(page, from, to) {
+  return page.evaluate(
+    ({ from, to }) => {
+      const canvas = document.querySelector("#stage canvas");
+      const context = canvas.getContext("2d");
+      const node = (id) => document.querySelector(`[data-node="${id}"]`);
+      // The hidden SVG's groups carry the nodes' places; the viewport's transform is the zoom.
+      const matrix = document.querySelector("svg.cmg-scene .viewport").getCTM();
+      const place = (id) => {
+        const [x, y] = node(id).getAttribute("transform").match(/-?[\d.]+/g).map(Number);
+        return { x: matrix.a * x + matrix.e, y: matrix.d * y + matrix.f, k: matrix.a };
+      };
+      const [a, b] = [place(from), place(to)];
+      const length = Math.hypot(b.x - a.x, b.y - a.y);
+      const [ux, uy] = [(b.x - a.x) / length, (b.y - a.y) / length];
+      const ratio = canvas.width / canvas.clientWidth;
+      const sample = (x, y) => Array.from(context.getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data.slice(0, 3));
+      // 25 px back from the end's centre: inside the arrowhead (18 to 28 px back), 3 px aside.
+      const back = (p, along) => [p.x - ux * along * a.k - uy * 3 * a.k, p.y - uy * along * a.k + ux * 3 * a.k];
+      const edge = getComputedStyle(document.querySelector("svg.cmg-scene")).getPropertyValue("--cmg-edge").trim();
+      const hex = (rgb) => `#${rgb.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
+      const head = hex(sample(...back(b, 25)));
+      const tail = hex(sample(...back({ x: a.x + ux * (length + 0), y: a.y + uy * length }, length - 25)));
+      return { head, tail, edge };
+    },
+    { from, to },
+  );
+}
+
+const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
+const view = startView(cmg, file);
+const { child } = view;
+try {
+  const errors = [];
+  const url = await view.url;
+  const page = await openView(browser, url, errors);
+  await checkEveryRule(page, game, check, (name) => page.screenshot({ path: join(artifacts, `view-${name}.png`) }));
+
+  // The canvas paints the same arrowheads.
+  const canvas = await openView(browser, `${url}?renderer=canvas`, errors);
+  await canvas.waitForFunction(() => document.body.dataset.renderer === "canvas" && document.querySelectorAll("[data-node]").length === 8, null, { timeout: WAIT_MS });
+  // Two frames: the canvas has painted the scene.
+  await canvas.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  for (const [from, to] of [[4, 9], [9, 6]]) {
+    const painted = await canvasArrow(canvas, from, to);
+    check(painted.head === painted.edge && painted.tail !== painted.edge, `the canvas paints the arrowhead of ${from} -> ${to} at ${to} (${JSON.stringify(painted)})`);
+  }
+  await canvas.screenshot({ path: join(artifacts, "view-every-rule-canvas.png") });
+
+  // The export: the same marker, the same lines, the game and the roles in its legend.
+  const svgFile = join(artifacts, "every-rule.svg");
+  execFileSync(cmg, ["view", file, "--export", svgFile]);
+  const exported = readFileSync(svgFile, "utf8");
+  const marker = readFileSync(join(root, "web/src/render.ts"), "utf8").match(/ARROW_MARKER = `([^`]*)`/)[1];
+  check(exported.includes(marker), "the export has the page's arrowhead");
+  check(
+    (exported.match(/data-one-way="true" marker-end="url\(#cmg-arrow\)"/g) ?? []).length === 2 &&
+      exported.includes('data-legend="one-way"') &&
+      exported.includes(game) &&
+      exported.includes("hole (0, 9)"),
+    "the export draws both one-way edges with arrowheads, one in its legend, the game and the holes",
+  );
+  const picture = await browser.newPage();
+  await picture.goto(`file://${svgFile}`);
+  await picture.screenshot({ path: join(artifacts, "every-rule-export.png") });
+  check(errors.length === 0, `no page errors ${errors.join("; ")}`);
+} finally {
+  await browser.close();
+  child.kill();
+}
+finish("the view of a file with every rule");
