@@ -408,6 +408,35 @@ fn the_hole_counted_among_the_cats_moves_is_named() {
     assert_eq!(json["reproduced"], true, "{json}");
 }
 
+/// The cat let into the hole, with the mouse on the cat's node a cat win there too: the
+/// game of the language's `rule cat-enters-holes`, named and printed with the rule.
+#[test]
+fn the_cat_in_the_hole_as_the_language_states_it_is_named_with_its_rule() {
+    let path = variant(
+        "right.py",
+        "cat_enters_holes.py",
+        &[
+            (
+                "left[m][c][1] = len([x for x in graph[c] if x != 0])",
+                "left[m][c][1] = len(graph[c])",
+            ),
+            ("for c in range(1, n):", "for c in range(n):"),
+            (
+                "                color[0][c][t] = MOUSE\n                queue.append((0, c, t))\n",
+                "                if c:\n                    color[0][c][t] = MOUSE\n                    queue.append((0, c, t))\n",
+            ),
+            (
+                "if pc == 0 or color[m][pc][1] != DRAW:",
+                "if color[m][pc][1] != DRAW:",
+            ),
+        ],
+    );
+    let (code, json) = judge_path(&path, &["--seconds", "180"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["cause"]["kind"], "cat-enters-holes", "{json}");
+    assert_the_cause_is_the_game_it_solves(&json, "rule cat-enters-holes");
+}
+
 /// A table kept in the object with no initialiser relies on `Solution()` zeroing it, as
 /// LeetCode's call does: the judge calls it so, with a new object per graph.
 #[test]

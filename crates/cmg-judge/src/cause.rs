@@ -1,8 +1,8 @@
 //! Causes, checked: a cause is a neighbouring game, and it is named only when that
 //! game's answer matches every answer the solution gave, on every graph it ran. The games
-//! the language states (a turn limit, the cat first, the start swapped) are read off
-//! `cmg-solve`'s solution of the graph; the two slips it cannot state are solved in
-//! `slips`.
+//! the language states (a turn limit, the cat first, the start swapped, the cat in the
+//! hole as `rule cat-enters-holes` has it) are solved by `cmg-solve`; the two slips it
+//! cannot state, in `slips`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -75,7 +75,12 @@ pub enum Cause {
     },
     TurnsSwapped,
     StartSwapped,
+    /// The cat let into the hole, as the solutions that forget to keep it out compute
+    /// it: the mouse that reaches the hole wins there even on the cat (no rule states it).
     CatEntersHole,
+    /// The language's `rule cat-enters-holes`: the cat may enter the hole, and the
+    /// mouse on the cat's node loses there too.
+    CatEntersHoles,
     HoleCounted,
 }
 
@@ -87,6 +92,7 @@ impl Cause {
             Cause::TurnsSwapped => "turns-swapped",
             Cause::StartSwapped => "start-swapped",
             Cause::CatEntersHole => "cat-enters-hole",
+            Cause::CatEntersHoles => "cat-enters-holes",
             Cause::HoleCounted => "hole-counted",
         }
     }
@@ -109,6 +115,7 @@ impl Cause {
             }
             Cause::TurnsSwapped => vec!["rule first cat".to_owned()],
             Cause::StartSwapped => vec!["rule start 2 1".to_owned()],
+            Cause::CatEntersHoles => vec!["rule cat-enters-holes".to_owned()],
             Cause::CatEntersHole | Cause::HoleCounted => Vec::new(),
         }
     }
@@ -121,6 +128,15 @@ impl Cause {
             Cause::TurnsSwapped => Some(answers.cat_first),
             Cause::StartSwapped => Some(answers.start_swapped),
             Cause::CatEntersHole => Some(slips::answer(lists, Slip::CatInHole)),
+            Cause::CatEntersHoles => {
+                let rules = cmg_solve::Rules {
+                    holes: vec![0],
+                    cat_enters_holes: true,
+                    ..cmg_solve::Rules::default()
+                };
+                let solution = cmg_solve::solve(&Game::with_rules(lists, rules));
+                Some(solution.outcome(Position::START).code())
+            }
             Cause::HoleCounted => Some(slips::answer(lists, Slip::HoleCounted)),
         }
     }
@@ -148,7 +164,8 @@ impl fmt::Display for Cause {
             }
             Cause::TurnsSwapped => write!(f, "every answer it gave is right for the game where the cat moves first"),
             Cause::StartSwapped => write!(f, "every answer it gave is right for the game where the mouse starts on node 2 and the cat on node 1"),
-            Cause::CatEntersHole => write!(f, "every answer it gave is right for the game where the cat may enter the hole"),
+            Cause::CatEntersHole => write!(f, "every answer it gave is right for the game where the cat may enter the hole and the mouse that reaches the hole wins, even on the cat"),
+            Cause::CatEntersHoles => write!(f, "every answer it gave is right for the game where the cat may enter the hole and the mouse that steps onto the cat loses, in the hole too"),
             Cause::HoleCounted => write!(f, "every answer it gave is right for the game where the hole counts among the cat's moves (a cat beside the hole is never forced out)"),
         }
     }
@@ -187,10 +204,11 @@ fn coefficient(a: i64) -> String {
 }
 
 /// The rule variants, in the order they are tried.
-const RULES: [Cause; 4] = [
+const RULES: [Cause; 5] = [
     Cause::TurnsSwapped,
     Cause::StartSwapped,
     Cause::CatEntersHole,
+    Cause::CatEntersHoles,
     Cause::HoleCounted,
 ];
 
@@ -449,6 +467,7 @@ mod tests {
         assert!(limit(0, 0).rules().is_empty());
         assert_eq!(Cause::TurnsSwapped.rules(), ["rule first cat"]);
         assert_eq!(Cause::StartSwapped.rules(), ["rule start 2 1"]);
+        assert_eq!(Cause::CatEntersHoles.rules(), ["rule cat-enters-holes"]);
         assert!(Cause::CatEntersHole.rules().is_empty());
         assert!(Cause::HoleCounted.rules().is_empty());
     }

@@ -278,10 +278,19 @@ fn the_game_a_cause_names_is_printed_and_gives_the_solutions_answer() {
         value(crate::slips::answer(graph, crate::slips::Slip::CatInHole))
     };
     type Answering = dyn Fn(&[Lists], &[Vec<u32>]) -> Answer;
-    let cases: [(&Answering, &str, Option<&str>); 4] = [
+    let in_holes = |_: &[Lists], graph: &[Vec<u32>]| {
+        let answers = Answers::of(graph);
+        value(Cause::CatEntersHoles.answer(graph, &answers).unwrap())
+    };
+    let cases: [(&Answering, &str, Option<&str>); 5] = [
         (&turn_limited, "turn-limit", Some("rule limit ")),
         (&cat_first, "turns-swapped", Some("rule first cat\n")),
         (&swapped, "start-swapped", Some("rule start 2 1\n")),
+        (
+            &in_holes,
+            "cat-enters-holes",
+            Some("rule cat-enters-holes\n"),
+        ),
         (&in_hole, "cat-enters-hole", None),
     ];
     for (answer, kind, rule) in cases {
