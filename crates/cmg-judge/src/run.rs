@@ -237,7 +237,8 @@ pub fn expected(lists: &[Vec<u32>]) -> (u8, Option<u32>) {
     (answers.start, answers.moves)
 }
 
-/// The most graphs kept for the cause checks: they take a solve each.
+/// The most graphs kept for the cause checks, each with its lists and answers (the slips
+/// take a solve each).
 const MAX_LOG: usize = 200_000;
 /// The most graphs kept as the history of one run, for the sequence a stateful solution
 /// needs: past it, the older half is forgotten.
