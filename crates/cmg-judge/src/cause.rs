@@ -75,8 +75,9 @@ pub enum Cause {
     },
     TurnsSwapped,
     StartSwapped,
-    /// The cat let into the hole, as the solutions that forget to keep it out compute
-    /// it: the mouse that reaches the hole wins there even on the cat (no rule states it).
+    /// The cat let into the hole, as a retrograde analysis that only forgets to keep it
+    /// out computes it: the mouse that reaches the hole wins there even on the cat (no
+    /// rule states it).
     CatEntersHole,
     /// The language's `rule cat-enters-holes`: the cat may enter the hole, and the
     /// mouse on the cat's node loses there too.

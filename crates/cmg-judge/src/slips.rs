@@ -1,7 +1,8 @@
 //! The two slips of the rules that wrong solutions make and the language cannot state
-//! (docs/judge.md), each solved exactly: the cat let into the hole, as the solutions that
-//! forget to keep it out compute it (the mouse that reaches the hole wins there even on the
-//! cat, where the language's `rule cat-enters-holes` has the cat win), and the hole counted
+//! (docs/judge.md), each solved exactly: the cat let into the hole, as a retrograde
+//! analysis that only forgets to keep it out computes it (the mouse that reaches the hole
+//! wins there even on the cat, where the language's `rule cat-enters-holes` has the cat
+//! win; that game is a cause of its own, solved by `cmg-solve`), and the hole counted
 //! among the cat's moves. Every cause the language states is checked with `cmg-solve`
 //! instead (`cause.rs`); this solver never solves the standard game.
 //!
@@ -13,9 +14,9 @@
 /// A slip of the rules, and the game it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slip {
-    /// The cat may move into the hole. As the solutions that forget to keep it out
-    /// compute it, the mouse and the cat both in the hole is no end: the game goes on
-    /// (and the cat, which must leave, leaves the mouse on the hole).
+    /// The cat may move into the hole. As a retrograde analysis that only forgets to keep
+    /// it out computes it, the mouse and the cat both in the hole is no end: the game goes
+    /// on (and the cat, which must leave, leaves the mouse on the hole).
     CatInHole,
     /// The hole counts among the cat's moves: a cat beside the hole is never forced, as
     /// if moving there were a draw.
