@@ -69,6 +69,36 @@ fn assert_caught(name: &str, verdict: &str, nodes: usize) -> Value {
     json
 }
 
+/// The game the cause names, printed as a `.cmg` file with its rule (`cause.cmg`), is
+/// the game the solution solves: `cmg solve` gives it the answer the solution gave, and
+/// `cmg check` verifies its expect line. It is also the report's last part.
+fn assert_the_cause_is_the_game_it_solves(json: &Value, rule: &str) {
+    let file = json["cause"]["cmg"].as_str().expect("the cause's game");
+    assert!(file.contains(&format!("\n{rule}\n")), "{file}");
+    let report = json["report"].as_str().unwrap();
+    assert!(report.ends_with(file), "{report}");
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["solve", "--json", "-"])
+        .write_stdin(file)
+        .output()
+        .unwrap();
+    let solved: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(solved["result"], json["got"], "{file}\n{solved}");
+    assert_ne!(solved["result"], json["expected"], "{file}");
+    assert_checks_clean(file);
+}
+
+/// `cmg check` finds `file` clean: its `expect` line is its game's answer.
+fn assert_checks_clean(file: &str) {
+    Command::cargo_bin("cmg")
+        .unwrap()
+        .args(["check", "-"])
+        .write_stdin(file.to_owned())
+        .assert()
+        .success();
+}
+
 /// Every small game of 3 to 6 nodes, in both orders of the lists (`--graphs` stops the
 /// run there, whatever the machine's speed), in every language.
 #[test]
@@ -123,6 +153,7 @@ fn a_turn_limit_of_2n_is_caught_on_eight_nodes() {
     );
     assert!(lo <= 15 && hi == 15, "{json}");
     assert_eq!(cause["formula"], "2n-1", "{json}");
+    assert_the_cause_is_the_game_it_solves(&json, &format!("rule limit {lo}"));
 }
 
 /// A 3n limit holds up to 9 nodes (at most 25 moves there); 10 nodes have a game of 36.
@@ -166,6 +197,8 @@ fn rule_slips_are_caught_on_small_graphs() {
         "{hole}"
     );
     assert_eq!(hole["cause"]["kind"], "cat-enters-hole", "{hole}");
+    // The language's `rule cat-enters-holes` is another game: no rule is printed.
+    assert!(hole["cause"]["cmg"].is_null(), "{hole}");
     // The JSON carries the printed report and the counterexample as a .cmg file whose
     // expect line `cmg check` verifies (what the VS Code command shows and opens).
     let report = hole["report"].as_str().unwrap();
@@ -176,16 +209,13 @@ fn rule_slips_are_caught_on_small_graphs() {
     assert!(report.contains("the cat may enter the hole"), "{report}");
     let file = hole["cmg"].as_str().unwrap();
     assert!(report.ends_with(file), "{report}");
-    Command::cargo_bin("cmg")
-        .unwrap()
-        .args(["check", "-"])
-        .write_stdin(file)
-        .assert()
-        .success();
+    assert_checks_clean(file);
     let swapped = assert_caught("Swapped.java", "wrong-answer", 3);
     assert_eq!(swapped["cause"]["kind"], "turns-swapped", "{swapped}");
+    assert_the_cause_is_the_game_it_solves(&swapped, "rule first cat");
     let start = assert_caught("wrong_start.rs", "wrong-answer", 3);
     assert_eq!(start["cause"]["kind"], "start-swapped", "{start}");
+    assert_the_cause_is_the_game_it_solves(&start, "rule start 2 1");
     // Wrong on its first call only, from a fresh start too; no simple cause fits the
     // answers it gives afterwards.
     let first = assert_caught("first_call.py", "wrong-answer", 3);
@@ -273,13 +303,18 @@ fn the_report_explains_a_turn_limit() {
         report.contains("up to 2n-1 moves on every size where it was pinned"),
         "{report}"
     );
-    let cmg = report.split_once("verifies its expect line):\n").unwrap().1;
-    Command::cargo_bin("cmg")
+    // The graph as the game, then as the game it solves, each checked clean.
+    let (game, solves) = report
+        .split_once("verifies its expect line):\n")
         .unwrap()
-        .args(["check", "-"])
-        .write_stdin(cmg.to_owned())
-        .assert()
-        .success();
+        .1
+        .split_once("The game it solves")
+        .unwrap();
+    let solves = solves.split_once("the expect line):\n").unwrap().1;
+    assert!(solves.contains("\nrule limit 1"), "{report}");
+    assert!(solves.ends_with("expect draw\n"), "{report}");
+    assert_checks_clean(game);
+    assert_checks_clean(solves);
 }
 
 /// A draw where a short game is won is no turn limit: the report does not say it is.
@@ -371,6 +406,35 @@ fn the_hole_counted_among_the_cats_moves_is_named() {
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["cause"]["kind"], "hole-counted", "{json}");
     assert_eq!(json["reproduced"], true, "{json}");
+}
+
+/// The cat let into the hole, with the mouse on the cat's node a cat win there too: the
+/// game of the language's `rule cat-enters-holes`, named and printed with the rule.
+#[test]
+fn the_cat_in_the_hole_as_the_language_states_it_is_named_with_its_rule() {
+    let path = variant(
+        "right.py",
+        "cat_enters_holes.py",
+        &[
+            (
+                "left[m][c][1] = len([x for x in graph[c] if x != 0])",
+                "left[m][c][1] = len(graph[c])",
+            ),
+            ("for c in range(1, n):", "for c in range(n):"),
+            (
+                "                color[0][c][t] = MOUSE\n                queue.append((0, c, t))\n",
+                "                if c:\n                    color[0][c][t] = MOUSE\n                    queue.append((0, c, t))\n",
+            ),
+            (
+                "if pc == 0 or color[m][pc][1] != DRAW:",
+                "if color[m][pc][1] != DRAW:",
+            ),
+        ],
+    );
+    let (code, json) = judge_path(&path, &["--seconds", "180"]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["cause"]["kind"], "cat-enters-holes", "{json}");
+    assert_the_cause_is_the_game_it_solves(&json, "rule cat-enters-holes");
 }
 
 /// A table kept in the object with no initialiser relies on `Solution()` zeroing it, as

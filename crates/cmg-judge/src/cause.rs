@@ -1,17 +1,65 @@
-//! Causes, checked: a cause is a neighbouring game (`variant`), and it is named only when
-//! that game's answer matches every answer the solution gave, on every graph it ran.
+//! Causes, checked: a cause is a neighbouring game, and it is named only when that
+//! game's answer matches every answer the solution gave, on every graph it ran. The games
+//! the language states (a turn limit, the cat first, the start swapped, the cat in the
+//! hole as `rule cat-enters-holes` has it) are solved by `cmg-solve`; the two slips it
+//! cannot state, in `slips`.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::graphs::Lists;
-use crate::variant::{self, Answers, Rules};
+use cmg_solve::{Game, Player, Position};
 
-/// A graph the solution answered, with its answer (0, 1 or 2).
+use crate::graphs::Lists;
+use crate::slips::{self, Slip};
+
+/// What `cmg-solve`'s solution of a graph says for the causes the language states: the
+/// answer (0, 1 or 2) and its moves from the standard start, and the answers from the
+/// starts of `rule first cat` and `rule start 2 1` (those rules only pick the position
+/// to start from, so one solve serves all three).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answers {
+    pub start: u8,
+    /// The moves to the end from the start; `None` for a draw.
+    pub moves: Option<u32>,
+    pub cat_first: u8,
+    pub start_swapped: u8,
+}
+
+impl Answers {
+    /// Solves `lists` (node 0 the hole) with `cmg-solve`.
+    pub fn of(lists: &[Vec<u32>]) -> Answers {
+        let solution = cmg_solve::solve(&Game::new(lists, Some(0)));
+        let at = |mouse, cat, turn| solution.outcome(Position { mouse, cat, turn }).code();
+        Answers {
+            start: at(1, 2, Player::Mouse),
+            moves: solution.moves_to_end(Position::START),
+            cat_first: at(1, 2, Player::Cat),
+            start_swapped: at(2, 1, Player::Mouse),
+        }
+    }
+
+    /// The answer under `rule limit LIMIT`, as `cmg-solve` applies a limit
+    /// (`Solution::outcome_within`): a game decided in `d` moves is decided the same way
+    /// under any limit of at least `d`, and a draw under a smaller one.
+    pub fn with_limit(&self, limit: u32) -> u8 {
+        match self.moves {
+            Some(moves) if moves <= limit => self.start,
+            _ => 0,
+        }
+    }
+
+    /// The number of limits `0..len` past which every limit gives the answer without one.
+    fn limits(&self) -> usize {
+        self.moves.map_or(1, |moves| moves as usize + 1)
+    }
+}
+
+/// A graph the solution answered, with its answer (0, 1 or 2) and `cmg-solve`'s.
 #[derive(Clone, Debug)]
 pub struct Answered {
     pub lists: Lists,
     pub answer: u8,
+    pub answers: Answers,
 }
 
 /// A game the solution's answers all fit.
@@ -27,7 +75,13 @@ pub enum Cause {
     },
     TurnsSwapped,
     StartSwapped,
+    /// The cat let into the hole, as a retrograde analysis that only forgets to keep it
+    /// out computes it: the mouse that reaches the hole wins there even on the cat (no
+    /// rule states it).
     CatEntersHole,
+    /// The language's `rule cat-enters-holes`: the cat may enter the hole, and the
+    /// mouse on the cat's node loses there too.
+    CatEntersHoles,
     HoleCounted,
 }
 
@@ -39,21 +93,53 @@ impl Cause {
             Cause::TurnsSwapped => "turns-swapped",
             Cause::StartSwapped => "start-swapped",
             Cause::CatEntersHole => "cat-enters-hole",
+            Cause::CatEntersHoles => "cat-enters-holes",
             Cause::HoleCounted => "hole-counted",
         }
     }
 
-    /// The rules of the game the solution solves, where the cause is a rule.
-    pub fn rules(&self) -> Option<Rules> {
-        let mut rules = Rules::default();
+    /// The `rule` statements of the game the solution solves on the counterexample, in
+    /// the order `cmg fmt` writes them; empty for the slips the language cannot state. A
+    /// turn limit not told apart is stated by its least (`rule limit 0` is no rule: then
+    /// 1, if the range has it).
+    pub fn rules(&self) -> Vec<String> {
         match self {
-            Cause::TurnLimit { .. } => return None,
-            Cause::TurnsSwapped => rules.cat_first = true,
-            Cause::StartSwapped => rules.start_swapped = true,
-            Cause::CatEntersHole => rules.cat_enters_hole = true,
-            Cause::HoleCounted => rules.hole_counted = true,
+            Cause::TurnLimit {
+                decides: (lo, hi), ..
+            } => {
+                let limit = (*lo).max(1);
+                if limit <= *hi {
+                    vec![format!("rule limit {limit}")]
+                } else {
+                    Vec::new()
+                }
+            }
+            Cause::TurnsSwapped => vec!["rule first cat".to_owned()],
+            Cause::StartSwapped => vec!["rule start 2 1".to_owned()],
+            Cause::CatEntersHoles => vec!["rule cat-enters-holes".to_owned()],
+            Cause::CatEntersHole | Cause::HoleCounted => Vec::new(),
         }
-        Some(rules)
+    }
+
+    /// The answer of this rule's game on `lists`, whose `cmg-solve` answers are
+    /// `answers`; `None` for a turn limit, which is checked by size ([`Allowed`]).
+    pub fn answer(&self, lists: &[Vec<u32>], answers: &Answers) -> Option<u8> {
+        match self {
+            Cause::TurnLimit { .. } => None,
+            Cause::TurnsSwapped => Some(answers.cat_first),
+            Cause::StartSwapped => Some(answers.start_swapped),
+            Cause::CatEntersHole => Some(slips::answer(lists, Slip::CatInHole)),
+            Cause::CatEntersHoles => {
+                let rules = cmg_solve::Rules {
+                    holes: vec![0],
+                    cat_enters_holes: true,
+                    ..cmg_solve::Rules::default()
+                };
+                let solution = cmg_solve::solve(&Game::with_rules(lists, rules));
+                Some(solution.outcome(Position::START).code())
+            }
+            Cause::HoleCounted => Some(slips::answer(lists, Slip::HoleCounted)),
+        }
     }
 }
 
@@ -79,7 +165,8 @@ impl fmt::Display for Cause {
             }
             Cause::TurnsSwapped => write!(f, "every answer it gave is right for the game where the cat moves first"),
             Cause::StartSwapped => write!(f, "every answer it gave is right for the game where the mouse starts on node 2 and the cat on node 1"),
-            Cause::CatEntersHole => write!(f, "every answer it gave is right for the game where the cat may enter the hole"),
+            Cause::CatEntersHole => write!(f, "every answer it gave is right for the game where the cat may enter the hole and the mouse that reaches the hole wins, even on the cat"),
+            Cause::CatEntersHoles => write!(f, "every answer it gave is right for the game where the cat may enter the hole and the mouse that steps onto the cat loses, in the hole too"),
             Cause::HoleCounted => write!(f, "every answer it gave is right for the game where the hole counts among the cat's moves (a cat beside the hole is never forced out)"),
         }
     }
@@ -118,10 +205,11 @@ fn coefficient(a: i64) -> String {
 }
 
 /// The rule variants, in the order they are tried.
-const RULES: [Cause; 4] = [
+const RULES: [Cause; 5] = [
     Cause::TurnsSwapped,
     Cause::StartSwapped,
     Cause::CatEntersHole,
+    Cause::CatEntersHoles,
     Cause::HoleCounted,
 ];
 
@@ -149,13 +237,13 @@ impl Allowed {
     }
 
     pub fn add(&mut self, answers: &Answers, answer: u8) {
-        let len = answers.by_limit.len().max(self.allowed.len());
+        let len = answers.limits().max(self.allowed.len());
         let beyond = self.beyond;
         self.allowed.resize(len, beyond);
-        for (limit, allowed) in self.allowed.iter_mut().enumerate() {
+        for (limit, allowed) in (0u32..).zip(self.allowed.iter_mut()) {
             *allowed &= answers.with_limit(limit) == answer;
         }
-        self.beyond &= answers.unlimited() == answer;
+        self.beyond &= answers.start == answer;
     }
 
     /// The least and the greatest limit allowed (`None`: none is, or the greatest is no
@@ -175,11 +263,10 @@ impl Allowed {
 pub fn limits_by_size(log: &[Answered]) -> BTreeMap<usize, Allowed> {
     let mut by_size: BTreeMap<usize, Allowed> = BTreeMap::new();
     for answered in log {
-        let answers = variant::solve(&answered.lists, Rules::default());
         by_size
             .entry(answered.lists.len())
             .or_default()
-            .add(&answers, answered.answer);
+            .add(&answered.answers, answered.answer);
     }
     by_size
 }
@@ -188,43 +275,45 @@ pub fn limits_by_size(log: &[Answered]) -> BTreeMap<usize, Allowed> {
 /// counterexample's size, where a turn limit is pinned. `None` also when the standard
 /// game fits (there is nothing to explain).
 pub fn check(log: &[Answered], nodes: usize) -> Option<Cause> {
-    if fits(log, Rules::default()) {
+    if log.iter().all(|a| a.answers.start == a.answer) {
         return None;
     }
     let rule = fitting_rules(log).into_iter().next();
     rule.or_else(|| turn_limit(&limits_by_size(log), nodes))
 }
 
-/// Whether every answer in `log` is the answer of the game under `rules`. The last
-/// graphs first: the counterexample is last, and most wrong causes fail on it.
-fn fits(log: &[Answered], rules: Rules) -> bool {
-    log.iter()
-        .rev()
-        .all(|a| variant::solve(&a.lists, rules).unlimited() == a.answer)
-}
-
-/// Every rule that all the answers in `log` fit.
+/// Every rule that all the answers in `log` fit. The last graphs first: the
+/// counterexample is last, and most wrong causes fail on it.
 pub fn fitting_rules(log: &[Answered]) -> Vec<Cause> {
-    RULES
-        .into_iter()
-        .filter(|cause| fits(log, cause.rules().expect("a rule")))
-        .collect()
+    let mut fitting = RULES.to_vec();
+    for answered in log.iter().rev() {
+        if fitting.is_empty() {
+            break;
+        }
+        fitting.retain(|cause| {
+            cause.answer(&answered.lists, &answered.answers) == Some(answered.answer)
+        });
+    }
+    fitting
 }
 
-/// What a turn limit predicts for `lists`: the answer, when every limit still allowed
-/// at its size gives the same one.
-pub fn limit_predicts(by_size: &BTreeMap<usize, Allowed>, lists: &[Vec<u32>]) -> Option<u8> {
-    let answers = variant::solve(lists, Rules::default());
-    let allowed = by_size.get(&lists.len());
+/// What a turn limit predicts for a graph of `nodes` nodes whose answers are `answers`:
+/// the answer, when every limit still allowed at its size gives the same one.
+pub fn limit_predicts(
+    by_size: &BTreeMap<usize, Allowed>,
+    nodes: usize,
+    answers: &Answers,
+) -> Option<u8> {
+    let allowed = by_size.get(&nodes);
     let mut predicted = std::collections::BTreeSet::new();
-    let len = answers.by_limit.len();
+    let len = answers.limits();
     for limit in 0..len {
         if allowed.is_none_or(|a| a.allowed.get(limit).copied().unwrap_or(a.beyond)) {
-            predicted.insert(answers.with_limit(limit));
+            predicted.insert(answers.with_limit(limit as u32));
         }
     }
     if allowed.is_none_or(|a| a.beyond || a.allowed.len() > len) {
-        predicted.insert(answers.unlimited());
+        predicted.insert(answers.start);
     }
     (predicted.len() == 1).then(|| *predicted.first().expect("one"))
 }
@@ -273,29 +362,57 @@ mod tests {
     use super::*;
     use crate::graphs::small_graphs;
 
-    /// Answers made by a variant: every cause is found from its own answers, and the
-    /// standard game's answers name none.
+    /// Answers made by a cause's game: every cause is found from its own answers, and
+    /// the standard game's answers name none.
     fn answered_by(
-        rules: Rules,
-        limit: Option<usize>,
+        game: impl Fn(&Lists, &Answers) -> u8,
         sizes: std::ops::RangeInclusive<usize>,
     ) -> Vec<Answered> {
         sizes
             .flat_map(small_graphs)
             .map(|lists| {
-                let answers = variant::solve(&lists, rules);
-                let answer = limit.map_or(answers.unlimited(), |l| answers.with_limit(l));
-                Answered { lists, answer }
+                let answers = Answers::of(&lists);
+                let answer = game(&lists, &answers);
+                Answered {
+                    lists,
+                    answer,
+                    answers,
+                }
             })
             .collect()
     }
 
     #[test]
     fn each_rule_is_found_from_its_own_answers() {
-        assert_eq!(check(&answered_by(Rules::default(), None, 3..=5), 5), None);
+        assert_eq!(check(&answered_by(|_, a| a.start, 3..=5), 5), None);
         for cause in RULES {
-            let log = answered_by(cause.rules().unwrap(), None, 3..=5);
+            let log = answered_by(|lists, a| cause.answer(lists, a).unwrap(), 3..=5);
             assert_eq!(check(&log, 5), Some(cause.clone()), "{cause:?}");
+        }
+    }
+
+    /// The answers read off one solve are those of the games the rules state, solved
+    /// as `cmg solve` solves a file with them: `rule limit D` for every D, `rule first
+    /// cat`, `rule start 2 1`.
+    #[test]
+    fn the_answers_are_the_languages_games() {
+        for lists in (3..=5).flat_map(small_graphs) {
+            let answers = Answers::of(&lists);
+            let rules = |limit| cmg_solve::Rules {
+                holes: vec![0],
+                limit,
+                ..cmg_solve::Rules::default()
+            };
+            let solved = cmg_solve::solve(&Game::with_rules(&lists, rules(None)));
+            let at = |mouse, cat, turn| solved.outcome(Position { mouse, cat, turn }).code();
+            assert_eq!(answers.start, at(1, 2, Player::Mouse), "{lists:?}");
+            assert_eq!(answers.cat_first, at(1, 2, Player::Cat), "{lists:?}");
+            assert_eq!(answers.start_swapped, at(2, 1, Player::Mouse), "{lists:?}");
+            for limit in 1..=answers.limits() as u32 + 1 {
+                let limited = cmg_solve::solve(&Game::with_rules(&lists, rules(Some(limit))));
+                let expected = limited.outcome(Position::START).code();
+                assert_eq!(answers.with_limit(limit), expected, "{lists:?} {limit}");
+            }
         }
     }
 
@@ -303,12 +420,7 @@ mod tests {
     fn a_turn_limit_is_pinned_and_its_formula_found() {
         // A limit of n + 1 moves: every size from 3 to 6 nodes has longer games.
         let log: Vec<Answered> = (3..=6)
-            .flat_map(|n| {
-                small_graphs(n).into_iter().map(move |lists| {
-                    let answer = variant::solve(&lists, Rules::default()).with_limit(n + 1);
-                    Answered { lists, answer }
-                })
-            })
+            .flat_map(|n| answered_by(move |_, a| a.with_limit(n as u32 + 1), n..=n))
             .collect();
         let by_size = limits_by_size(&log);
         for (n, allowed) in &by_size {
@@ -318,17 +430,20 @@ mod tests {
                 "{n}: {lo} {hi:?}"
             );
         }
-        let Some(Cause::TurnLimit {
-            nodes,
-            decides,
-            formula,
-        }) = check(&log, 6)
+        let Some(
+            cause @ Cause::TurnLimit {
+                nodes,
+                decides,
+                formula,
+            },
+        ) = check(&log, 6)
         else {
             panic!("{:?}", check(&log, 6));
         };
         assert_eq!(nodes, 6);
         assert!(decides.0 <= 7 && 7 <= decides.1, "{decides:?}");
         assert_eq!(decides, (7, 7), "pinned: {by_size:?}");
+        assert_eq!(cause.rules(), ["rule limit 7"]);
         // Pinned on one size only (the smaller have no game longer than n + 1): no
         // formula can be read off one point.
         assert_eq!(formula, None);
@@ -337,6 +452,25 @@ mod tests {
         let last = broken.len() - 1;
         broken[last].answer = (broken[last].answer + 1) % 3;
         assert!(!matches!(check(&broken, 6), Some(Cause::TurnLimit { .. })));
+    }
+
+    /// The rule statements of each cause: the language's for the rules it states, none
+    /// for the slips, and no `rule limit 0`.
+    #[test]
+    fn causes_are_stated_as_rules_where_the_language_can() {
+        let limit = |lo, hi| Cause::TurnLimit {
+            nodes: 8,
+            decides: (lo, hi),
+            formula: None,
+        };
+        assert_eq!(limit(14, 15).rules(), ["rule limit 14"]);
+        assert_eq!(limit(0, 3).rules(), ["rule limit 1"]);
+        assert!(limit(0, 0).rules().is_empty());
+        assert_eq!(Cause::TurnsSwapped.rules(), ["rule first cat"]);
+        assert_eq!(Cause::StartSwapped.rules(), ["rule start 2 1"]);
+        assert_eq!(Cause::CatEntersHoles.rules(), ["rule cat-enters-holes"]);
+        assert!(Cause::CatEntersHole.rules().is_empty());
+        assert!(Cause::HoleCounted.rules().is_empty());
     }
 
     #[test]

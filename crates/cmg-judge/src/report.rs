@@ -140,6 +140,15 @@ pub fn text(report: &Report) -> String {
         serde_json::to_string(&finding.graph).unwrap_or_default(),
         cmg_text(finding)
     ));
+    if let Some(variant) = outcome
+        .cause
+        .as_ref()
+        .and_then(|c| variant_text(finding, c))
+    {
+        text.push_str(&format!(
+            "The game it solves, the same graph with the rule its answers fit, as a .cmg file (`cmg solve` gives the answer it gave, and `cmg check` verifies the expect line):\n{variant}"
+        ));
+    }
     text
 }
 
@@ -164,7 +173,7 @@ pub fn json(report: &Report) -> serde_json::Value {
             "reproduced": outcome.reproduced,
             "error": finding.error.as_deref().map(|error| tail(error, ERROR_TAIL)),
             "sequence": outcome.sequence,
-            "cause": outcome.cause.as_ref().map(cause_json),
+            "cause": outcome.cause.as_ref().map(|cause| cause_json(cause, finding)),
             "wrong_at": outcome.wrong_at.as_ref().map(|wrong| serde_json::json!({
                 "ply": wrong.ply,
                 "mouse": wrong.mouse,
@@ -198,8 +207,8 @@ fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
-fn cause_json(cause: &Cause) -> serde_json::Value {
-    match cause {
+fn cause_json(cause: &Cause, finding: &Finding) -> serde_json::Value {
+    let mut value = match cause {
         Cause::TurnLimit {
             decides: (lo, hi),
             formula,
@@ -210,7 +219,9 @@ fn cause_json(cause: &Cause) -> serde_json::Value {
             "formula": formula.map(|f| f.to_string()),
         }),
         _ => serde_json::json!({ "kind": cause.kind() }),
-    }
+    };
+    value["cmg"] = variant_text(finding, cause).into();
+    value
 }
 
 /// The graph as a `.cmg` file whose `expect` line says the right answer.
@@ -227,12 +238,52 @@ pub fn cmg_text(finding: &Finding) -> String {
         text.push_str(&line);
         text.push('\n');
     }
-    text.push_str(match finding.expected {
+    text.push_str(expect_line(finding.expected));
+    text
+}
+
+/// The game the solution solves, where the language states `cause`: the graph with the
+/// cause's `rule` lines and an `expect` line of the answer the solution gave. The text is
+/// read back as `cmg solve` reads a file, and given only if its game's answer is the
+/// solution's (so never for a slip the language cannot state, nor for an answer that is
+/// not 0, 1 or 2).
+pub fn variant_text(finding: &Finding, cause: &Cause) -> Option<String> {
+    let rules = cause.rules();
+    let got = u8::try_from(finding.got?).ok().filter(|&got| got <= 2)?;
+    if rules.is_empty() {
+        return None;
+    }
+    let mut body = String::new();
+    for line in rules
+        .iter()
+        .cloned()
+        .chain(cmg_ide::edge_statements((0u32..).zip(&finding.graph)))
+    {
+        body.push_str(&line);
+        body.push('\n');
+    }
+    body.push_str(expect_line(got));
+    let analysis = cmg_core::analysis::Analysis::new(body.as_str());
+    let graph = &analysis.model.graph;
+    let start = cmg_core::analysis::start_position(graph)?;
+    let solution = cmg_solve::solve(&analysis.game()?);
+    let outcome = solution.outcome(start);
+    if outcome.code() != got {
+        return None;
+    }
+    Some(format!(
+        "# the graph above under `{}`: the game the solution solves, where its answer {got} is right ({})\n{body}",
+        rules.join("`, `"),
+        answer_words(got, solution.moves_to_end(start))
+    ))
+}
+
+fn expect_line(answer: u8) -> &'static str {
+    match answer {
         1 => "expect mouse\n",
         2 => "expect cat\n",
         _ => "expect draw\n",
-    });
-    text
+    }
 }
 
 fn answer_words(answer: u8, moves: Option<u32>) -> String {

@@ -10,9 +10,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use crate::cause::{self, Allowed, Answered, Cause};
+use crate::cause::{self, Allowed, Answered, Answers, Cause};
 use crate::graphs::{self, Lists, Order};
-use crate::variant::{self, Answers, Rules};
 
 /// What a solution did with one graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -234,11 +233,12 @@ pub const START: Position = Position::START;
 
 /// The right answer and the moves to the end.
 pub fn expected(lists: &[Vec<u32>]) -> (u8, Option<u32>) {
-    let solution = cmg_solve::solve(&Game::new(lists, Some(0)));
-    (solution.outcome(START).code(), solution.moves_to_end(START))
+    let answers = Answers::of(lists);
+    (answers.start, answers.moves)
 }
 
-/// The most graphs kept for the cause checks: they take a solve each.
+/// The most graphs kept for the cause checks, each with its lists and answers (the slips
+/// take a solve each).
 const MAX_LOG: usize = 200_000;
 /// The most graphs kept as the history of one run, for the sequence a stateful solution
 /// needs: past it, the older half is forgotten.
@@ -463,7 +463,17 @@ impl Run<'_> {
 
     /// What was wrong with `answer` to `graph`, if anything; logs it for the causes.
     fn judged(&mut self, graph: &[Vec<u32>], answer: Answer) -> Option<Finding> {
-        let (expected, moves) = expected(graph);
+        self.judged_with(graph, answer, Answers::of(graph))
+    }
+
+    /// [`Run::judged`], with the graph's answers already solved.
+    fn judged_with(
+        &mut self,
+        graph: &[Vec<u32>],
+        answer: Answer,
+        answers: Answers,
+    ) -> Option<Finding> {
+        let (expected, moves) = (answers.start, answers.moves);
         let finding = |verdict, got, detail: String, error: Option<String>| Finding {
             verdict,
             graph: graph.to_vec(),
@@ -484,6 +494,7 @@ impl Run<'_> {
                         self.log.push(Answered {
                             lists: graph.to_vec(),
                             answer,
+                            answers,
                         });
                     }
                 }

@@ -203,22 +203,20 @@ impl Run<'_> {
                 return None;
             }
             // A small game on which two of them answer differently.
-            let (lists, predictions) = small.by_ref().find_map(|lists| {
+            let (lists, answers, predictions) = small.by_ref().find_map(|lists| {
+                let answers = Answers::of(&lists);
                 let mut predictions: Vec<Option<u8>> = rules
                     .iter()
-                    .map(|rule| {
-                        let rules = rule.rules().expect("a rule");
-                        Some(variant::solve(&lists, rules).unlimited())
-                    })
+                    .map(|rule| rule.answer(&lists, &answers))
                     .collect();
                 if limit {
-                    predictions.push(cause::limit_predicts(&limits, &lists));
+                    predictions.push(cause::limit_predicts(&limits, lists.len(), &answers));
                 }
                 let known: std::collections::BTreeSet<u8> =
                     predictions.iter().flatten().copied().collect();
-                (known.len() > 1).then_some((lists, predictions))
+                (known.len() > 1).then_some((lists, answers, predictions))
             })?;
-            let value = self.ask_for_cause(&mut limits, &lists, None).await?;
+            let value = self.ask_for_cause(&mut limits, &lists, answers).await?;
             let mut kept = predictions.iter();
             rules.retain(|_| kept.next().is_some_and(|p| *p == value));
             limit = limit && cause::turn_limit(&limits, nodes).is_some();
@@ -230,17 +228,16 @@ impl Run<'_> {
             if confirmed == CONFIRMATIONS || self.host.stopped() || !self.host.go_on(Phase::After) {
                 break;
             }
+            let answers = Answers::of(&lists);
             let predicted = match rules.first() {
-                Some(rule) => {
-                    Some(variant::solve(&lists, rule.rules().expect("a rule")).unlimited())
-                }
-                None if limit => cause::limit_predicts(&limits, &lists),
+                Some(rule) => rule.answer(&lists, &answers),
+                None if limit => cause::limit_predicts(&limits, lists.len(), &answers),
                 None => return None,
             };
-            let Some(predicted) = predicted.filter(|&p| p != expected(&lists).0) else {
+            let Some(predicted) = predicted.filter(|&p| p != answers.start) else {
                 continue;
             };
-            let value = self.ask_for_cause(&mut limits, &lists, None).await?;
+            let value = self.ask_for_cause(&mut limits, &lists, answers).await?;
             if value != Some(predicted) {
                 return None;
             }
@@ -289,14 +286,14 @@ impl Run<'_> {
         cause::turn_limit(&limits, nodes)
     }
 
-    /// Asks about `lists` for a cause: the answer, if a value (`Some(None)` when it is not
-    /// 0, 1 or 2), and the limits it allows noted in `limits` (`answers`: the standard
-    /// game's by limit, when already solved). `None` when the solution gave no value.
+    /// Asks about `lists` (whose answers are `answers`) for a cause: the answer, if a
+    /// value (`Some(None)` when it is not 0, 1 or 2), and the limits it allows noted in
+    /// `limits`. `None` when the solution gave no value.
     async fn ask_for_cause(
         &mut self,
         limits: &mut BTreeMap<usize, Allowed>,
         lists: &[Vec<u32>],
-        answers: Option<&Answers>,
+        answers: Answers,
     ) -> Option<Option<u8>> {
         let answer = self.ask(lists).await;
         let Answer::Value(text) = &answer else {
@@ -304,17 +301,9 @@ impl Run<'_> {
         };
         let value = text.parse::<u8>().ok().filter(|&v| v <= 2);
         if let Some(value) = value {
-            let solved;
-            let answers = match answers {
-                Some(answers) => answers,
-                None => {
-                    solved = variant::solve(lists, Rules::default());
-                    &solved
-                }
-            };
-            limits.entry(lists.len()).or_default().add(answers, value);
+            limits.entry(lists.len()).or_default().add(&answers, value);
         }
-        self.judged(lists, answer);
+        self.judged_with(lists, answer, answers);
         Some(value)
     }
 
@@ -329,7 +318,7 @@ impl Run<'_> {
         seeds: Vec<Lists>,
     ) {
         let solved = |lists: Lists| {
-            let answers = variant::solve(&lists, Rules::default());
+            let answers = Answers::of(&lists);
             (lists, answers)
         };
         let mut seen: std::collections::HashSet<Lists> = seeds.iter().cloned().collect();
@@ -357,25 +346,21 @@ impl Run<'_> {
             ));
             let lo = lo as usize;
             let hi = hi.map_or(usize::MAX, |hi| hi as usize);
-            // The graph whose answer changes nearest the middle of what is left.
+            // The graph whose answer changes nearest the middle of what is left: a game
+            // decided in `m` moves is a draw under every limit below `m` and decided
+            // under every other, so its answer tells the limits below `m` from the rest.
             let middle = lo.saturating_add((hi - lo).div_ceil(2)).min(lo + 4 * nodes);
             let best = pool
                 .iter()
                 .enumerate()
                 .filter_map(|(i, (_, answers))| {
-                    let split = (lo + 1..=hi.min(answers.by_limit.len()))
-                        .filter(|&d| answers.with_limit(d) != answers.with_limit(d - 1))
-                        .min_by_key(|&d| d.abs_diff(middle))?;
-                    Some((split.abs_diff(middle), i))
+                    let split = answers.moves? as usize;
+                    (lo < split && split <= hi).then_some((split.abs_diff(middle), i))
                 })
                 .min_by_key(|&(distance, _)| distance);
             if let Some((_, i)) = best {
                 let (lists, answers) = pool.swap_remove(i);
-                if self
-                    .ask_for_cause(limits, &lists, Some(&answers))
-                    .await
-                    .is_none()
-                {
+                if self.ask_for_cause(limits, &lists, answers).await.is_none() {
                     return;
                 }
                 continue;

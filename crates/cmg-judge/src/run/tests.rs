@@ -2,7 +2,6 @@
 //! process is needed, so each branch is reached directly and fast.
 
 use super::*;
-use crate::variant;
 
 /// A host with a bound on the graphs and on its `go_on` calls, so that no test runs on.
 struct Bounded {
@@ -88,7 +87,7 @@ fn right(_: &[Lists], graph: &[Vec<u32>]) -> Answer {
 
 /// A search cut off after as many moves as the graph has nodes.
 fn turn_limited(_: &[Lists], graph: &[Vec<u32>]) -> Answer {
-    value(variant::solve(graph, variant::Rules::default()).with_limit(graph.len()))
+    value(Answers::of(graph).with_limit(graph.len() as u32))
 }
 
 #[test]
@@ -266,4 +265,65 @@ fn a_run_resumed_with_answers_step_by_step_is_the_run_judge_makes() {
         asked > 1000 && restarts >= 2,
         "{asked} graphs, {restarts} restarts"
     );
+}
+
+/// The game a cause names, as the report prints it, is the game the solution solves:
+/// read back as `cmg solve` reads a file, its answer is the one the solution gave on the
+/// counterexample. Causes the language cannot state print no game.
+#[test]
+fn the_game_a_cause_names_is_printed_and_gives_the_solutions_answer() {
+    let cat_first = |_: &[Lists], graph: &[Vec<u32>]| value(Answers::of(graph).cat_first);
+    let swapped = |_: &[Lists], graph: &[Vec<u32>]| value(Answers::of(graph).start_swapped);
+    let in_hole = |_: &[Lists], graph: &[Vec<u32>]| {
+        value(crate::slips::answer(graph, crate::slips::Slip::CatInHole))
+    };
+    type Answering = dyn Fn(&[Lists], &[Vec<u32>]) -> Answer;
+    let in_holes = |_: &[Lists], graph: &[Vec<u32>]| {
+        let answers = Answers::of(graph);
+        value(Cause::CatEntersHoles.answer(graph, &answers).unwrap())
+    };
+    let cases: [(&Answering, &str, Option<&str>); 5] = [
+        (&turn_limited, "turn-limit", Some("rule limit ")),
+        (&cat_first, "turns-swapped", Some("rule first cat\n")),
+        (&swapped, "start-swapped", Some("rule start 2 1\n")),
+        (
+            &in_holes,
+            "cat-enters-holes",
+            Some("rule cat-enters-holes\n"),
+        ),
+        (&in_hole, "cat-enters-hole", None),
+    ];
+    for (answer, kind, rule) in cases {
+        let outcome = judge(&mut fake(answer), &mut Bounded::new(None), 1, Vec::new());
+        let finding = outcome.finding.as_ref().expect("a counterexample");
+        let words = crate::report::Report {
+            outcome: &outcome,
+            language: "Python",
+            seconds: 1.0,
+            sandbox: "none",
+            note: None,
+            interrupted: None,
+        };
+        let json = crate::report::json(&words);
+        let text = crate::report::text(&words);
+        assert_eq!(json["cause"]["kind"], kind, "{json}");
+        let Some(rule) = rule else {
+            assert!(json["cause"]["cmg"].is_null(), "{json}");
+            assert!(!text.contains("The game it solves"), "{text}");
+            continue;
+        };
+        let cmg = json["cause"]["cmg"]
+            .as_str()
+            .expect("the game as a .cmg file");
+        assert!(cmg.contains(rule), "{cmg}");
+        assert!(text.ends_with(cmg), "{text}");
+        let analysis = cmg_core::analysis::Analysis::new(cmg);
+        let graph = &analysis.model.graph;
+        assert!(!graph.is_standard(), "{cmg}");
+        let solution = cmg_solve::solve(&analysis.game().expect("a game"));
+        let start = cmg_core::analysis::start_position(graph).expect("a start");
+        let got = finding.got.expect("an answer");
+        assert_eq!(i64::from(solution.outcome(start).code()), got, "{cmg}");
+        assert_ne!(got, i64::from(finding.expected), "{cmg}");
+    }
 }
