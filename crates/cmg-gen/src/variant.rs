@@ -56,27 +56,18 @@ impl Variant {
     /// The `rule` statements of the rules that differ from LeetCode 913's game, in the
     /// order `cmg fmt` puts them: what a graph found in this variant states.
     pub fn rule_statements(&self) -> Vec<String> {
-        let mut lines = Vec::new();
-        if let Some(limit) = self.limit {
-            lines.push(format!("rule limit {limit}"));
+        let holes: Vec<u32> = (0..64u32)
+            .filter(|&node| self.holes >> node & 1 == 1)
+            .collect();
+        let start = (self.mouse as u32, self.cat as u32);
+        cmg_syntax::RuleLines {
+            limit: self.limit,
+            cat_first: self.cat_first,
+            start: (start != (1, 2)).then_some(start),
+            holes: (self.holes != 1).then_some(holes.as_slice()),
+            cat_enters_holes: self.cat_enters_holes,
         }
-        if self.cat_first {
-            lines.push("rule first cat".to_owned());
-        }
-        if (self.mouse, self.cat) != (1, 2) {
-            lines.push(format!("rule start {} {}", self.mouse, self.cat));
-        }
-        if self.holes != 1 {
-            let holes: Vec<String> = (0..64u32)
-                .filter(|&node| self.holes >> node & 1 == 1)
-                .map(|node| node.to_string())
-                .collect();
-            lines.push(format!("rule holes {}", holes.join(" ")));
-        }
-        if self.cat_enters_holes {
-            lines.push("rule cat-enters-holes".to_owned());
-        }
-        lines
+        .lines()
     }
 
     /// The number of holes.

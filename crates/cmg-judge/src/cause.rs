@@ -103,22 +103,23 @@ impl Cause {
     /// turn limit not told apart is stated by its least (`rule limit 0` is no rule: then
     /// 1, if the range has it).
     pub fn rules(&self) -> Vec<String> {
+        let mut rules = cmg_core::model::Rules::default();
         match self {
             Cause::TurnLimit {
                 decides: (lo, hi), ..
             } => {
                 let limit = (*lo).max(1);
-                if limit <= *hi {
-                    vec![format!("rule limit {limit}")]
-                } else {
-                    Vec::new()
+                if limit > *hi {
+                    return Vec::new();
                 }
+                rules.limit = Some(limit);
             }
-            Cause::TurnsSwapped => vec!["rule first cat".to_owned()],
-            Cause::StartSwapped => vec!["rule start 2 1".to_owned()],
-            Cause::CatEntersHoles => vec!["rule cat-enters-holes".to_owned()],
-            Cause::CatEntersHole | Cause::HoleCounted => Vec::new(),
+            Cause::TurnsSwapped => rules.first = cmg_solve::Player::Cat,
+            Cause::StartSwapped => (rules.mouse_start, rules.cat_start) = (2, 1),
+            Cause::CatEntersHoles => rules.cat_enters_holes = true,
+            Cause::CatEntersHole | Cause::HoleCounted => return Vec::new(),
         }
+        rules.statements()
     }
 
     /// The answer of this rule's game on `lists`, whose `cmg-solve` answers are

@@ -131,6 +131,46 @@ impl RuleName {
     }
 }
 
+/// A game's rules as `rule` lines: each rule given here becomes one line, in the order
+/// `cmg fmt` writes them (`limit`, `first`, `start`, `holes`, `cat-enters-holes`). The
+/// one writer of rule statements, for every tool that puts a game into a file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RuleLines<'a> {
+    pub limit: Option<u32>,
+    pub cat_first: bool,
+    /// The mouse's start and the cat's.
+    pub start: Option<(u32, u32)>,
+    pub holes: Option<&'a [u32]>,
+    pub cat_enters_holes: bool,
+}
+
+impl RuleLines<'_> {
+    pub fn lines(&self) -> Vec<String> {
+        let line = |name: RuleName, args: &str| match args {
+            "" => format!("rule {}", name.name()),
+            _ => format!("rule {} {args}", name.name()),
+        };
+        let mut lines = Vec::new();
+        if let Some(limit) = self.limit {
+            lines.push(line(RuleName::Limit, &limit.to_string()));
+        }
+        if self.cat_first {
+            lines.push(line(RuleName::First, "cat"));
+        }
+        if let Some((mouse, cat)) = self.start {
+            lines.push(line(RuleName::Start, &format!("{mouse} {cat}")));
+        }
+        if let Some(holes) = self.holes {
+            let holes: Vec<String> = holes.iter().map(u32::to_string).collect();
+            lines.push(line(RuleName::Holes, &holes.join(" ")));
+        }
+        if self.cat_enters_holes {
+            lines.push(line(RuleName::CatEntersHoles, ""));
+        }
+        lines
+    }
+}
+
 /// One argument of a rule: a number (`None` above [`MAX_NODE_ID`]), `mouse`, `cat`, or
 /// another word.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

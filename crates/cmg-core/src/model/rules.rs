@@ -80,30 +80,15 @@ impl Rules {
     /// (`cmg import`, `cmg gen`, the judge's variant). Empty for LeetCode 913's game.
     pub fn statements(&self) -> Vec<String> {
         let standard = Rules::default();
-        let mut lines = Vec::new();
-        if let Some(limit) = self.limit {
-            lines.push(format!("rule limit {limit}"));
+        let start = (self.mouse_start, self.cat_start);
+        cmg_syntax::RuleLines {
+            limit: self.limit,
+            cat_first: self.first == Player::Cat,
+            start: (start != (standard.mouse_start, standard.cat_start)).then_some(start),
+            holes: (self.holes != standard.holes).then_some(self.holes.as_slice()),
+            cat_enters_holes: self.cat_enters_holes,
         }
-        if self.first != standard.first {
-            lines.push(format!(
-                "rule first {}",
-                crate::ending::player_name(self.first)
-            ));
-        }
-        if (self.mouse_start, self.cat_start) != (standard.mouse_start, standard.cat_start) {
-            lines.push(format!(
-                "rule start {} {}",
-                self.mouse_start, self.cat_start
-            ));
-        }
-        if self.holes != standard.holes {
-            let holes: Vec<String> = self.holes.iter().map(u32::to_string).collect();
-            lines.push(format!("rule holes {}", holes.join(" ")));
-        }
-        if self.cat_enters_holes {
-            lines.push("rule cat-enters-holes".to_owned());
-        }
-        lines
+        .lines()
     }
 
     /// The game in words, for hover and `cmg solve`: "the cat moves first, limit 16"; the
