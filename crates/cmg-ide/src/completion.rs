@@ -138,21 +138,15 @@ fn context(parse: &Parse, offset: u32) -> Context {
 }
 
 fn keywords() -> Vec<CompletionItem> {
-    [
+    let words = [
         ("node", "declare a node, optionally with a label"),
         ("expect", "state the outcome the graph should have"),
         (
             "rule",
             "change a rule of the game: limit, first, start, holes, cat-enters-holes",
         ),
-    ]
-    .into_iter()
-    .map(|(label, detail)| CompletionItem {
-        label: label.to_owned(),
-        kind: CompletionKind::Keyword,
-        detail: Some(detail.to_owned()),
-    })
-    .collect()
+    ];
+    items(CompletionKind::Keyword, &words)
 }
 
 /// The rules, each with how it is written and what it does.
@@ -178,18 +172,24 @@ fn rule_names() -> Vec<CompletionItem> {
 }
 
 fn outcomes() -> Vec<CompletionItem> {
-    [
+    let words = [
         ("mouse", "the mouse wins"),
         ("cat", "the cat wins"),
         ("draw", "neither player wins"),
-    ]
-    .into_iter()
-    .map(|(label, detail)| CompletionItem {
-        label: label.to_owned(),
-        kind: CompletionKind::Outcome,
-        detail: Some(detail.to_owned()),
-    })
-    .collect()
+    ];
+    items(CompletionKind::Outcome, &words)
+}
+
+/// One item of `kind` per word and its detail.
+fn items(kind: CompletionKind, words: &[(&str, &str)]) -> Vec<CompletionItem> {
+    words
+        .iter()
+        .map(|&(label, detail)| CompletionItem {
+            label: label.to_owned(),
+            kind,
+            detail: Some(detail.to_owned()),
+        })
+        .collect()
 }
 
 /// The nodes of the graph whose id starts with `typed`, labelled with their label or
