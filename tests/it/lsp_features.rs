@@ -1,7 +1,9 @@
 //! Every editor feature through the protocol, on one document, with UTF-16 positions
 //! on lines holding `é` and an emoji; and random edit sequences against a local copy.
 
-use cmg_lsp::test_client::{char_boundary, codes, in_memory, utf16_position, InMemoryClient};
+use cmg_lsp::test_client::{
+    char_boundary, codes, find_item, in_memory, utf16_position, InMemoryClient,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -66,12 +68,7 @@ async fn hover_inlay_hints_and_code_lens() {
         "per-node hints: {labels:?}"
     );
 
-    let lenses = client
-        .call(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let lenses = client.call_on("textDocument/codeLens", URI).await;
     let lens = &lenses[0];
     assert_eq!(lens["command"]["command"], "cmg.showLine");
     assert_eq!(lens["command"]["arguments"][0]["line"][0], json!([1, 2]));
@@ -126,39 +123,25 @@ async fn actions_symbols_tokens_folding_completion() {
         .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 6, "character": 0}, "end": {"line": 6, "character": 0}}, "context": {"diagnostics": []}}))
         .await;
     let titles = strings(&actions, "title");
-    let fix = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["kind"] == "quickfix")
-        .expect("a quick fix for the self-loop");
+    let fix = find_item(&actions, "quick fix for the self-loop", |a| {
+        a["kind"] == "quickfix"
+    });
     assert_eq!(fix["diagnostics"][0]["code"], "self-loop", "{titles:?}");
 
     let mismatch = client
         .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 7, "character": 8}, "end": {"line": 7, "character": 8}}, "context": {"diagnostics": []}}))
         .await;
-    let set_expect = mismatch
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["diagnostics"][0]["code"] == "expect-mismatch")
-        .expect("a fix for expect");
+    let set_expect = find_item(&mismatch, "fix for expect", |a| {
+        a["diagnostics"][0]["code"] == "expect-mismatch"
+    });
     assert_eq!(set_expect["edit"]["changes"][URI][0]["newText"], "draw");
 
-    let symbols = client
-        .call(
-            "textDocument/documentSymbol",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let symbols = client.call_on("textDocument/documentSymbol", URI).await;
     assert_eq!(symbols.as_array().unwrap().len(), 6);
     assert_eq!(symbols[0]["name"], "node 0");
 
     let tokens = client
-        .call(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": URI}}),
-        )
+        .call_on("textDocument/semanticTokens/full", URI)
         .await;
     let data = tokens["data"].as_array().unwrap();
     assert_eq!(data.len() % 5, 0);
@@ -168,12 +151,7 @@ async fn actions_symbols_tokens_folding_completion() {
         &[json!(0), json!(0), json!(1), json!(1), json!(1)]
     );
 
-    let folds = client
-        .call(
-            "textDocument/foldingRange",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let folds = client.call_on("textDocument/foldingRange", URI).await;
     assert!(folds.as_array().unwrap().is_empty());
 
     let completion = client.call("textDocument/completion", at(3, 6)).await;
@@ -331,12 +309,7 @@ async fn positions_after_non_ascii_in_both_encodings() {
         let actions = client
             .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 1, "character": self_loop}, "end": {"line": 1, "character": self_loop}}, "context": {"diagnostics": []}}))
             .await;
-        let fix = actions
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["kind"] == "quickfix")
-            .expect("a self-loop fix");
+        let fix = find_item(&actions, "self-loop fix", |a| a["kind"] == "quickfix");
         for edit in fix["edit"]["changes"][URI].as_array().unwrap() {
             assert_eq!(edit["range"]["start"]["line"], 1, "{encoding}: {edit}");
             assert!(
