@@ -1,6 +1,7 @@
 //! Benchmarks of what runs on every keystroke: parsing and checking a file, formatting
 //! it, and the language server's latency from `didChange` to `publishDiagnostics`.
 
+use std::ops::AsyncFnMut;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -9,7 +10,7 @@ use serde_json::json;
 use cmg_core::analysis::Analysis;
 use cmg_core::model::Model;
 use cmg_ide::{self as ide, format};
-use cmg_lsp::test_client;
+use cmg_lsp::test_client::{self, InMemoryClient};
 use cmg_syntax::{parse, LineIndex, TextRange};
 
 mod common;
@@ -143,25 +144,46 @@ fn bench_lsp_latency(c: &mut Criterion) {
         let mut version = 0;
         group.bench_function(BenchmarkId::from_parameter(nodes), |b| {
             b.iter_custom(|iterations| {
-                runtime.block_on(async {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iterations {
-                        version += 1;
+                runtime.block_on(each_version(
+                    &mut client,
+                    &mut version,
+                    iterations,
+                    async |client, version| {
                         let edited = format!("{text}# edit {version}\n");
                         let start = Instant::now();
                         client.change(uri, version, json!([{"text": edited}])).await;
-                        client
-                            .diagnostics_where(uri, |p| p["version"] == version)
-                            .await;
-                        total += start.elapsed();
-                        client.notifications.clear();
-                    }
-                    total
-                })
+                        published(client, uri, version).await;
+                        start.elapsed()
+                    },
+                ))
             })
         });
     }
     group.finish();
+}
+
+/// Runs `step` `iterations` times, each with the next `version` of the document, and
+/// sums the times it reports; the notifications of each step are dropped after it.
+async fn each_version(
+    client: &mut InMemoryClient,
+    version: &mut i32,
+    iterations: u64,
+    mut step: impl AsyncFnMut(&mut InMemoryClient, i32) -> Duration,
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..iterations {
+        *version += 1;
+        total += step(client, *version).await;
+        client.notifications.clear();
+    }
+    total
+}
+
+/// Waits for the diagnostics of `version` of `uri`.
+async fn published(client: &mut InMemoryClient, uri: &str, version: i32) {
+    client
+        .diagnostics_where(uri, |p| p["version"] == version)
+        .await;
 }
 
 /// A 2 MB file of 100 000 edge statements, and a hostile one of the same size where
@@ -193,67 +215,54 @@ fn bench_lsp_large(c: &mut Criterion) {
         let mut version = 0;
         group.bench_function(BenchmarkId::new("open_to_publish", name), |b| {
             b.iter_custom(|iterations| {
-                runtime.block_on(async {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iterations {
-                        version += 1;
+                runtime.block_on(each_version(
+                    &mut client,
+                    &mut version,
+                    iterations,
+                    async |client, version| {
                         let start = Instant::now();
                         client.open(uri, version, &text).await;
-                        client
-                            .diagnostics_where(uri, |p| p["version"] == version)
-                            .await;
-                        total += start.elapsed();
-                        client.notifications.clear();
-                    }
-                    total
-                })
+                        published(client, uri, version).await;
+                        start.elapsed()
+                    },
+                ))
             })
         });
         let at = json!({"line": 50_000, "character": 0});
+        let keystroke = json!([{"range": {"start": at, "end": at}, "text": " "}]);
         group.bench_function(BenchmarkId::new("keystroke_to_publish", name), |b| {
             b.iter_custom(|iterations| {
-                runtime.block_on(async {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iterations {
-                        version += 1;
+                runtime.block_on(each_version(
+                    &mut client,
+                    &mut version,
+                    iterations,
+                    async |client, version| {
                         let start = Instant::now();
-                        client
-                            .change(
-                                uri,
-                                version,
-                                json!([{"range": {"start": at, "end": at}, "text": " "}]),
-                            )
-                            .await;
-                        client
-                            .diagnostics_where(uri, |p| p["version"] == version)
-                            .await;
-                        total += start.elapsed();
-                        client.notifications.clear();
-                    }
-                    total
-                })
+                        client.change(uri, version, keystroke.clone()).await;
+                        published(client, uri, version).await;
+                        start.elapsed()
+                    },
+                ))
             })
         });
         group.bench_function(BenchmarkId::new("hover_after_keystroke", name), |b| {
             b.iter_custom(|iterations| {
-                runtime.block_on(async {
-                    let mut total = Duration::ZERO;
-                    for _ in 0..iterations {
-                        version += 1;
-                        client
-                            .change(uri, version, json!([{"range": {"start": at, "end": at}, "text": " "}]))
-                            .await;
+                runtime.block_on(each_version(
+                    &mut client,
+                    &mut version,
+                    iterations,
+                    async |client, version| {
+                        client.change(uri, version, keystroke.clone()).await;
                         let start = Instant::now();
                         // Answered or refused with ContentModified: either way, at once.
                         client
                             .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 10, "character": 0}}))
                             .await;
-                        total += start.elapsed();
-                        client.diagnostics_where(uri, |p| p["version"] == version).await;
-                        client.notifications.clear();
-                    }
-                    total
-                })
+                        let elapsed = start.elapsed();
+                        published(client, uri, version).await;
+                        elapsed
+                    },
+                ))
             })
         });
     }

@@ -235,6 +235,24 @@ fn product() -> String {
     )
 }
 
+/// The number in the environment variable `name`, or `default` if it is unset or not
+/// a number.
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Prints the name of a run, the size of its text and how many keystrokes it types.
+fn announce(name: &str, text: &str, keystrokes: usize) {
+    println!(
+        "{name}: {} bytes, {} lines, {keystrokes} keystrokes",
+        text.len(),
+        text.lines().count()
+    );
+}
+
 fn main() {
     // `cargo bench` passes `--bench`; a filter that names another benchmark skips this one.
     let filter = std::env::args()
@@ -245,22 +263,11 @@ fn main() {
             .as_ref()
             .is_none_or(|filter| name.contains(filter.as_str()))
     };
-    let keystrokes: usize = std::env::var("CMG_KEYSTROKES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(300);
+    let keystrokes = env_number("CMG_KEYSTROKES", 300);
     if wanted("keystroke_1mb") {
-        let edges: usize = std::env::var("CMG_KEYSTROKE_EDGES")
-            .ok()
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(75_000)
-            .max(3000);
+        let edges = env_number("CMG_KEYSTROKE_EDGES", 75_000).max(3000);
         let text = common::random_cmg(edges / 3, edges, 7);
-        println!(
-            "keystroke_1mb: {} bytes, {} lines, {keystrokes} keystrokes",
-            text.len(),
-            text.lines().count()
-        );
+        announce("keystroke_1mb", &text, keystrokes);
         for with_requests in [false, true] {
             report(
                 &mut run(&text, keystrokes, with_requests, &after_a_middle_id(&text)),
@@ -270,11 +277,7 @@ fn main() {
     }
     if wanted("keystroke_duplicates") {
         let text = duplicates();
-        println!(
-            "keystroke_duplicates: {} bytes, {} lines, {keystrokes} keystrokes",
-            text.len(),
-            text.lines().count()
-        );
+        announce("keystroke_duplicates", &text, keystrokes);
         report(
             &mut run(&text, keystrokes, false, &after_a_middle_id(&text)),
             false,

@@ -37,6 +37,12 @@ impl Run {
             )
         })
     }
+
+    /// The run, once it is checked to have ended with exit status `code`.
+    fn exits(self, code: i32) -> Run {
+        assert_eq!(self.code, code, "{self:?}");
+        self
+    }
 }
 
 impl std::fmt::Debug for Run {
@@ -152,8 +158,7 @@ fn position(value: &Value) -> (u64, u64) {
 
 /// The adjacency JSON `cmg export` prints for a file.
 fn export_lists(path: &str) -> Vec<Vec<u64>> {
-    let out = run(&["export", path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["export", path]).exits(0);
     serde_json::from_str(out.stdout.trim())
         .unwrap_or_else(|e| panic!("export is not JSON ({e}): {out:?}"))
 }
@@ -170,8 +175,7 @@ const LONG_LISTS: &str = "[[5,7,9],[3,4,5,6],[3,4,5,8],[1,2,6,7],[1,2,5,7,9],[0,
 fn check_human_output_shows_code_location_source_line_and_caret() {
     let dir = TempDir::new("check-human");
     let path = dir.file("broken.cmg", "0 -- 1\n2 -- -- 1\n1 -- 2\n");
-    let out = run(&["check", &path]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["check", &path]).exits(1);
     let text = out.all();
     assert!(text.contains("[syntax]"), "no code in {out:?}");
     assert!(
@@ -209,8 +213,7 @@ fn check_human_output_names_each_problem_and_related_location() {
 fn check_json_has_the_fields_of_the_spec() {
     let dir = TempDir::new("check-json");
     let path = dir.file("dup.cmg", "0 -- 1 -- 3\n2 -- 3\n3 -- 1\n3 -- 3\n");
-    let out = run(&["check", "--json", &path]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["check", "--json", &path]).exits(1);
     let json = out.json();
     let array = json.as_array().expect("check --json prints an array");
     assert!(!array.is_empty(), "{out:?}");
@@ -254,8 +257,7 @@ fn check_json_columns_count_unicode_characters_with_crlf_endings() {
         "unicode.cmg",
         "0 -- 1\r\n2 -- 3 -- 1\r\nnode 3 \"é🐭\"; 5 -- 5\r\n",
     );
-    let out = run(&["check", "--json", &path]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["check", "--json", &path]).exits(1);
     let json = out.json();
     let self_loop = find(&json, "self-loop");
     assert_eq!(position(&self_loop["start"]), (3, 14), "{self_loop}");
@@ -264,8 +266,7 @@ fn check_json_columns_count_unicode_characters_with_crlf_endings() {
 
 #[test]
 fn check_json_counts_lone_carriage_returns_as_line_breaks() {
-    let out = run_stdin(&["check", "--json", "-"], "0 -- 1\r2 -- 1\r# é\r4 -- 4\r");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["check", "--json", "-"], "0 -- 1\r2 -- 1\r# é\r4 -- 4\r").exits(1);
     let json = out.json();
     assert_eq!(
         position(&find(&json, "self-loop")["start"]),
@@ -277,8 +278,7 @@ fn check_json_counts_lone_carriage_returns_as_line_breaks() {
 #[test]
 fn check_exits_0_on_warnings_and_information_only() {
     // The hole is missing: a warning, and no error.
-    let out = run_stdin(&["check", "--json", "-"], "1 -- 2 -- 3 -- 1\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["check", "--json", "-"], "1 -- 2 -- 3 -- 1\n").exits(0);
     let json = out.json();
     assert_eq!(find(&json, "missing-hole")["severity"], "warning");
     assert!(
@@ -290,26 +290,22 @@ fn check_exits_0_on_warnings_and_information_only() {
     );
 
     // The hole cannot be reached from node 1: information only.
-    let out = run_stdin(&["check", "--json", "-"], "0 -- 3 -- 4\n1 -- 2 -- 5 -- 1\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["check", "--json", "-"], "0 -- 3 -- 4\n1 -- 2 -- 5 -- 1\n").exits(0);
     assert_eq!(
         find(&out.json(), "hole-unreachable")["severity"],
         "information"
     );
 
     // Human output too.
-    let out = run_stdin(&["check", "-"], "1 -- 2 -- 3 -- 1\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["check", "-"], "1 -- 2 -- 3 -- 1\n").exits(0);
     assert!(out.all().contains("missing-hole"), "{out:?}");
 }
 
 #[test]
 fn check_clean_file_exits_0_with_empty_json_array() {
-    let out = run(&["check", "--json", &example("leetcode-draw.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["check", "--json", &example("leetcode-draw.cmg")]).exits(0);
     assert_eq!(out.json(), Value::Array(Vec::new()));
-    let out = run(&["check", &example("leetcode-draw.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["check", &example("leetcode-draw.cmg")]).exits(0);
     assert!(!out.stdout.contains("error"), "{out:?}");
 }
 
@@ -332,14 +328,12 @@ fn check_several_files_reports_each_with_its_name() {
         "{json:#}"
     );
 
-    let out = run(&["check", &good, &good]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["check", &good, &good]).exits(0);
 }
 
 #[test]
 fn check_reads_stdin_for_dash() {
-    let out = run_stdin(&["check", "--json", "-"], "0 -- 1 -- 2\n1 -- }\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["check", "--json", "-"], "0 -- 1 -- 2\n1 -- }\n").exits(1);
     let json = out.json();
     let syntax = find(&json, "syntax");
     assert_eq!(position(&syntax["start"]).0, 2);
@@ -348,8 +342,7 @@ fn check_reads_stdin_for_dash() {
         "{syntax}"
     );
 
-    let out = run_stdin(&["check", "-"], "0 -- 1 -- 2\n1 -- }\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["check", "-"], "0 -- 1 -- 2\n1 -- }\n").exits(1);
     assert!(out.all().contains("syntax"), "{out:?}");
 }
 
@@ -358,8 +351,7 @@ fn check_keeps_going_after_a_broken_statement() {
     // Three broken statements give three syntax errors, and the rest still counts (the
     // repeated edge); the expectation is not held against the graph of the good lines.
     let text = "0 -- 1\n1 -- -- 2\n2 -- {3\n1 -- 3 -- 2\n]\n3 -- 1\nexpect cat\n";
-    let out = run_stdin(&["check", "--json", "-"], text);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["check", "--json", "-"], text).exits(1);
     let json = out.json();
     let found = codes(&json);
     assert_eq!(
@@ -380,8 +372,7 @@ fn check_keeps_going_after_a_broken_statement() {
 /// wins in 2) is not the file's, so neither a mismatch nor a change to `expect cat`.
 #[test]
 fn check_does_not_hold_expect_to_a_file_that_does_not_parse() {
-    let out = run_stdin(&["check", "-"], "1 -- 3 -- 2\n0 - 1\nexpect mouse\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["check", "-"], "1 -- 3 -- 2\n0 - 1\nexpect mouse\n").exits(1);
     assert!(out.stdout.contains("error[syntax]"), "{out:?}");
     assert!(
         out.stdout.contains("information[expect-unchecked]"),
@@ -396,8 +387,7 @@ fn check_does_not_hold_expect_to_a_file_that_does_not_parse() {
 // ---------------------------------------------------------------------------
 
 fn solve_json(path: &str) -> Value {
-    let out = run(&["solve", "--json", path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["solve", "--json", path]).exits(0);
     out.json()
 }
 
@@ -505,12 +495,10 @@ fn solve_json_long_game_takes_21_moves() {
 
 #[test]
 fn solve_human_output_has_outcome_and_line() {
-    let out = run(&["solve", &example("long-game.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["solve", &example("long-game.cmg")]).exits(0);
     assert!(out.stdout.contains("mouse wins in 21"), "{out:?}");
     assert!(out.stdout.contains("line"), "{out:?}");
-    let out = run(&["solve", &example("leetcode-draw.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["solve", &example("leetcode-draw.cmg")]).exits(0);
     assert!(out.stdout.contains("draw"), "{out:?}");
 }
 
@@ -527,8 +515,7 @@ fn a_line_that_ends_with_a_player_who_cannot_move_names_that_player() {
 
 #[test]
 fn solve_reads_stdin_for_dash() {
-    let out = run_stdin(&["solve", "--json", "-"], "[[1,3],[0],[3],[0,2]]\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["solve", "--json", "-"], "[[1,3],[0],[3],[0,2]]\n").exits(0);
     let json = out.json();
     assert_eq!(json["outcome"], "mouse");
     assert_eq!(json["moves"], 1);
@@ -575,8 +562,7 @@ fn solve_exits_1_without_node_1_or_node_2() {
 fn solve_exits_1_on_errors_but_still_solves() {
     // A self-loop is an error, but the game is still solved without it.
     let text = "0 -- 3 -- 1\n2 -- 3\n3 -- 3\n";
-    let out = run_stdin(&["solve", "--json", "-"], text);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["solve", "--json", "-"], text).exits(1);
     let json = out.json();
     assert_eq!(json["outcome"], "cat", "{json}");
     assert!(
@@ -589,20 +575,17 @@ fn solve_exits_1_on_errors_but_still_solves() {
     );
 
     // So does a syntax error.
-    let out = run_stdin(&["solve", "-"], "0 -- 1 -- 2 -- 0\n1 -- --\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["solve", "-"], "0 -- 1 -- 2 -- 0\n1 -- --\n").exits(1);
     assert!(out.stderr.contains("syntax"), "{out:?}");
 
     // And an `expect` that does not match.
-    let out = run(&["solve", &example("every-diagnostic.cmg")]);
-    assert_eq!(out.code, 1, "{out:?}");
+    run(&["solve", &example("every-diagnostic.cmg")]).exits(1);
 }
 
 #[test]
 fn solve_json_stdout_is_pure_json_when_there_are_warnings() {
     // Duplicate edge: a warning, so exit 0, and stdout holds only the JSON.
-    let out = run_stdin(&["solve", "--json", "-"], "0 -- 3 -- 1\n2 -- 3\n3 -- 1\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["solve", "--json", "-"], "0 -- 3 -- 1\n2 -- 3\n3 -- 1\n").exits(0);
     assert_eq!(out.json()["outcome"], "cat");
     assert!(
         out.stderr.contains("duplicate-edge"),
@@ -622,8 +605,7 @@ fn fmt_rewrites_a_crlf_file_keeps_comments_and_is_idempotent() {
     let path = dir.file("messy.cmg", UNFORMATTED);
     let before = run(&["solve", "--json", &path]).json();
 
-    let out = run(&["fmt", &path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", &path]).exits(0);
     let formatted = std::fs::read_to_string(&path).unwrap();
     assert_ne!(formatted, UNFORMATTED, "the file was not rewritten");
     for comment in ["# the hole", "# first", "# last words"] {
@@ -648,19 +630,16 @@ fn fmt_rewrites_a_crlf_file_keeps_comments_and_is_idempotent() {
     assert_eq!(run(&["check", &path]).code, 0);
 
     // Formatting again changes nothing.
-    let out = run(&["fmt", &path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", &path]).exits(0);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), formatted);
-    let out = run(&["fmt", "--check", &path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", "--check", &path]).exits(0);
 }
 
 #[test]
 fn fmt_check_reports_without_modifying() {
     let dir = TempDir::new("fmt-check");
     let messy = dir.file("messy.cmg", UNFORMATTED);
-    let out = run(&["fmt", "--check", &messy]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["fmt", "--check", &messy]).exits(1);
     assert!(out.all().contains("messy.cmg"), "name the file: {out:?}");
     assert_eq!(
         std::fs::read_to_string(&messy).unwrap(),
@@ -669,12 +648,10 @@ fn fmt_check_reports_without_modifying() {
     );
 
     let tidy = dir.file("tidy.cmg", "# tidy\n0 -- {2 5}\n1 -- 3\nexpect draw\n");
-    let out = run(&["fmt", "--check", &tidy]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", "--check", &tidy]).exits(0);
 
     // One unformatted file among several is enough to fail.
-    let out = run(&["fmt", "--check", &tidy, &messy]);
-    assert_eq!(out.code, 1, "{out:?}");
+    run(&["fmt", "--check", &tidy, &messy]).exits(1);
     assert_eq!(std::fs::read_to_string(&messy).unwrap(), UNFORMATTED);
 }
 
@@ -683,16 +660,14 @@ fn fmt_formats_several_files() {
     let dir = TempDir::new("fmt-many");
     let a = dir.file("a.cmg", "0--1;1--2\n");
     let b = dir.file("b.cmg", "[[1,3],[0],[3],[0,2]]\r\n");
-    let out = run(&["fmt", &a, &b]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", &a, &b]).exits(0);
     assert_eq!(run(&["fmt", "--check", &a, &b]).code, 0);
     assert_eq!(std::fs::read_to_string(&a).unwrap(), "0 -- 1\n1 -- 2\n");
 }
 
 #[test]
 fn fmt_dash_reads_stdin_and_writes_stdout() {
-    let out = run_stdin(&["fmt", "-"], UNFORMATTED);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["fmt", "-"], UNFORMATTED).exits(0);
     assert!(out.stdout.contains("# first"), "{out:?}");
     assert!(out.stdout.contains("expect draw"), "{out:?}");
     // The same text as formatting a file.
@@ -732,8 +707,7 @@ fn fmt_and_dot_refuse_a_file_with_syntax_errors() {
     let broken = dir.file("broken.cmg", text);
     let good = dir.file("good.cmg", "0--1--2\n");
     let formatted = dir.file("formatted.cmg", "0 -- 1\n");
-    let out = run(&["fmt", &broken, &good, &formatted]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["fmt", &broken, &good, &formatted]).exits(2);
     assert_eq!(std::fs::read_to_string(&broken).unwrap(), text);
     assert_eq!(std::fs::read_to_string(&good).unwrap(), "0 -- 1 -- 2\n");
     assert!(
@@ -764,14 +738,12 @@ fn a_file_over_the_edge_limit_is_not_drawn_exported_or_solved() {
             out.stderr
         );
     }
-    let out = run_stdin(&["solve", "-"], &text);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["solve", "-"], &text).exits(1);
     assert!(
         out.all().contains("the file declares more than 4000000 edges, so its graph is cut short and its outcome is unknown"),
         "{out:?}"
     );
-    let out = run_stdin(&["fmt", "-"], &text);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["fmt", "-"], &text).exits(0);
     assert_eq!(
         out.stdout,
         format!("0 -- 1 -- 2\n{{{members}}} -- {{{members}}}\n")
@@ -784,8 +756,7 @@ fn a_file_over_the_edge_limit_is_not_drawn_exported_or_solved() {
 
 #[test]
 fn import_from_argument_gives_cmg_text_that_solves() {
-    let out = run(&["import", "--text", MOUSE_LISTS]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["import", "--text", MOUSE_LISTS]).exits(0);
     let text = out.stdout;
     assert!(text.contains("--"), "{text}");
     let solved = run_stdin(&["solve", "--json", "-"], &text);
@@ -821,8 +792,7 @@ fn check_solve_and_fmt_read_leetcodes_paste_as_the_list() {
 
 #[test]
 fn import_from_stdin() {
-    let out = run_stdin(&["import", "-"], &format!("{DRAW_LISTS}\n"));
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["import", "-"], &format!("{DRAW_LISTS}\n")).exits(0);
     let solved = run_stdin(&["solve", "--json", "-"], &out.stdout);
     assert_eq!(solved.json()["outcome"], "draw");
     assert_eq!(out.stdout, run(&["import", "--text", DRAW_LISTS]).stdout);
@@ -872,8 +842,7 @@ fn import_then_export_round_trips_symmetric_lists() {
             imported.stdout
         );
         // Through stdin as well.
-        let out = run_stdin(&["export", "-"], &imported.stdout);
-        assert_eq!(out.code, 0, "{out:?}");
+        let out = run_stdin(&["export", "-"], &imported.stdout).exits(0);
         let exported: Vec<Vec<u64>> = serde_json::from_str(out.stdout.trim()).unwrap();
         assert_eq!(exported, expected);
     }
@@ -891,8 +860,7 @@ fn export_examples() {
 
 #[test]
 fn export_makes_one_sided_edges_symmetric() {
-    let out = run_stdin(&["export", "-"], "[[1],[2],[]]\n");
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["export", "-"], "[[1],[2],[]]\n").exits(0);
     let lists: Vec<Vec<u64>> = serde_json::from_str(out.stdout.trim()).unwrap();
     assert_eq!(lists, vec![vec![1], vec![0, 2], vec![1]]);
 }
@@ -901,8 +869,7 @@ fn export_makes_one_sided_edges_symmetric() {
 fn export_refuses_a_gap_in_the_ids_and_names_it() {
     let dir = TempDir::new("export-gap");
     let path = dir.file("gap.cmg", "0 -- 1 -- 4\r\n2 -- 4\r\n3 -- 4\r\n1 -- 6\r\n");
-    let out = run(&["export", &path]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["export", &path]).exits(1);
     assert!(out.stdout.is_empty(), "{out:?}");
     assert!(
         out.stderr.contains("node 5"),
@@ -910,8 +877,7 @@ fn export_refuses_a_gap_in_the_ids_and_names_it() {
     );
     assert!(!out.stderr.contains("node 7"), "{out:?}");
 
-    let out = run_stdin(&["export", "-"], "0 -- 1 -- 3\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["export", "-"], "0 -- 1 -- 3\n").exits(1);
     assert!(
         out.stderr.contains("node 2"),
         "name the missing id 2: {out:?}"
@@ -920,8 +886,7 @@ fn export_refuses_a_gap_in_the_ids_and_names_it() {
 
 #[test]
 fn export_refuses_a_file_with_syntax_errors() {
-    let out = run_stdin(&["export", "-"], "0 -- 1 -- 2\n1 -- -- 2\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["export", "-"], "0 -- 1 -- 2\n1 -- -- 2\n").exits(1);
     assert!(out.stdout.is_empty(), "{out:?}");
     assert!(out.stderr.contains("syntax"), "{out:?}");
 }
@@ -932,8 +897,7 @@ fn export_refuses_a_file_with_syntax_errors() {
 
 #[test]
 fn dot_declares_every_node_and_edge() {
-    let out = run(&["dot", &example("long-game.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["dot", &example("long-game.cmg")]).exits(0);
     let dot = out.stdout.trim();
     assert!(dot.starts_with("graph"), "an undirected graph: {dot}");
     assert!(dot.ends_with('}'), "{dot}");
@@ -961,16 +925,15 @@ fn dot_declares_every_node_and_edge() {
 
 #[test]
 fn dot_colours_nodes_and_keeps_labels() {
-    let out = run(&["dot", &example("leetcode-draw.cmg")]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["dot", &example("leetcode-draw.cmg")]).exits(0);
     assert!(out.stdout.contains("hole"), "the label of node 0: {out:?}");
     assert!(out.stdout.contains("fillcolor"), "{out:?}");
     // Quotes in labels are escaped.
     let out = run_stdin(
         &["dot", "-"],
         "0 -- 1 -- 2 -- 0\nnode 1 \"say \\\"hi\\\"\"\n",
-    );
-    assert_eq!(out.code, 0, "{out:?}");
+    )
+    .exits(0);
     assert!(out.stdout.contains(r#"say \"hi\""#), "{out:?}");
     // The starts are named inside their shapes, as in the view, never in a label
     // that a layout floats away; the file's label follows the role.
@@ -1032,8 +995,7 @@ fn unreadable_file_exits_2_naming_the_file() {
     let binary = dir.0.join("binary.cmg");
     std::fs::write(&binary, b"0 -- 1\n\xff\xfe -- 2\n").unwrap();
     let binary = binary.to_str().unwrap();
-    let out = run(&["check", binary]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["check", binary]).exits(2);
     assert!(out.stderr.contains(binary), "{out:?}");
 }
 
@@ -1042,8 +1004,7 @@ fn a_good_file_after_a_missing_one_still_fails_with_2() {
     let dir = TempDir::new("missing-then-good");
     let good = dir.file("good.cmg", "0 -- 1 -- 2 -- 0\n");
     let missing = dir.0.join("gone.cmg");
-    let out = run(&["check", &good, missing.to_str().unwrap()]);
-    assert_eq!(out.code, 2, "{out:?}");
+    run(&["check", &good, missing.to_str().unwrap()]).exits(2);
 }
 
 #[test]
@@ -1077,16 +1038,14 @@ fn unknown_subcommands_and_flags_exit_2() {
 
 #[test]
 fn help_and_version_exit_0() {
-    let out = run(&["--help"]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["--help"]).exits(0);
     for command in ["check", "solve", "fmt", "import", "export", "dot"] {
         assert!(
             out.stdout.contains(command),
             "help lists {command}: {out:?}"
         );
     }
-    let out = run(&["--version"]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["--version"]).exits(0);
     assert!(out.stdout.contains(env!("CARGO_PKG_VERSION")), "{out:?}");
     cmg().args(["check", "--help"]).assert().success();
 }
@@ -1115,8 +1074,7 @@ fn every_example_starts_with_a_comment_and_is_formatted() {
             .map(|p| p.to_str().unwrap())
             .filter(|p| !p.ends_with("syntax-error.cmg") && !p.ends_with("every-diagnostic.cmg")),
     );
-    let out = run(&args);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&args).exits(0);
 }
 
 #[test]
@@ -1146,8 +1104,8 @@ fn diagnostic_examples_produce_every_code_but_the_size_limits() {
         &example("no-game.cmg"),
         &example("syntax-error.cmg"),
         &example("rule-diagnostics.cmg"),
-    ]);
-    assert_eq!(out.code, 1, "{out:?}");
+    ])
+    .exits(1);
     let json = out.json();
     let found = codes(&json);
     // `too-many-edges` needs millions of edges; `tests/it/robustness.rs` produces it.
@@ -1232,8 +1190,7 @@ fn check_reads_every_readable_file_and_json_stays_one_array() {
     let missing = dir.0.join("missing.cmg");
     let missing = missing.to_str().unwrap();
     let last = dir.file("c.cmg", "0 -- 1 -- 2\n5 -- 5\n");
-    let out = run(&["check", "--json", &first, missing, &last]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["check", "--json", &first, missing, &last]).exits(2);
     let files: Vec<String> = out
         .json()
         .as_array()
@@ -1244,8 +1201,7 @@ fn check_reads_every_readable_file_and_json_stays_one_array() {
     assert_eq!(files, [first.as_str(), &last, &last], "{out:?}");
     assert!(out.stderr.contains(missing), "{out:?}");
     // In text too, the file after the missing one is checked.
-    let out = run(&["check", &first, missing, &last]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["check", &first, missing, &last]).exits(2);
     assert!(out.stdout.contains("c.cmg:2:1"), "{out:?}");
     assert!(
         out.stdout.contains("2 files checked, 2 errors, 1 hint"),
@@ -1258,8 +1214,7 @@ fn fmt_goes_on_after_an_unreadable_file() {
     let dir = TempDir::new("fmt-several");
     let missing = dir.0.join("missing.cmg");
     let untidy = dir.file("untidy.cmg", "0--1--2\n");
-    let out = run(&["fmt", missing.to_str().unwrap(), &untidy]);
-    assert_eq!(out.code, 2, "{out:?}");
+    run(&["fmt", missing.to_str().unwrap(), &untidy]).exits(2);
     assert_eq!(std::fs::read_to_string(&untidy).unwrap(), "0 -- 1 -- 2\n");
 }
 
@@ -1302,8 +1257,7 @@ fn import_reads_a_file_or_stdin_and_the_puzzles_assignment() {
     assert_eq!(from_file.stdout, from_text.stdout);
     assert_eq!(from_stdin.stdout, from_text.stdout);
     // A list is not a file name.
-    let out = run(&["import", MOUSE_LISTS]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["import", MOUSE_LISTS]).exits(2);
     assert!(out.stderr.contains("cannot read"), "{out:?}");
 }
 
@@ -1442,15 +1396,13 @@ fn color_follows_the_flag_and_the_environment() {
 #[test]
 fn completions_and_man_page() {
     for shell in ["bash", "zsh", "fish"] {
-        let out = run(&["completions", shell]);
-        assert_eq!(out.code, 0, "{out:?}");
+        let out = run(&["completions", shell]).exits(0);
         assert!(
             out.stdout.contains("explain") && out.stdout.contains("max-diagnostics"),
             "{shell}: {out:?}"
         );
     }
-    let out = run(&["man"]);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run(&["man"]).exits(0);
     assert!(
         out.stdout.starts_with(".ie") || out.stdout.contains(".TH cmg"),
         "{out:?}"
@@ -1458,8 +1410,7 @@ fn completions_and_man_page() {
     assert!(out.stdout.contains("completions"), "{out:?}");
     // Every page the main page refers to, written to a directory.
     let dir = TempDir::new("man");
-    let out = run(&["man", "--dir", dir.0.to_str().unwrap()]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["man", "--dir", dir.0.to_str().unwrap()]).exits(0);
     for page in ["cmg.1", "cmg-check.1", "cmg-solve.1", "cmg-explain.1"] {
         let text = std::fs::read_to_string(dir.0.join(page)).unwrap();
         assert!(text.contains(".TH"), "{page}");
@@ -1510,21 +1461,18 @@ fn each_commands_help_and_man_page_give_its_own_summary() {
 #[test]
 fn version_is_an_option_of_the_main_command_only() {
     assert_eq!(run(&["--version"]).code, 0);
-    let out = run(&["check", "--version"]);
-    assert_eq!(out.code, 2, "{out:?}");
+    run(&["check", "--version"]).exits(2);
 }
 
 #[test]
 fn lsp_accepts_stdio() {
     // Standard input is empty, so the server sees EOF and ends.
-    let out = run(&["lsp", "--stdio"]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["lsp", "--stdio"]).exits(0);
 }
 
 #[test]
 fn fmt_check_shows_a_diff() {
-    let out = run_stdin(&["fmt", "--check", "-"], "0 -- 1\n1--2\n");
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run_stdin(&["fmt", "--check", "-"], "0 -- 1\n1--2\n").exits(1);
     assert!(out.stdout.contains("-1--2\n+1 -- 2\n"), "{out:?}");
 }
 
@@ -1532,8 +1480,7 @@ fn fmt_check_shows_a_diff() {
 fn fmt_drops_leading_zeros_and_keeps_a_byte_order_mark() {
     let dir = TempDir::new("fmt-bom");
     let path = dir.file("bom.cmg", "\u{feff}00 -- 01 -- 2 -- 000\n");
-    let out = run(&["fmt", &path]);
-    assert_eq!(out.code, 0, "{out:?}");
+    run(&["fmt", &path]).exits(0);
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         "\u{feff}0 -- 1 -- 2 -- 0\n"
@@ -1548,8 +1495,7 @@ fn json_columns_do_not_count_a_byte_order_mark() {
 
 #[test]
 fn solve_refuses_over_the_memory_budget_before_allocating() {
-    let out = run(&["solve", "--max-memory", "1K", &example("long-game.cmg")]);
-    assert_eq!(out.code, 1, "{out:?}");
+    let out = run(&["solve", "--max-memory", "1K", &example("long-game.cmg")]).exits(1);
     assert!(out.stderr.contains("--max-memory"), "{out:?}");
     let out = run(&[
         "solve",
@@ -1576,8 +1522,7 @@ fn dot_on_a_graph_too_big_to_solve_says_so() {
     for id in 3..23_200 {
         text.push_str(&format!(" -- {id}"));
     }
-    let out = run_stdin(&["dot", "-"], &text);
-    assert_eq!(out.code, 0, "{out:?}");
+    let out = run_stdin(&["dot", "-"], &text).exits(0);
     assert!(
         out.stderr.contains("not coloured") && out.stderr.contains("23200 nodes"),
         "{}",
@@ -1592,8 +1537,7 @@ fn explain_prints_the_section_of_the_documentation() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diagnostics.md"))
             .unwrap();
     for code in all_codes() {
-        let out = run(&["explain", code]);
-        assert_eq!(out.code, 0, "{out:?}");
+        let out = run(&["explain", code]).exits(0);
         assert!(out.stdout.starts_with(&format!("## {code}\n")), "{out:?}");
         // The same prose as the page: every line of the output is a line of the page
         // (the examples' test annotations aside).
@@ -1605,20 +1549,17 @@ fn explain_prints_the_section_of_the_documentation() {
         }
     }
     // No code at all: how to find one.
-    let out = run(&["explain"]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["explain"]).exits(2);
     assert!(
         out.stderr.contains("`cmg explain --list` names them all"),
         "{out:?}"
     );
-    let out = run(&["explain", "no-such-code"]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["explain", "no-such-code"]).exits(2);
     assert!(out.stderr.contains("--list"), "{out:?}");
     assert!(!out.stderr.contains("did you mean"), "{out:?}");
     // A slip of one letter, or of two letters swapped, names the code meant.
     for slip in ["slef-loop", "self-lop", "SELF_LOOPS"] {
-        let out = run(&["explain", slip]);
-        assert_eq!(out.code, 2, "{out:?}");
+        let out = run(&["explain", slip]).exits(2);
         assert!(
             out.stderr.contains("did you mean `self-loop`?"),
             "{slip}: {out:?}"
@@ -1734,8 +1675,7 @@ fn solve_bounds_the_diagnostics_it_prints_too() {
 fn solve_json_prints_one_object_even_for_an_unreadable_file() {
     let dir = TempDir::new("solve-unreadable");
     let missing = dir.0.join("missing.cmg");
-    let out = run(&["solve", "--json", missing.to_str().unwrap()]);
-    assert_eq!(out.code, 2, "{out:?}");
+    let out = run(&["solve", "--json", missing.to_str().unwrap()]).exits(2);
     let value = out.json();
     assert_eq!(value["outcome"], Value::Null, "{out:?}");
     assert!(

@@ -71,20 +71,15 @@ fn the_core_crates_depend_on_no_io_stack() {
 
 #[test]
 fn the_solver_knows_no_text_and_the_syntax_no_solver() {
-    let solve = dependencies("cmg-solve");
-    assert!(
-        !solve
-            .iter()
-            .any(|name| name.starts_with("cmg-") && name != "cmg-solve"),
-        "cmg-solve depends on {solve:?}"
-    );
-    let syntax = dependencies("cmg-syntax");
-    assert!(
-        !syntax
-            .iter()
-            .any(|name| name.starts_with("cmg-") && name != "cmg-syntax"),
-        "cmg-syntax depends on {syntax:?}"
-    );
+    for package in ["cmg-solve", "cmg-syntax"] {
+        let found = dependencies(package);
+        assert!(
+            !found
+                .iter()
+                .any(|name| name.starts_with("cmg-") && name != package),
+            "{package} depends on {found:?}"
+        );
+    }
 }
 
 #[test]

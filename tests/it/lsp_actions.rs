@@ -2,7 +2,7 @@
 //! them, resolved and checked on the version they were listed for, and eager for a
 //! client that cannot resolve.
 
-use cmg_lsp::test_client::{codes, in_memory, InMemoryClient};
+use cmg_lsp::test_client::{codes, find_item, in_memory, InMemoryClient};
 use serde_json::{json, Value};
 
 const URI: &str = "file:///actions/graph.cmg";
@@ -35,13 +35,10 @@ async fn self_loop_fix(client: &mut InMemoryClient) -> Value {
     let actions = client
         .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 1, "character": 2}, "end": {"line": 1, "character": 2}}, "context": {"diagnostics": []}}))
         .await;
-    actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["diagnostics"][0]["code"] == "self-loop")
-        .unwrap_or_else(|| panic!("no self-loop fix in {actions}"))
-        .clone()
+    find_item(&actions, "self-loop fix", |a| {
+        a["diagnostics"][0]["code"] == "self-loop"
+    })
+    .clone()
 }
 
 /// The edit that deletes line 1 (`3 -- 3` and its line break).
@@ -128,13 +125,10 @@ async fn longer_game_command(text: &str) -> (InMemoryClient, Value) {
     let actions = client
         .call("textDocument/codeAction", json!({"textDocument": {"uri": SHORT_URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "context": {"diagnostics": []}}))
         .await;
-    let action = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["title"] == "Find a longer game from this graph")
-        .unwrap_or_else(|| panic!("no longer-game action in {actions}"))
-        .clone();
+    let action = find_item(&actions, "longer-game action", |a| {
+        a["title"] == "Find a longer game from this graph"
+    })
+    .clone();
     assert_eq!(action["command"]["command"], "cmg.findLongerGame");
     // A client that resolves every action it runs gets this one back as it is.
     let resolved = client.call("codeAction/resolve", action.clone()).await;

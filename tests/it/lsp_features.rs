@@ -1,7 +1,9 @@
 //! Every editor feature through the protocol, on one document, with UTF-16 positions
 //! on lines holding `é` and an emoji; and random edit sequences against a local copy.
 
-use cmg_lsp::test_client::{char_boundary, codes, in_memory, utf16_position, InMemoryClient};
+use cmg_lsp::test_client::{
+    char_boundary, codes, find_item, in_memory, utf16_position, InMemoryClient,
+};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -12,13 +14,36 @@ const TEXT: &str = "0 -- {2 5}\n# é😀\n4 -- 3 -- 1 # é😀 3\n2 -- {4 5}\n3 
 
 /// A client with `TEXT` open and solved.
 async fn ready() -> InMemoryClient {
+    ready_with(json!(null)).await
+}
+
+/// A client started with `settings`, with `TEXT` open and solved.
+async fn ready_with(settings: Value) -> InMemoryClient {
     let mut client = in_memory();
-    client.initialize(json!({}), json!(null)).await;
+    client.initialize(json!({}), settings).await;
     client.open(URI, 1, TEXT).await;
     client
         .diagnostics_where(URI, |p| codes(p).contains(&"expect-mismatch".to_owned()))
         .await;
     client
+}
+
+/// The `key` of each item of the list `items`, as strings.
+fn strings(items: &Value, key: &str) -> Vec<String> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[key].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The labels of the inlay hints from line 0 to line `end`.
+async fn hint_labels(client: &mut InMemoryClient, end: u32) -> Vec<String> {
+    let hints = client
+        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": end, "character": 0}}}))
+        .await;
+    strings(&hints, "label")
 }
 
 fn at(line: u32, character: u32) -> Value {
@@ -36,27 +61,14 @@ async fn hover_inlay_hints_and_code_lens() {
         json!({"start": {"line": 2, "character": 5}, "end": {"line": 2, "character": 6}})
     );
 
-    let hints = client
-        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}))
-        .await;
-    let labels: Vec<&str> = hints
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["label"].as_str().unwrap())
-        .collect();
-    assert!(labels.contains(&"⟹ outcome: draw"), "{labels:?}");
+    let labels = hint_labels(&mut client, 99).await;
+    assert!(labels.iter().any(|l| l == "⟹ outcome: draw"), "{labels:?}");
     assert!(
         labels.iter().any(|l| l.starts_with(": ")),
         "per-node hints: {labels:?}"
     );
 
-    let lenses = client
-        .call(
-            "textDocument/codeLens",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let lenses = client.call_on("textDocument/codeLens", URI).await;
     let lens = &lenses[0];
     assert_eq!(lens["command"]["command"], "cmg.showLine");
     assert_eq!(lens["command"]["arguments"][0]["line"][0], json!([1, 2]));
@@ -64,25 +76,11 @@ async fn hover_inlay_hints_and_code_lens() {
 
 #[tokio::test]
 async fn per_node_hints_follow_the_setting() {
-    let mut client = in_memory();
-    client
-        .initialize(json!({}), json!({"inlayHints": {"nodes": false}}))
-        .await;
-    client.open(URI, 1, TEXT).await;
-    client
-        .diagnostics_where(URI, |p| codes(p).contains(&"expect-mismatch".to_owned()))
-        .await;
-    let hints = client
-        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 99, "character": 0}}}))
-        .await;
+    let mut client = ready_with(json!({"inlayHints": {"nodes": false}})).await;
+    let labels = hint_labels(&mut client, 99).await;
     // The outcome's hint, and no node's (the critical edges keep theirs).
-    let kept: Vec<&Value> = hints
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|hint| hint["label"] != "critical")
-        .collect();
-    assert_eq!(kept.len(), 1, "{hints}");
+    let kept: Vec<&String> = labels.iter().filter(|l| *l != "critical").collect();
+    assert_eq!(kept.len(), 1, "{labels:?}");
 }
 
 #[tokio::test]
@@ -124,45 +122,26 @@ async fn actions_symbols_tokens_folding_completion() {
     let actions = client
         .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 6, "character": 0}, "end": {"line": 6, "character": 0}}, "context": {"diagnostics": []}}))
         .await;
-    let titles: Vec<&str> = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["title"].as_str().unwrap())
-        .collect();
-    let fix = actions
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["kind"] == "quickfix")
-        .expect("a quick fix for the self-loop");
+    let titles = strings(&actions, "title");
+    let fix = find_item(&actions, "quick fix for the self-loop", |a| {
+        a["kind"] == "quickfix"
+    });
     assert_eq!(fix["diagnostics"][0]["code"], "self-loop", "{titles:?}");
 
     let mismatch = client
         .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 7, "character": 8}, "end": {"line": 7, "character": 8}}, "context": {"diagnostics": []}}))
         .await;
-    let set_expect = mismatch
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["diagnostics"][0]["code"] == "expect-mismatch")
-        .expect("a fix for expect");
+    let set_expect = find_item(&mismatch, "fix for expect", |a| {
+        a["diagnostics"][0]["code"] == "expect-mismatch"
+    });
     assert_eq!(set_expect["edit"]["changes"][URI][0]["newText"], "draw");
 
-    let symbols = client
-        .call(
-            "textDocument/documentSymbol",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let symbols = client.call_on("textDocument/documentSymbol", URI).await;
     assert_eq!(symbols.as_array().unwrap().len(), 6);
     assert_eq!(symbols[0]["name"], "node 0");
 
     let tokens = client
-        .call(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": URI}}),
-        )
+        .call_on("textDocument/semanticTokens/full", URI)
         .await;
     let data = tokens["data"].as_array().unwrap();
     assert_eq!(data.len() % 5, 0);
@@ -172,24 +151,17 @@ async fn actions_symbols_tokens_folding_completion() {
         &[json!(0), json!(0), json!(1), json!(1), json!(1)]
     );
 
-    let folds = client
-        .call(
-            "textDocument/foldingRange",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let folds = client.call_on("textDocument/foldingRange", URI).await;
     assert!(folds.as_array().unwrap().is_empty());
 
     let completion = client.call("textDocument/completion", at(3, 6)).await;
     // A list, so that a cut one can say so; this one is whole.
     assert_eq!(completion["isIncomplete"], false);
-    let labels: Vec<&str> = completion["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["label"].as_str().unwrap())
-        .collect();
-    assert!(labels.contains(&"0") && labels.contains(&"5"), "{labels:?}");
+    let labels = strings(&completion["items"], "label");
+    assert!(
+        labels.iter().any(|l| l == "0") && labels.iter().any(|l| l == "5"),
+        "{labels:?}"
+    );
 }
 
 /// The `line` argument of each code lens.
@@ -218,22 +190,14 @@ async fn no_outcome_is_shown_for_text_that_changed() {
     // asked to refresh, so hints and lenses wait for the new solve.
     let text = "0 -- 1 -- 2 -- 3 -- 4 -- 5\n";
     client.change(URI, 2, json!([{"text": text}])).await;
-    let hints = client
-        .call("textDocument/inlayHint", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}))
-        .await;
-    let labels: Vec<&str> = hints
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["label"].as_str().unwrap())
-        .collect();
+    let labels = hint_labels(&mut client, 9).await;
     assert!(
         labels.iter().any(|l| l.contains("mouse wins in 1")),
-        "{hints}"
+        "{labels:?}"
     );
     assert!(
         !labels.iter().any(|l| l.contains("draw")),
-        "the old outcome was shown: {hints}"
+        "the old outcome was shown: {labels:?}"
     );
     let after = lens_lines(&client.call("textDocument/codeLens", lens_request).await);
     let analysis = cmg_core::analysis::Analysis::new(text);
@@ -345,12 +309,7 @@ async fn positions_after_non_ascii_in_both_encodings() {
         let actions = client
             .call("textDocument/codeAction", json!({"textDocument": {"uri": URI}, "range": {"start": {"line": 1, "character": self_loop}, "end": {"line": 1, "character": self_loop}}, "context": {"diagnostics": []}}))
             .await;
-        let fix = actions
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["kind"] == "quickfix")
-            .expect("a self-loop fix");
+        let fix = find_item(&actions, "self-loop fix", |a| a["kind"] == "quickfix");
         for edit in fix["edit"]["changes"][URI].as_array().unwrap() {
             assert_eq!(edit["range"]["start"]["line"], 1, "{encoding}: {edit}");
             assert!(

@@ -56,15 +56,23 @@ async fn every_diagnostic_is_published_when_the_limit_is_zero() {
     assert_eq!(params["diagnostics"].as_array().unwrap().len(), 1450);
 }
 
+/// The message of the one diagnostic of version 1, which must be `too-large`.
+async fn only_too_large(client: &mut InMemoryClient) -> String {
+    let params = client.diagnostics_where(URI, |p| p["version"] == 1).await;
+    assert_eq!(codes(&params), ["too-large"]);
+    params["diagnostics"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
 #[tokio::test]
 async fn a_document_above_the_size_limit_gets_one_diagnostic_and_nothing_else() {
     let mut client = started(json!({"analysis": {"maxDocumentBytes": 1000}})).await;
     let text = repeated_edges(500, 50);
     assert!(text.len() > 1000);
     client.open(URI, 1, &text).await;
-    let params = client.diagnostics_where(URI, |p| p["version"] == 1).await;
-    assert_eq!(codes(&params), ["too-large"]);
-    let message = params["diagnostics"][0]["message"].as_str().unwrap();
+    let message = only_too_large(&mut client).await;
     assert!(
         message.contains("above the analysis limit of 1000 bytes"),
         "{message}"
@@ -76,12 +84,7 @@ async fn a_document_above_the_size_limit_gets_one_diagnostic_and_nothing_else() 
         )
         .await;
     assert_eq!(hover, Value::Null);
-    let symbols = client
-        .call(
-            "textDocument/documentSymbol",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let symbols = client.call_on("textDocument/documentSymbol", URI).await;
     assert_eq!(symbols, Value::Null);
 }
 
@@ -93,9 +96,7 @@ async fn a_graph_above_the_memory_budget_is_not_solved_and_the_message_says_why(
     client
         .open(URI, 1, &format!("{}\nexpect cat\n", chain.join(" -- ")))
         .await;
-    let params = client.diagnostics_where(URI, |p| p["version"] == 1).await;
-    assert_eq!(codes(&params), ["too-large"]);
-    let message = params["diagnostics"][0]["message"].as_str().unwrap();
+    let message = only_too_large(&mut client).await;
     // The budget is the server's setting, so the message names it (not `--max-memory`).
     assert!(
         message.ends_with("above the memory budget of 1 MiB, so the outcome is not computed: raise the setting `cmg.solver.maxMemoryMiB`, or run `cmg solve`"),
@@ -112,18 +113,10 @@ async fn symbols_and_tokens_of_a_huge_file_are_bounded() {
         .collect();
     client.open(URI, 1, &text).await;
     client.diagnostics_where(URI, |p| p["version"] == 1).await;
-    let symbols = client
-        .call(
-            "textDocument/documentSymbol",
-            json!({"textDocument": {"uri": URI}}),
-        )
-        .await;
+    let symbols = client.call_on("textDocument/documentSymbol", URI).await;
     assert_eq!(symbols.as_array().unwrap().len(), 10_000);
     let tokens = client
-        .call(
-            "textDocument/semanticTokens/full",
-            json!({"textDocument": {"uri": URI}}),
-        )
+        .call_on("textDocument/semanticTokens/full", URI)
         .await;
     assert_eq!(tokens["data"].as_array().unwrap().len(), 5 * 36_000);
     // A range asks for what is visible, and gets only that.

@@ -102,6 +102,14 @@ async fn status(child: &mut Child, what: &str) -> i32 {
     status.code().expect("an exit status, not a signal")
 }
 
+/// Shuts the server down as a client should, `shutdown` then `exit`: it ends with
+/// status 0.
+async fn shut_down(child: &mut Child, client: &mut Client) {
+    client.request("shutdown", Value::Null).await;
+    client.notify("exit", Value::Null).await;
+    assert_eq!(status(child, "shutdown and exit").await, 0);
+}
+
 async fn initialize(client: &mut Client, process_id: Value) -> Value {
     client
         .request(
@@ -115,9 +123,7 @@ async fn initialize(client: &mut Client, process_id: Value) -> Value {
 async fn shutdown_then_exit_is_status_0_and_exit_alone_is_status_1() {
     let (mut child, mut client) = start();
     initialize(&mut client, Value::Null).await;
-    client.request("shutdown", Value::Null).await;
-    client.notify("exit", Value::Null).await;
-    assert_eq!(status(&mut child, "shutdown and exit").await, 0);
+    shut_down(&mut child, &mut client).await;
 
     let (mut child, mut client) = start();
     initialize(&mut client, Value::Null).await;
@@ -167,9 +173,7 @@ async fn a_bad_body_in_an_intact_frame_is_answered_and_the_server_goes_on() {
         symbols.as_array().is_some_and(|s| !s.is_empty()),
         "{symbols}"
     );
-    client.request("shutdown", Value::Null).await;
-    client.notify("exit", Value::Null).await;
-    assert_eq!(status(&mut child, "shutdown and exit").await, 0);
+    shut_down(&mut child, &mut client).await;
 }
 
 /// A Content-Length counted in characters instead of bytes (a classic client bug with
@@ -226,9 +230,7 @@ async fn a_process_id_that_does_not_exist_here_is_not_watched() {
                     .is_some_and(|m| m.contains("not visible"))
         });
         assert!(logged, "{:?}", client.notifications);
-        client.request("shutdown", Value::Null).await;
-        client.notify("exit", Value::Null).await;
-        assert_eq!(status(&mut child, "shutdown and exit").await, 0);
+        shut_down(&mut child, &mut client).await;
     }
 }
 

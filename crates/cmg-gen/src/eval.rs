@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::graph::{Constraints, Graph, MAX_NODES};
-use crate::variant::Variant;
+use crate::variant::{Masks, Variant};
 
 /// Who wins a decided game; `mouse` or `cat` in words and in records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -40,26 +40,6 @@ const POSITIONS: usize = MAX_NODES * MAX_NODES * 2;
 const UNDECIDED: u8 = 0;
 const MOUSE_WINS: u8 = 1;
 const CAT_WINS: u8 = 2;
-
-/// The rules as the solve reads them, in the search's labels: the holes are the nodes
-/// `0..holes`, and the cat may stand on the nodes from `first_cat` on (0, or `holes`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Masks {
-    pub(crate) holes: usize,
-    pub(crate) first_cat: usize,
-    /// Rows are the moves out of each node, not edges: the solve walks the moves into a
-    /// node from their transpose.
-    pub(crate) directed: bool,
-}
-
-impl Masks {
-    /// LeetCode 913's game: the hole is node 0, where the cat may not go.
-    pub(crate) const STANDARD: Masks = Masks {
-        holes: 1,
-        first_cat: 1,
-        directed: false,
-    };
-}
 
 fn index(mouse: usize, cat: usize, turn: usize) -> usize {
     ((mouse << 6) | cat) << 1 | turn

@@ -5,7 +5,25 @@
 //! it does above the standard game's hole 0) and renames once at the end, so that the holes
 //! are where the variant puts them and the longest start is the variant's start.
 
-use crate::eval::{Masks, Start};
+/// The rules as the solve reads them, in the search's labels: the holes are the nodes
+/// `0..holes`, and the cat may stand on the nodes from `first_cat` on (0, or `holes`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Masks {
+    pub(crate) holes: usize,
+    pub(crate) first_cat: usize,
+    /// Rows are the moves out of each node, not edges: the solve walks the moves into a
+    /// node from their transpose.
+    pub(crate) directed: bool,
+}
+
+impl Masks {
+    /// LeetCode 913's game: the hole is node 0, where the cat may not go.
+    pub(crate) const STANDARD: Masks = Masks {
+        holes: 1,
+        first_cat: 1,
+        directed: false,
+    };
+}
 
 /// The rules of a variant, and the nodes the graph found puts its holes and starts on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,12 +138,12 @@ impl Variant {
     }
 
     /// The order of nodes (node `order[i]` becomes node `i`, for [`Graph::relabelled`]) that
-    /// takes a graph in the search's labels, whose longest start is `start`, to the
+    /// takes a graph in the search's labels, whose longest start is `(mouse, cat)`, to the
     /// variant's labels: the `k`-th hole of the search (node `k`) to the variant's `k`-th
     /// hole, the start to the variant's start, the other nodes in their order.
     ///
     /// [`Graph::relabelled`]: crate::Graph::relabelled
-    pub fn order(&self, nodes: usize, start: &Start) -> Vec<usize> {
+    pub fn order(&self, nodes: usize, (mouse, cat): (usize, usize)) -> Vec<usize> {
         const FREE: usize = usize::MAX;
         let mut order = vec![FREE; nodes];
         let mut holes = self.holes;
@@ -135,10 +153,9 @@ impl Variant {
             search_hole += 1;
             holes &= holes - 1;
         }
-        order[self.mouse] = start.mouse;
-        order[self.cat] = start.cat;
-        let mut others =
-            (search_hole..nodes).filter(|&node| node != start.mouse && node != start.cat);
+        order[self.mouse] = mouse;
+        order[self.cat] = cat;
+        let mut others = (search_hole..nodes).filter(|&node| node != mouse && node != cat);
         for slot in order.iter_mut().filter(|slot| **slot == FREE) {
             *slot = others.next().expect("as many other nodes as free labels");
         }

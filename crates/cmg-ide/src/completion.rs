@@ -138,21 +138,15 @@ fn context(parse: &Parse, offset: u32) -> Context {
 }
 
 fn keywords() -> Vec<CompletionItem> {
-    [
+    let words = [
         ("node", "declare a node, optionally with a label"),
         ("expect", "state the outcome the graph should have"),
         (
             "rule",
             "change a rule of the game: limit, first, start, holes, cat-enters-holes",
         ),
-    ]
-    .into_iter()
-    .map(|(label, detail)| CompletionItem {
-        label: label.to_owned(),
-        kind: CompletionKind::Keyword,
-        detail: Some(detail.to_owned()),
-    })
-    .collect()
+    ];
+    items(CompletionKind::Keyword, &words)
 }
 
 /// The rules, each with how it is written and what it does.
@@ -178,18 +172,24 @@ fn rule_names() -> Vec<CompletionItem> {
 }
 
 fn outcomes() -> Vec<CompletionItem> {
-    [
+    let words = [
         ("mouse", "the mouse wins"),
         ("cat", "the cat wins"),
         ("draw", "neither player wins"),
-    ]
-    .into_iter()
-    .map(|(label, detail)| CompletionItem {
-        label: label.to_owned(),
-        kind: CompletionKind::Outcome,
-        detail: Some(detail.to_owned()),
-    })
-    .collect()
+    ];
+    items(CompletionKind::Outcome, &words)
+}
+
+/// One item of `kind` per word and its detail.
+fn items(kind: CompletionKind, words: &[(&str, &str)]) -> Vec<CompletionItem> {
+    words
+        .iter()
+        .map(|&(label, detail)| CompletionItem {
+            label: label.to_owned(),
+            kind,
+            detail: Some(detail.to_owned()),
+        })
+        .collect()
 }
 
 /// The nodes of the graph whose id starts with `typed`, labelled with their label or
@@ -246,30 +246,39 @@ mod tests {
 
     const GRAPH: &str = "0 -- {2 5}\n4 -- 3 -- 1\nnode 0 \"hole 😀\"\n";
 
+    /// Every node id of [`GRAPH`], and nothing else, is offered at the cursor of `after`
+    /// written below it.
+    fn check_graph_ids(after: &str) {
+        check(
+            &format!("{GRAPH}{after}"),
+            expect![[r#"
+            Node 0 hole 😀
+            Node 1 mouse start
+            Node 2 cat start
+            Node 3 -
+            Node 4 -
+            Node 5 -
+        "#]],
+        );
+    }
+
+    /// The outcome words, and nothing else, are offered at the cursor of `after` written
+    /// below [`GRAPH`].
+    fn check_outcomes(after: &str) {
+        check(
+            &format!("{GRAPH}{after}"),
+            expect![[r#"
+            Outcome mouse the mouse wins
+            Outcome cat the cat wins
+            Outcome draw neither player wins
+        "#]],
+        );
+    }
+
     #[test]
     fn node_ids_after_dashes() {
-        check(
-            &format!("{GRAPH}3 -- $0"),
-            expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
-        );
-        check(
-            &format!("{GRAPH}3 --$0\n"),
-            expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
-        );
+        check_graph_ids("3 -- $0");
+        check_graph_ids("3 --$0\n");
     }
 
     #[test]
@@ -284,28 +293,8 @@ mod tests {
 
     #[test]
     fn node_ids_inside_braces() {
-        check(
-            &format!("{GRAPH}3 -- {{$0"),
-            expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
-        );
-        check(
-            &format!("{GRAPH}3 -- {{1, $0}}"),
-            expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
-        );
+        check_graph_ids("3 -- {$0");
+        check_graph_ids("3 -- {1, $0}");
     }
 
     #[test]
@@ -380,37 +369,13 @@ mod tests {
 
     #[test]
     fn outcomes_after_expect() {
-        check(
-            &format!("{GRAPH}expect $0"),
-            expect![[r#"
-            Outcome mouse the mouse wins
-            Outcome cat the cat wins
-            Outcome draw neither player wins
-        "#]],
-        );
-        check(
-            &format!("{GRAPH}expect dr$0\n"),
-            expect![[r#"
-            Outcome mouse the mouse wins
-            Outcome cat the cat wins
-            Outcome draw neither player wins
-        "#]],
-        );
+        check_outcomes("expect $0");
+        check_outcomes("expect dr$0\n");
     }
 
     #[test]
     fn node_ids_after_node() {
-        check(
-            &format!("{GRAPH}node $0"),
-            expect![[r#"
-            Node 0 hole 😀
-            Node 1 mouse start
-            Node 2 cat start
-            Node 3 -
-            Node 4 -
-            Node 5 -
-        "#]],
-        );
+        check_graph_ids("node $0");
     }
 
     #[test]

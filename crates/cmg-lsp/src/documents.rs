@@ -104,6 +104,25 @@ pub struct Analysed {
 }
 
 impl Analysed {
+    /// Text with nothing analysed: a document's before its first analysis, and what
+    /// stands in for an analysis let go.
+    fn unanalysed(generation: u64, version: i32, rope: Rope, config: Config) -> Analysed {
+        Analysed {
+            generation,
+            version,
+            rope,
+            analysis: None,
+            config,
+            plan: Plan {
+                refused: SolveState::NoGame,
+                game: None,
+            },
+            over_budget: None,
+            analysis_bytes: 0,
+            needs: None,
+        }
+    }
+
     /// The same analysis under settings it does not depend on (the diagnostics cap, the
     /// node hints; see [`Config::same_analysis`]), which shape what is shown of it.
     pub fn reconfigured(&self, config: &Config) -> Analysed {
@@ -257,24 +276,15 @@ pub struct Leftover {
 impl Document {
     pub fn new(text: &str, version: i32) -> Document {
         let rope = Rope::from_str(text);
-        let config = Config::default();
         Document {
             version,
             generation: 0,
-            analysed: Arc::new(Analysed {
-                generation: 0,
+            analysed: Arc::new(Analysed::unanalysed(
+                0,
                 version,
-                rope: rope.clone(),
-                analysis: None,
-                config,
-                plan: Plan {
-                    refused: SolveState::NoGame,
-                    game: None,
-                },
-                over_budget: None,
-                analysis_bytes: 0,
-                needs: None,
-            }),
+                rope.clone(),
+                Config::default(),
+            )),
             rope,
             solve: SolveState::NoGame,
             analysing: false,
@@ -329,20 +339,12 @@ impl Document {
     /// the old one to free.
     fn let_analysis_go(&mut self) -> Leftover {
         let kept = &self.analysed;
-        let placeholder = Analysed {
-            generation: kept.generation,
-            version: kept.version,
-            rope: kept.rope.clone(),
-            analysis: None,
-            config: kept.config.clone(),
-            plan: Plan {
-                refused: SolveState::NoGame,
-                game: None,
-            },
-            over_budget: None,
-            analysis_bytes: 0,
-            needs: None,
-        };
+        let placeholder = Analysed::unanalysed(
+            kept.generation,
+            kept.version,
+            kept.rope.clone(),
+            kept.config.clone(),
+        );
         Leftover {
             _analysed: Some(std::mem::replace(&mut self.analysed, Arc::new(placeholder))),
         }

@@ -162,6 +162,12 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
         response["result"].clone()
     }
 
+    /// [`call`](Self::call) for a request whose only parameter is the document `uri`.
+    pub async fn call_on(&mut self, method: &str, uri: &str) -> Value {
+        self.call(method, json!({"textDocument": {"uri": uri}}))
+            .await
+    }
+
     pub async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
             .await;
@@ -259,6 +265,17 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
 }
 
 /// The codes of a `publishDiagnostics` params object.
+/// The first item of the list `items` that `wanted` accepts; without one, a panic that
+/// names `what` and shows the list.
+pub fn find_item<'a>(items: &'a Value, what: &str, wanted: impl Fn(&Value) -> bool) -> &'a Value {
+    items
+        .as_array()
+        .unwrap_or_else(|| panic!("not a list: {items}"))
+        .iter()
+        .find(|item| wanted(item))
+        .unwrap_or_else(|| panic!("no {what} in {items}"))
+}
+
 pub fn codes(params: &Value) -> Vec<String> {
     params["diagnostics"]
         .as_array()

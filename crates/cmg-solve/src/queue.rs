@@ -92,15 +92,10 @@ pub(super) struct Moves<'a> {
     pub(super) hole: Option<usize>,
 }
 
-impl Moves<'_> {
+impl<'a> Moves<'a> {
     /// The nodes the player of `turn` standing on `node` can move to.
-    pub(super) fn moves(&self, turn: usize, node: usize) -> impl Iterator<Item = usize> + '_ {
-        let hole = if turn == CAT { self.hole } else { None };
-        self.game
-            .neighbours(node as u32)
-            .iter()
-            .map(|&next| next as usize)
-            .filter(move |&next| Some(next) != hole)
+    pub(super) fn moves(&self, turn: usize, node: usize) -> impl Iterator<Item = usize> + 'a {
+        self.of(self.game, turn, node)
     }
 
     /// The nodes the player of `turn` could have come from to reach `node` (never the hole for the cat).
@@ -108,9 +103,14 @@ impl Moves<'_> {
         &self,
         turn: usize,
         node: usize,
-    ) -> impl Iterator<Item = usize> + '_ {
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.of(self.predecessors, turn, node)
+    }
+
+    /// `node`'s neighbours in `graph`, without the hole for the cat.
+    fn of(&self, graph: &'a Game, turn: usize, node: usize) -> impl Iterator<Item = usize> + 'a {
         let hole = if turn == CAT { self.hole } else { None };
-        self.predecessors
+        graph
             .neighbours(node as u32)
             .iter()
             .map(|&next| next as usize)

@@ -16,5 +16,5 @@ pub use line_index::{ColumnUnit, LineCol, LineIndex};
 pub use parser::{label_value, parse_node_id};
 pub use parser::{parse, Chunk, Parse, SyntaxError};
 pub use quote::{quote, MAX_QUOTED_CHARS};
-pub use spelling::within_one_edit;
+pub use spelling::{common_ends, within_one_edit};
 pub use text_range::TextRange;

@@ -289,7 +289,9 @@ fn finish(walked: Walked, n: usize, goal: Goal, steps_planned: u32) -> Found {
     Found {
         graph: match (start, goal.variant) {
             (Some(start), None) => best.relabelled(&start.order(n)),
-            (Some(start), Some(variant)) => best.relabelled(&variant.order(n, &start)),
+            (Some(start), Some(variant)) => {
+                best.relabelled(&variant.order(n, (start.mouse, start.cat)))
+            }
             (None, _) => best,
         },
         result: start.map(|start| (start.winner, start.moves)),

@@ -96,6 +96,14 @@ fn an_edit_during_an_analysis_is_picked_up_by_the_next_one() {
     assert_eq!(document.analysed.rope.to_string(), "0 -- 1 -- 2\n");
 }
 
+/// What `weak` points to is still there, held by `leftover` and nothing else: it is
+/// freed when `leftover` is dropped.
+fn assert_held_only_by<T>(weak: &std::sync::Weak<T>, leftover: Leftover) {
+    assert!(weak.upgrade().is_some(), "freed before it was handed back");
+    drop(leftover);
+    assert!(weak.upgrade().is_none(), "held elsewhere");
+}
+
 /// The analysis a result replaces, and a stale result, are handed back to be freed
 /// off the path, not freed under the lock.
 #[test]
@@ -111,12 +119,7 @@ fn a_finished_analysis_hands_back_what_it_leaves_over() {
     else {
         panic!("the analysis was current");
     };
-    assert!(
-        replaced.upgrade().is_some(),
-        "freed before it was handed back"
-    );
-    drop(leftover);
-    assert!(replaced.upgrade().is_none(), "held elsewhere");
+    assert_held_only_by(&replaced, leftover);
 
     let stale = document.changed(&config).unwrap();
     let generation = stale.generation;
@@ -129,12 +132,7 @@ fn a_finished_analysis_hands_back_what_it_leaves_over() {
     else {
         panic!("the stale analysis was accepted");
     };
-    assert!(
-        analysis.upgrade().is_some(),
-        "freed before it was handed back"
-    );
-    drop(leftover);
-    assert!(analysis.upgrade().is_none(), "held elsewhere");
+    assert_held_only_by(&analysis, leftover);
 }
 
 #[test]

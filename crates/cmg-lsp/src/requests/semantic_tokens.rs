@@ -121,13 +121,7 @@ pub fn semantic_tokens_in(snapshot: &Snapshot, range: Option<Range>) -> Vec<Sema
 /// between their common start and common end, counted in integers as the protocol
 /// wants (five per token); no edit when nothing changed.
 pub fn token_delta(old: &[SemanticToken], new: &[SemanticToken]) -> Vec<SemanticTokensEdit> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-    let suffix = old[prefix..]
-        .iter()
-        .rev()
-        .zip(new[prefix..].iter().rev())
-        .take_while(|(a, b)| a == b)
-        .count();
+    let (prefix, suffix) = cmg_syntax::common_ends(old, new);
     let deleted = old.len() - prefix - suffix;
     let inserted = &new[prefix..new.len() - suffix];
     if deleted == 0 && inserted.is_empty() {

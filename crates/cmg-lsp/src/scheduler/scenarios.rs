@@ -23,6 +23,21 @@ mod publication;
 mod queue;
 mod settings;
 
+/// A scheduler with the default settings, and a pool with nothing under way.
+fn start() -> (Scheduler, Pool) {
+    (
+        Scheduler::new(Config::default(), Encoding::Utf16),
+        Pool::default(),
+    )
+}
+
+/// [`start`], with the default settings updated by `settings` (as a client sends them).
+fn start_with(settings: serde_json::Value) -> (Scheduler, Pool) {
+    let mut config = Config::default();
+    config.update(&settings);
+    (Scheduler::new(config, Encoding::Utf16), Pool::default())
+}
+
 fn uri(name: &str) -> Uri {
     format!("file:///{name}.cmg").parse().unwrap()
 }

@@ -15,10 +15,7 @@ fn the_least_recently_used_solution_is_the_one_evicted() {
             2 * peak <= budget && 3 * peak > budget
         })
         .expect("some size fits two solves, not three");
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
-    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
     let [a, b, c, d] = [uri("a"), uri("b"), uri("c"), uri("d")];
     // The least recently used document of all has no game: nothing of it to evict.
     pool.open(&mut scheduler, &d, "0 -- 1\n");
@@ -54,10 +51,7 @@ fn the_least_recently_used_solution_is_the_one_evicted() {
 #[test]
 fn leases_take_only_the_room_left() {
     let budget = 1u64 << 20;
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
-    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
     let a = uri("a");
     pool.open(&mut scheduler, &a, &graph_text(100, 0));
     pool.drain(&mut scheduler);
@@ -107,10 +101,7 @@ fn leases_take_only_the_room_left() {
 #[test]
 fn a_solve_waits_for_an_analysis_under_way_rather_than_being_refused() {
     let budget = 1u64 << 20;
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
-    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
     let [b, c] = [uri("b"), uri("c")];
     // c: a long comment, whose analysis is reserved at its text's estimate.
     let comment = format!("# {}\n", "x".repeat(3500));
@@ -143,10 +134,7 @@ fn a_solve_waits_for_an_analysis_under_way_rather_than_being_refused() {
 #[test]
 fn an_analysis_waits_for_the_running_solve_rather_than_being_refused() {
     let budget = 1u64 << 20;
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
-    let mut scheduler = Scheduler::new(config.clone(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
     let [a, b] = [uri("a"), uri("b")];
     // a: a game whose solve takes most of the budget; its publication is handed out
     // while the solve runs, so only the solve is under way.
@@ -183,10 +171,7 @@ fn an_analysis_waits_for_the_running_solve_rather_than_being_refused() {
 /// far less: here the product is gone).
 #[test]
 fn a_text_that_no_longer_needs_the_old_measure_is_measured_again() {
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
-    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"solver": {"maxMemoryMiB": 1}}));
     let a = uri("a");
     let left: Vec<String> = (3..200).map(|id| id.to_string()).collect();
     let right: Vec<String> = (200..400).map(|id| id.to_string()).collect();
@@ -215,8 +200,7 @@ fn a_text_that_no_longer_needs_the_old_measure_is_measured_again() {
 /// does not evict stay queued.
 #[test]
 fn a_settled_document_is_evicted_before_one_whose_solve_waits() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [settled, running, queued, newcomer] = [uri("s"), uri("r"), uri("q"), uri("n")];
     pool.open(&mut scheduler, &settled, &graph_text(40, 0));
     pool.drain(&mut scheduler);
@@ -257,8 +241,7 @@ fn a_settled_document_is_evicted_before_one_whose_solve_waits() {
 /// though nothing else is under way.
 #[test]
 fn an_analysis_waits_for_a_rebuild_with_the_outcome_rather_than_being_refused() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     pool.open(&mut scheduler, &a, &graph_text(40, 0));
     pool.finish_analysis(&mut scheduler);
@@ -288,8 +271,7 @@ fn an_analysis_waits_for_a_rebuild_with_the_outcome_rather_than_being_refused() 
 /// pools confirm each publication at once; here the confirmation is held back.)
 #[test]
 fn an_analysis_waits_for_a_publication_not_yet_confirmed() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     // No game: no solve, no wait for one.
     pool.open(&mut scheduler, &a, "0 -- 1 -- 3\n");
@@ -331,8 +313,7 @@ fn an_analysis_waits_for_a_publication_not_yet_confirmed() {
 /// request tries it again and the client is shown the result instead of the refusal.
 #[test]
 fn a_refused_document_is_not_evicted_and_its_next_analysis_is_published() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     let text = graph_text(40, 0);
     let estimate = documents::analysis_estimate(text.len(), &scheduler.config);
@@ -375,8 +356,7 @@ fn a_refused_document_is_not_evicted_and_its_next_analysis_is_published() {
 /// candidate, so the properties, which use two, cannot pin it.)
 #[test]
 fn a_stale_analysis_goes_before_another_documents() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b, c] = [uri("a"), uri("b"), uri("c")];
     let estimate = |text: &str, scheduler: &Scheduler| {
         documents::analysis_estimate(text.len(), &scheduler.config)

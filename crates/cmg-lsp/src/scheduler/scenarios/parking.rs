@@ -6,8 +6,7 @@ use super::*;
 /// `ContentModified` at once, never later from the analysis of the new text.
 #[test]
 fn a_request_about_a_replaced_text_is_answered_content_modified() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n");
     let ticket = pool.request(&mut scheduler, &a, Needs::Analysis);
@@ -24,8 +23,7 @@ fn a_request_about_a_replaced_text_is_answered_content_modified() {
 /// The next edit's text is answered as usual.
 #[test]
 fn a_request_about_a_text_whose_analysis_failed_is_answered_failed() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n");
     pool.drain(&mut scheduler);
@@ -56,8 +54,7 @@ fn a_request_about_a_text_whose_analysis_failed_is_answered_failed() {
 /// those from their live text, not from the disk).
 #[test]
 fn the_open_documents_are_those_opened_and_not_closed() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     let open = |scheduler: &Scheduler| {
         let mut open = scheduler.open_documents();

@@ -7,8 +7,7 @@ use super::*;
 /// the current text's timer publishes without the solve, which still runs.
 #[test]
 fn only_the_current_generations_timer_publishes() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     pool.open(&mut scheduler, &a, &graph_text(40, 0));
     pool.finish_analysis(&mut scheduler);
@@ -48,10 +47,7 @@ fn the_summary_of_hidden_diagnostics_has_their_worst_severity() {
     assert!(severities.len() > max + 1);
     assert!(severities[..max].iter().all(|&s| s == Severity::Warning));
     assert!(severities[max..].contains(&Severity::Error));
-    let mut config = Config::default();
-    config.update(&serde_json::json!({"diagnostics": {"max": max}}));
-    let mut scheduler = Scheduler::new(config, Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start_with(serde_json::json!({"diagnostics": {"max": max}}));
     let a = uri("a");
     pool.open(&mut scheduler, &a, text);
     pool.drain(&mut scheduler);
@@ -70,8 +66,7 @@ fn the_summary_of_hidden_diagnostics_has_their_worst_severity() {
 /// published, without the outcome, and the outcome follows when the solve lands.
 #[test]
 fn a_publication_waits_for_a_solve_that_goes_on_from_an_earlier_text() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     let text = graph_text(40, 0);
     pool.open(&mut scheduler, &a, &format!("{text}expect cat\n"));
@@ -112,8 +107,7 @@ fn a_publication_waits_for_a_solve_that_goes_on_from_an_earlier_text() {
 /// outcome comes with a publication when the solve lands.
 #[test]
 fn the_second_keystroke_during_the_same_long_solve_publishes_without_waiting() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     let text = format!("{}expect cat\n", graph_text(40, 0));
     pool.open(&mut scheduler, &a, &text);

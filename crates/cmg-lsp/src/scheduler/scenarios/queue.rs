@@ -6,8 +6,7 @@ use super::*;
 /// others: a request that needs the other document's solution is still answered.
 #[test]
 fn closing_a_document_keeps_the_solves_queued_for_the_others() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     pool.open(&mut scheduler, &a, &graph_text(40, 0));
     pool.open(&mut scheduler, &b, &graph_text(40, 1));
@@ -27,8 +26,7 @@ fn closing_a_document_keeps_the_solves_queued_for_the_others() {
 /// that is dropped.
 #[test]
 fn a_superseded_queued_solve_never_starts() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let [a, b] = [uri("a"), uri("b")];
     let (first, second) = (graph_text(40, 1), graph_text(40, 2));
     pool.open(&mut scheduler, &b, &first);
@@ -61,8 +59,7 @@ fn a_superseded_queued_solve_never_starts() {
 /// client keeps.
 #[test]
 fn the_outcome_lands_before_the_what_if() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     pool.open(&mut scheduler, &a, &graph_text(12, 0));
     pool.finish_analysis(&mut scheduler);
@@ -91,8 +88,7 @@ fn the_outcome_lands_before_the_what_if() {
 #[test]
 fn only_a_new_game_stops_the_what_if() {
     use std::sync::atomic::Ordering;
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     let text = graph_text(12, 0);
     pool.open(&mut scheduler, &a, &text);

@@ -9,8 +9,7 @@ use super::*;
 /// other test of the crate (`docs/dev/testing.md`).
 #[test]
 fn a_settings_change_redoes_only_what_depends_on_it() {
-    let mut scheduler = Scheduler::new(Config::default(), Encoding::Utf16);
-    let mut pool = Pool::default();
+    let (mut scheduler, mut pool) = start();
     let a = uri("a");
     // Three repeated edges: three warnings.
     pool.open(&mut scheduler, &a, "0 -- 1 -- 2\n1 -- 0\n2 -- 1\n1 -- 2\n");
