@@ -253,3 +253,48 @@ fn the_exports_pass_text_in_and_json_out() {
     assert_eq!(call(cmg_request, r#"{"method":"summary"}"#)["moves"], 2);
     assert_eq!(call(cmg_open, "")["outcome"], Value::Null);
 }
+
+/// The summary's counts: nodes, edges, and whether the text parsed whole.
+#[test]
+fn the_summary_counts_nodes_edges_and_syntax_errors() {
+    let (_, summary) = open(CAT_WINS);
+    assert_eq!(
+        (&summary["nodes"], &summary["edges"]),
+        (&json!(4), &json!(3))
+    );
+    assert_eq!(
+        (&summary["complete"], &summary["syntaxErrors"]),
+        (&json!(true), &json!(0))
+    );
+    let (_, summary) = open("0 -- 1 -- 2\n1 -- -- 2\n");
+    assert_eq!(
+        (&summary["complete"], &summary["syntaxErrors"]),
+        (&json!(false), &json!(1))
+    );
+}
+
+/// A text of exactly the largest size is analysed; one byte more is refused (above).
+#[test]
+fn a_text_of_the_largest_size_is_analysed() {
+    let edges = "0 -- 1 -- 2\n";
+    let limit = cmg_core::analysis::editor_defaults::MAX_DOCUMENT_BYTES;
+    let text = format!("{edges}#{}", "x".repeat(limit - edges.len() - 1));
+    assert_eq!(text.len(), limit);
+    let (_, summary) = open(&text);
+    assert_eq!(summary["outcome"], "mouse", "{}", summary["diagnostics"]);
+}
+
+/// The what-if, computed for the hover that asked for it, is in the answers after it,
+/// those that decline to compute it included.
+#[test]
+fn the_what_if_once_computed_is_kept() {
+    let (mut document, _) = open(CAT_WINS);
+    let on_edge = |explain: bool| {
+        format!(r#"{{"method":"hover","position":{{"line":1,"character":2}},"explain":{explain}}}"#)
+    };
+    let markdown = |answer: &Value| answer["markdown"].as_str().unwrap().to_owned();
+    let computed = markdown(&document.request(&on_edge(true)));
+    assert!(computed.contains("without"), "{computed}");
+    assert!(!computed.contains("not computed"), "{computed}");
+    assert_eq!(markdown(&document.request(&on_edge(false))), computed);
+}
