@@ -499,6 +499,37 @@ mod tests {
         assert_eq!(formula(&fixed), Some(Formula { a: 0, b: 200 }));
     }
 
+    /// What a turn limit predicts: the one answer every limit still allowed gives, the
+    /// game without a limit counting when the limits allowed reach past the game's length.
+    #[test]
+    fn a_turn_limit_predicts_only_what_every_allowed_limit_agrees_on() {
+        // The mouse wins in 4: limits 0 to 3 call it a draw, 4 and up a mouse win.
+        let answers = Answers {
+            start: 1,
+            moves: Some(4),
+            cat_first: 2,
+            start_swapped: 2,
+        };
+        let sizes =
+            |allowed: Vec<bool>, beyond: bool| BTreeMap::from([(5, Allowed { allowed, beyond })]);
+        // Nothing known of 5 nodes: every limit, so draw and mouse both, no prediction.
+        assert_eq!(limit_predicts(&BTreeMap::new(), 5, &answers), None);
+        // Only limits 0 to 2 left: a draw.
+        let short = sizes(vec![true, true, true, false, false], false);
+        assert_eq!(limit_predicts(&short, 5, &answers), Some(0));
+        // Only 4 and beyond: the mouse's win, the same as without a limit.
+        let long = sizes(vec![false, false, false, false, true], true);
+        assert_eq!(limit_predicts(&long, 5, &answers), Some(1));
+        // Limits past the game's length that were recorded count as the game without one.
+        let recorded_past = sizes(vec![false; 6].into_iter().chain([true]).collect(), false);
+        assert_eq!(limit_predicts(&recorded_past, 5, &answers), Some(1));
+        // Limits allowed on both sides of the length: no prediction.
+        let both = sizes(vec![false, false, true, false, true], false);
+        assert_eq!(limit_predicts(&both, 5, &answers), None);
+        // Another size's limits say nothing of 5 nodes.
+        assert_eq!(limit_predicts(&short, 6, &answers), None);
+    }
+
     #[test]
     fn formulas_are_written_as_people_write_them() {
         let words = |a, b| Formula { a, b }.to_string();
