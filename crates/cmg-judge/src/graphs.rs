@@ -290,4 +290,42 @@ mod tests {
             }
         }
     }
+
+    /// Random graphs meet the puzzle's constraints at every size: connected (the spanning
+    /// tree stays whole, the extra edges only add), every list without repeats, and the
+    /// cat with a move besides the hole; and they are of every density up to 40 % of the
+    /// pairs, none near complete.
+    #[test]
+    fn random_graphs_are_connected_and_meet_the_constraints() {
+        let mut rng = Rng::new(7);
+        let mut densest = 0f64;
+        for nodes in (3..=50).cycle().take(400) {
+            let lists = random_graph(&mut rng, nodes);
+            if nodes >= 20 {
+                let edges = lists.iter().map(Vec::len).sum::<usize>() / 2;
+                densest = densest.max(edges as f64 / (nodes * (nodes - 1) / 2) as f64);
+            }
+            assert_eq!(lists.len(), nodes);
+            let mut seen = vec![false; nodes];
+            let mut stack = vec![0usize];
+            seen[0] = true;
+            while let Some(u) = stack.pop() {
+                for &v in &lists[u] {
+                    if !std::mem::replace(&mut seen[v as usize], true) {
+                        stack.push(v as usize);
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&s| s), "not connected: {lists:?}");
+            for (u, list) in lists.iter().enumerate() {
+                let mut sorted = list.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), list.len(), "repeats: {lists:?}");
+                assert!(!list.contains(&(u as u32)), "a self-loop: {lists:?}");
+            }
+            assert!(lists[2].iter().any(|&v| v != 0), "{lists:?}");
+        }
+        assert!((0.3..0.5).contains(&densest), "{densest}");
+    }
 }
