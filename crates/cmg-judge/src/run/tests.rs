@@ -327,3 +327,48 @@ fn the_game_a_cause_names_is_printed_and_gives_the_solutions_answer() {
         assert_ne!(got, i64::from(finding.expected), "{cmg}");
     }
 }
+
+/// The report of a caught turn limit, read in full: the finding, the cause with its
+/// range and formula, the counterexample twice (LeetCode's game and the game the
+/// solution solves), as `cmg judge` prints it.
+#[test]
+fn the_report_of_a_caught_turn_limit_reads_in_full() {
+    let outcome = judge(
+        &mut fake(turn_limited),
+        &mut Bounded::new(None),
+        1,
+        Vec::new(),
+    );
+    let text = crate::report::text(&crate::report::Report {
+        outcome: &outcome,
+        language: "Python",
+        seconds: 1.25,
+        sandbox: "landlock",
+        note: None,
+        interrupted: None,
+    });
+    expect_test::expect![[r#"
+        wrong answer on a graph of 6 nodes and 5 edges (after 1104 graphs: 1104 small; every game of 3 to 5 nodes tried; 1.2 s)
+          expected: 2 (the cat wins in 7 moves)
+          got:      0
+          optimal line (mouse,cat): 1,2 → 3,2 → 3,1 → 4,1 → 4,3 → 5,3 → 5,4 → 4,4
+          cause, checked on every graph it answered: on 6 nodes it decides games of up to 6 moves and calls longer ones a draw: up to n moves on every size where it was pinned, as a search cut off after a fixed number of turns does
+            the game it solves: this graph with a draw once 6 moves are made, where the real game lasts 7 moves
+        LeetCode's input: [[2],[2,3],[0,1],[1,4],[3,5],[4]]
+        The graph as a .cmg file (`cmg check` verifies its expect line):
+        # a graph the solution answers 0 for; the right answer is 2 (the cat wins in 7 moves)
+        0 -- 2
+        1 -- {2 3}
+        3 -- 4
+        4 -- 5
+        expect cat
+        The game it solves, the same graph with the rule its answers fit, as a .cmg file (`cmg solve` gives the answer it gave, and `cmg check` verifies the expect line):
+        # the graph above under `rule limit 6`: the game the solution solves, where its answer 0 is right (a draw)
+        rule limit 6
+        0 -- 2
+        1 -- {2 3}
+        3 -- 4
+        4 -- 5
+        expect draw
+    "#]].assert_eq(&text);
+}
