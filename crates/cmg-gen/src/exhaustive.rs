@@ -195,10 +195,27 @@ impl Plan {
     }
 }
 
-/// Examines one unlabelled graph as the exhaustive search does: solves it once per
+/// Examines one unlabelled graph as the exhaustive search does: solves it for every
 /// choice of hole and offers its longest start (of `winner`'s, if given) to `found`,
-/// counting it as one graph. For graphs from elsewhere (another enumerator).
+/// counting it as one graph. For graphs from elsewhere (another enumerator) too. Up to
+/// 16 nodes, every hole is solved in one pass ([`every_hole`]); larger graphs are solved
+/// hole by hole with `evaluator`.
 pub fn examine(
+    graph: &Graph,
+    winner: Option<Winner>,
+    constraints: Constraints,
+    evaluator: &mut Evaluator,
+    found: &mut Longest,
+) {
+    if graph.node_count() <= crate::canon::MAX {
+        every_hole::examine(graph, winner, constraints, found);
+    } else {
+        hole_by_hole(graph, winner, constraints, evaluator, found);
+    }
+}
+
+/// [`examine`] one hole at a time, with the evaluator's full table of each.
+fn hole_by_hole(
     graph: &Graph,
     winner: Option<Winner>,
     constraints: Constraints,
@@ -321,6 +338,8 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
 fn relabelled(graph: &Small, order: &[usize]) -> Graph {
     Graph::renamed(order, |node| u64::from(graph.rows[node]))
 }
+
+mod every_hole;
 
 #[cfg(test)]
 mod tests;
