@@ -298,21 +298,37 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
         }
         let child = parent.with_node(neighbours);
         // The rule's candidates: the nodes of least (degree, sum of neighbours' degrees).
+        // The new node must be one of them: the others' keys are computed only until one
+        // is smaller, which rejects most children early.
+        let mut degrees = [0u32; crate::canon::MAX];
+        for (node, degree) in degrees.iter_mut().enumerate().take(k + 1) {
+            *degree = child.degree(node);
+        }
         let key = |node: usize| {
             let mut sum = 0;
             let mut bits = child.rows[node];
             while bits != 0 {
-                sum += child.degree(bits.trailing_zeros() as usize);
+                sum += degrees[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
-            child.degree(node) << 8 | sum
+            degrees[node] << 8 | sum
         };
-        let keys: Vec<u32> = (0..=k).map(key).collect();
-        let least = keys.iter().copied().min().unwrap_or(0);
-        if keys[k] != least {
+        let least = key(k);
+        let mut keys = [0u32; crate::canon::MAX];
+        keys[k] = least;
+        let mut tied = false;
+        let mut smaller = false;
+        for (node, slot) in keys.iter_mut().enumerate().take(k) {
+            *slot = key(node);
+            if *slot < least {
+                smaller = true;
+                break;
+            }
+            tied |= *slot == least;
+        }
+        if smaller {
             continue;
         }
-        let tied = keys.iter().filter(|&&key| key == least).count() > 1;
         if !tied && !symmetric {
             visit(child);
             continue;
