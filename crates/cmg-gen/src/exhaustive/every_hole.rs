@@ -70,6 +70,11 @@ pub(super) fn examine(
                 cat_turn_mouse[m][c] = hole_m;
                 *slot = hole_m | hole_c | !all;
             }
+            // The cat on the hole is no position, and no move of the cat's: counted
+            // won by the mouse for the mouse to move, every move of the cat is one that
+            // reaches a position the mouse has won, or one that is not there. Nothing
+            // else reads it; the cat's wins for the mouse to move never have that bit.
+            mouse_turn_mouse[m][c] |= hole_c;
         }
     }
     let mut decided_cat_turn = decided_mouse_turn;
@@ -142,9 +147,8 @@ pub(super) fn examine(
                 while bits != 0 {
                     let to = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let hole_to = 1u16 << to;
-                    wins |= mouse_turn_cat[m][to] & !hole_to;
-                    loses &= mouse_turn_mouse[m][to] | hole_to;
+                    wins |= mouse_turn_cat[m][to];
+                    loses &= mouse_turn_mouse[m][to];
                 }
                 let won = wins & open;
                 let lost = loses & open;
