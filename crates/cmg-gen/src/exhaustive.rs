@@ -195,10 +195,27 @@ impl Plan {
     }
 }
 
-/// Examines one unlabelled graph as the exhaustive search does: solves it once per
+/// Examines one unlabelled graph as the exhaustive search does: solves it for every
 /// choice of hole and offers its longest start (of `winner`'s, if given) to `found`,
-/// counting it as one graph. For graphs from elsewhere (another enumerator).
+/// counting it as one graph. For graphs from elsewhere (another enumerator) too. Up to
+/// 16 nodes, every hole is solved in one pass ([`every_hole`]); larger graphs are solved
+/// hole by hole with `evaluator`.
 pub fn examine(
+    graph: &Graph,
+    winner: Option<Winner>,
+    constraints: Constraints,
+    evaluator: &mut Evaluator,
+    found: &mut Longest,
+) {
+    if graph.node_count() <= crate::canon::MAX {
+        every_hole::examine(graph, winner, constraints, found);
+    } else {
+        hole_by_hole(graph, winner, constraints, evaluator, found);
+    }
+}
+
+/// [`examine`] one hole at a time, with the evaluator's full table of each.
+fn hole_by_hole(
     graph: &Graph,
     winner: Option<Winner>,
     constraints: Constraints,
@@ -281,21 +298,37 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
         }
         let child = parent.with_node(neighbours);
         // The rule's candidates: the nodes of least (degree, sum of neighbours' degrees).
+        // The new node must be one of them: the others' keys are computed only until one
+        // is smaller, which rejects most children early.
+        let mut degrees = [0u32; crate::canon::MAX];
+        for (node, degree) in degrees.iter_mut().enumerate().take(k + 1) {
+            *degree = child.degree(node);
+        }
         let key = |node: usize| {
             let mut sum = 0;
             let mut bits = child.rows[node];
             while bits != 0 {
-                sum += child.degree(bits.trailing_zeros() as usize);
+                sum += degrees[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
-            child.degree(node) << 8 | sum
+            degrees[node] << 8 | sum
         };
-        let keys: Vec<u32> = (0..=k).map(key).collect();
-        let least = keys.iter().copied().min().unwrap_or(0);
-        if keys[k] != least {
+        let least = key(k);
+        let mut keys = [0u32; crate::canon::MAX];
+        keys[k] = least;
+        let mut tied = false;
+        let mut smaller = false;
+        for (node, slot) in keys.iter_mut().enumerate().take(k) {
+            *slot = key(node);
+            if *slot < least {
+                smaller = true;
+                break;
+            }
+            tied |= *slot == least;
+        }
+        if smaller {
             continue;
         }
-        let tied = keys.iter().filter(|&&key| key == least).count() > 1;
         if !tied && !symmetric {
             visit(child);
             continue;
@@ -321,6 +354,8 @@ fn extend(parent: &Small, no_isolated: bool, visit: &mut dyn FnMut(Small)) {
 fn relabelled(graph: &Small, order: &[usize]) -> Graph {
     Graph::renamed(order, |node| u64::from(graph.rows[node]))
 }
+
+mod every_hole;
 
 #[cfg(test)]
 mod tests;

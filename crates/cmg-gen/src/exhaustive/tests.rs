@@ -205,3 +205,50 @@ fn each_graphs_longest_start_is_the_longest_of_every_start() {
     }
     assert!(checked > 300, "{checked}");
 }
+
+/// The solve of every hole at once against the evaluator's solve of each hole, graph by
+/// graph: the same longest game, winner and graph printed (ties included), for either
+/// winner and both constraints, on every graph of 3 to 7 nodes (symmetric ones too) and
+/// on random graphs of up to 16 nodes, some with nodes alone.
+#[test]
+fn every_hole_at_once_agrees_with_hole_by_hole() {
+    let mut evaluator = Evaluator::new();
+    let mut compare = |graph: &Graph, constraints: Constraints, longest: &mut u32| {
+        for winner in [None, Some(Winner::Mouse), Some(Winner::Cat)] {
+            let mut at_once = Longest::default();
+            super::every_hole::examine(graph, winner, constraints, &mut at_once);
+            let mut one_by_one = Longest::default();
+            super::hole_by_hole(graph, winner, constraints, &mut evaluator, &mut one_by_one);
+            assert_eq!(at_once, one_by_one, "{winner:?}, {:?}", graph.adjacency());
+            if let Some(best) = at_once.best {
+                *longest = (*longest).max(best.moves);
+            }
+        }
+    };
+    let mut longest = 0;
+    for n in 3..=7 {
+        for constraints in [Constraints::LeetCode, Constraints::None] {
+            super::each_graph(n, constraints, &mut |graph| {
+                compare(graph, constraints, &mut longest)
+            });
+        }
+    }
+    assert_eq!(longest, 12);
+    let mut rng = crate::rng::Rng::new(5);
+    for case in 0..600 {
+        let n = 3 + case % 14;
+        let mut graph = Graph::empty(n);
+        for u in 0..n {
+            for v in u + 1..n {
+                if rng.below(100) < [15, 25, 40][case % 3] {
+                    graph.toggle(u, v);
+                }
+            }
+        }
+        compare(&graph, Constraints::None, &mut longest);
+        if graph.meets(Constraints::LeetCode) {
+            compare(&graph, Constraints::LeetCode, &mut longest);
+        }
+    }
+    assert!(longest > 20, "{longest}");
+}
