@@ -26,11 +26,12 @@ pub struct Args {
     /// Only games won by this player count.
     #[arg(long, value_enum, default_value_t = OutcomeArg::Any)]
     outcome: OutcomeArg,
-    /// Plan 4 steps of search per second, and stop when the time is up (between steps).
+    /// Plan 4 steps of search per second, and search until the time is up (between
+    /// steps), going on past the plan if it is done sooner.
     #[arg(long, value_name = "S", default_value_t = 10.0)]
     seconds: f64,
-    /// Stop after K steps of the plan, however fast they ran: `--seconds S --steps K`
-    /// gives the same graph on any machine.
+    /// Stop after K steps (of the plan, then past it), however long they take: `--seconds
+    /// S --steps K` gives the same graph on any machine; the deadline does not apply.
     #[arg(long, value_name = "K")]
     steps: Option<u32>,
     /// The seed of the search: the same seed, threads and plan give the same graph.
@@ -226,6 +227,7 @@ pub fn run(args: &Args) -> CliResult {
         nodes,
         winner,
         steps: cmg_gen::planned_steps(args.seconds),
+        past_plan: true,
         seed: args.seed,
         threads,
         from,
@@ -246,7 +248,7 @@ pub fn run(args: &Args) -> CliResult {
         let elapsed = started.elapsed();
         if let Some(bar) = &progress {
             bar.set_message(format!(
-                "{:.0} s, step {} of {}, {} nodes, best {}, {:.0} solves/s",
+                "{:.0} s, step {} ({} planned), {} nodes, best {}, {:.0} solves/s",
                 elapsed.as_secs_f64(),
                 step.steps_run,
                 step.steps_planned,
@@ -255,9 +257,13 @@ pub fn run(args: &Args) -> CliResult {
                 step.solves as f64 / elapsed.as_secs_f64().max(1e-3)
             ));
         }
-        elapsed < deadline
-            && args.steps.is_none_or(|last| step.steps_run < last)
-            && interrupts.received().is_none()
+        // `--steps` is for reproduction, so it alone counts when given: a slower machine
+        // must not stop sooner.
+        let more = match args.steps {
+            Some(last) => step.steps_run < last,
+            None => elapsed < deadline,
+        };
+        more && interrupts.received().is_none()
     };
     let found = match &variant {
         Some(variant) => search_variant(&request, variant, go_on),
@@ -270,7 +276,7 @@ pub fn run(args: &Args) -> CliResult {
     let interrupted = interrupts.received();
     if let Some(signal) = interrupted {
         eprintln!(
-            "cmg: {} after {elapsed:.1} s, at step {} of {}: {}",
+            "cmg: {} after {elapsed:.1} s, at step {} ({} planned): {}",
             signal.name(),
             found.steps_run,
             found.steps_planned,
@@ -300,11 +306,10 @@ pub fn run(args: &Args) -> CliResult {
     let at_the_limit = variant
         .and_then(|variant| variant.limit)
         .is_some_and(|limit| moves >= limit);
-    let cut_by_time = found.steps_run
-        < args
-            .steps
-            .unwrap_or(found.steps_planned)
-            .min(found.steps_planned)
+    // Past the plan, the deadline ends every run; before it, the graph has not had its
+    // plan's growth, which is worth a note.
+    let cut_by_time = args.steps.is_none()
+        && found.steps_run < found.steps_planned
         && request.longer_than.is_none_or(|t| moves <= t)
         && !at_the_limit
         && interrupted.is_none();
@@ -326,7 +331,7 @@ pub fn run(args: &Args) -> CliResult {
             let mut text = String::new();
             if let Some(signal) = interrupted {
                 text.push_str(&format!(
-                    "# interrupted ({}) after {elapsed:.1} s, at step {} of {}: the best graph found so far\n",
+                    "# interrupted ({}) after {elapsed:.1} s, at step {} ({} planned): the best graph found so far\n",
                     signal.name(),
                     found.steps_run,
                     found.steps_planned
@@ -415,10 +420,12 @@ fn cmg_text(
     };
     format!(
         "# made by: {command}\n\
-         # ({:.1} s, {} solves)\n\
+         # ({:.1} s, {} steps, {} planned, {} solves)\n\
          # the {} wins in {} ({}) from the start: {start}\n\
          {}expect {}\n",
         elapsed,
+        found.steps_run,
+        found.steps_planned,
         found.solves,
         winner.word(),
         super::render::plural(moves as usize, "move"),

@@ -57,6 +57,7 @@ fn request(nodes: usize, seed: u64, steps: u32) -> Request {
         nodes,
         winner: None,
         steps,
+        past_plan: false,
         seed,
         threads: 2,
         from: None,
@@ -228,6 +229,37 @@ fn a_seed_gives_one_graph_and_check_accepts_it() {
         reference_start(&lists).map(|(_, moves)| moves),
         Some(claimed_moves(&first))
     );
+}
+
+/// `--steps K` runs K steps whatever the time, past the plan too (`--seconds 0.001`
+/// plans one step and is over before the first ends), and the timing line says how many
+/// ran and how many were planned.
+#[test]
+fn steps_run_past_the_plan_and_past_the_deadline() {
+    let args = "--nodes 9 --seconds 0.001 --steps 3 --threads 2";
+    let (code, out, stderr) = gen(&args.split(' ').collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stderr, "");
+    assert!(out.contains("--steps 3 --threads 2\n"), "{out}");
+    assert!(out.contains(" s, 3 steps, 1 planned, "), "{out}");
+}
+
+/// A run ended by its deadline (which goes on past its plan while time is left) is made
+/// again by the command of its first line, on any machine: it names the steps that ran.
+#[test]
+fn the_made_by_line_of_a_timed_run_reproduces_it() {
+    let (code, first, stderr) = gen(&["--nodes", "11", "--seconds", "1", "--threads", "2"]);
+    assert_eq!(code, 0, "{stderr}");
+    let command = first
+        .lines()
+        .next()
+        .and_then(|line| line.strip_prefix("# made by: cmg gen "))
+        .expect("a made-by line");
+    assert!(command.contains(" --steps "), "{command}");
+    let args: Vec<&str> = command.split(' ').collect();
+    let (code, again, stderr) = gen(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(without_timing(&again), without_timing(&first));
 }
 
 /// A one-move game is "1 move (one ply)", not "1 moves".

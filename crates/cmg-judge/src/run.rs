@@ -650,6 +650,7 @@ impl Run<'_> {
                     nodes,
                     winner: None,
                     steps: 2,
+                    past_plan: false,
                     seed: seed.wrapping_add(round),
                     threads: 1,
                     from: None,

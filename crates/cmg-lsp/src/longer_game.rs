@@ -127,6 +127,7 @@ pub fn find(analysis: &Analysis, cancel: &AtomicBool, mut progress: impl FnMut(u
         nodes: from.node_count(),
         winner: None,
         steps: cmg_gen::planned_steps(SEARCH_TIME.as_secs_f64()),
+        past_plan: false,
         seed: 1,
         // One core, so that typing stays quick.
         threads: 1,

@@ -110,7 +110,7 @@ pub(super) fn search(
     let mut best_score = chains[0].score;
     let mut steps_run = 0;
     let mut size = start_size;
-    while steps_run < planned {
+    loop {
         let target = size_at(steps_run);
         // A new node joins the best graph as a leaf of a random node; each chain picks its own.
         while size < target {

@@ -2,7 +2,8 @@
 //! a fixed amount of work per thread, set by the node count alone, so the graph found
 //! depends only on the request and on how many steps ran, never on how fast they ran. The
 //! caller decides after each step whether to go on (a deadline, a cancel flag); the plan of
-//! steps comes from the requested seconds.
+//! steps comes from the requested seconds, and a request may go on past it
+//! ([`Request::past_plan`]) while the caller lets it.
 //!
 //! Two walks share that frame: up to [`TABU_MAX_NODES`] nodes, a tabu search over single
 //! edge changes at the full size ([`tabu`]); above it, simulated annealing on a graph grown
@@ -23,8 +24,14 @@ pub struct Request {
     /// Only games this player wins count; `None`: either.
     pub winner: Option<Winner>,
     /// The steps planned (see [`planned_steps`]): they set how the graph grows, and the
-    /// search ends after them unless the caller stops it earlier.
+    /// search ends after them unless the caller stops it earlier or `past_plan` is set.
     pub steps: u32,
+    /// Go on after the plan, for as long as the caller's `go_on` says so: more steps of
+    /// the same kind at the full size (the annealing from the best graph so far, the tabu
+    /// walks where they are). A step's work does not depend on whether it is in the plan,
+    /// so the first K steps of a run are the same with or without it. With it, `go_on`
+    /// must end the search (a deadline, a step count).
+    pub past_plan: bool,
     pub seed: u64,
     /// Threads that search side by side; each step waits for all of them.
     pub threads: usize,
@@ -39,7 +46,8 @@ pub struct Request {
 /// annealing takes 50 to 130 ms on an idle 2-core machine (two threads, 17 to 50 nodes; the
 /// cost of a solve depends on the graph's shape as well as its size), one of the tabu
 /// walks about 160 ms (9 to 16 nodes), so a plan ends before its deadline on such a
-/// machine; when it does not, the caller stops between steps. A faster pace (12
+/// machine, and the CLI goes on past it ([`Request::past_plan`]) until the time is up;
+/// when it does not end, the caller stops between steps. A faster pace (12
 /// steps a second, filling the time) was measured worse at 11 to 17 nodes and better at
 /// 50: docs/records.md, "Seeds and time".
 pub const STEPS_PER_SECOND: f64 = 4.0;
@@ -168,9 +176,9 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Whether the search ends after this step: a game longer than the request's
-    /// `longer_than` was found, a game as long as the variant's turn limit (none can be
-    /// longer), or `go_on` says stop.
+    /// Whether the search ends after this step: the plan is done (unless the request goes
+    /// on past it), a game longer than the request's `longer_than` was found, a game as
+    /// long as the variant's turn limit (none can be longer), or `go_on` says stop.
     fn ends(
         &self,
         request: &Request,
@@ -181,7 +189,10 @@ impl Progress {
             .longer_than
             .is_some_and(|limit| self.best_moves > limit)
             || goal.cap().is_some_and(|cap| self.best_moves >= cap);
+        // `go_on` sees the plan's last step too (a progress line shows it).
         done || !go_on(self)
+            || !request.past_plan && self.steps_run >= self.steps_planned
+            || self.steps_run == u32::MAX
     }
 }
 
@@ -312,6 +323,7 @@ mod tests {
             nodes,
             winner: None,
             steps,
+            past_plan: false,
             seed,
             threads: 1,
             from: None,
@@ -462,6 +474,35 @@ mod tests {
         // Without the limit the same search finds a longer game.
         let free = search(&request(9, 3, 2), |_| true);
         assert!(free.result.is_some_and(|(_, moves)| moves > 6));
+    }
+
+    /// Past the plan the search goes on for as long as `go_on` lets it, in both walks:
+    /// the steps run are the ones asked for, the first steps are the plan's own (stopped
+    /// inside the plan, it gives what a search without `past_plan` gives), the best only
+    /// gets longer, and the same count gives the same graph again. Without `past_plan`
+    /// the plan ends it whatever `go_on` says.
+    #[test]
+    fn past_the_plan_the_caller_decides_when_to_stop() {
+        for nodes in [11, 18] {
+            let plan = request(nodes, 3, 4);
+            let beyond = Request {
+                past_plan: true,
+                ..plan.clone()
+            };
+            let stop_at = |last: u32| move |progress: &super::Progress| progress.steps_run < last;
+            let planned = search(&plan, |_| true);
+            assert_eq!(planned.steps_run, 3, "{nodes} nodes");
+            let within = search(&beyond, stop_at(3));
+            assert_eq!(within.steps_run, 3, "{nodes} nodes");
+            assert_eq!(within.graph, planned.graph, "{nodes} nodes");
+            let longer = search(&beyond, stop_at(9));
+            assert_eq!(longer.steps_run, 9, "{nodes} nodes");
+            assert_eq!(longer.steps_planned, 3, "{nodes} nodes");
+            let moves = |found: &super::Found| found.result.map_or(0, |(_, moves)| moves);
+            assert!(moves(&longer) >= moves(&planned), "{nodes} nodes");
+            let again = search(&beyond, stop_at(9));
+            assert_eq!(again.graph, longer.graph, "{nodes} nodes");
+        }
     }
 
     /// A fixed seed and number of steps give one graph, on every machine: pinned here

@@ -171,7 +171,7 @@ pub(super) fn search(
     let mut best = walks[0].best.clone();
     let mut best_moves = goal.score(&mut evaluator, &best);
     let mut steps_run = 0;
-    while steps_run < planned {
+    loop {
         // One group (or no threads to start, in WebAssembly) runs here: the walks are
         // independent, so where they run changes nothing.
         if walks.len() <= per_thread || !cmg_solve::CAN_SPAWN_THREADS {

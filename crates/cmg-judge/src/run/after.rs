@@ -268,6 +268,7 @@ impl Run<'_> {
                         nodes: other,
                         winner: Some(winner),
                         steps: 2,
+                        past_plan: false,
                         seed,
                         threads: 1,
                         from: None,
