@@ -226,9 +226,16 @@ fn explain_on(
         .map(WhatIfState::Computed)
 }
 
-/// "3 -- 5", in the file's node ids.
+/// "3 -- 5", or "4 -> 9" for a one-way edge, in the file's node ids.
 pub fn edge_name(graph: &Graph, (a, b): (u32, u32)) -> String {
-    format!("{} -- {}", graph.id(a), graph.id(b))
+    // A one-way edge is named the way it goes, as the file writes it.
+    if graph.arcs_out(a).contains(&b) {
+        format!("{} -> {}", graph.id(a), graph.id(b))
+    } else if graph.arcs_out(b).contains(&a) {
+        format!("{} -> {}", graph.id(b), graph.id(a))
+    } else {
+        format!("{} -- {}", graph.id(a), graph.id(b))
+    }
 }
 
 /// "without 3 -- 5: mouse wins in 7 (now: cat wins in 12)"; the "now" part only when it differs.
@@ -291,6 +298,17 @@ pub fn strategy_title(solution: &Solution, player: Player, start: Position) -> S
 mod tests {
     use super::*;
     use crate::analysis::{start_position, Analysis};
+
+    /// A one-way edge is named the way it goes, whichever end comes first in the pair.
+    #[test]
+    fn a_one_way_edge_is_named_with_its_arrow() {
+        let analysis = Analysis::new("0 -- 1 -- 2\n2 -> 7\n7 -> 1\n");
+        let graph = &analysis.model.graph;
+        let index = |id| graph.index_of(id).unwrap();
+        assert_eq!(edge_name(graph, (index(1), index(2))), "1 -- 2");
+        assert_eq!(edge_name(graph, (index(2), index(7))), "2 -> 7");
+        assert_eq!(edge_name(graph, (index(1), index(7))), "7 -> 1");
+    }
 
     /// The start a game alone gives is the one the graph's ids give, with or without the hole.
     #[test]
