@@ -292,13 +292,13 @@ pub fn run(args: &Args) -> CliResult {
             return Ok(ExitCode::from(signal.exit_code()));
         }
         eprintln!(
-            "cmg: no decided game{} found on {nodes} nodes in {} steps",
+            "cmg: no decided game{} found on {nodes} nodes in {}",
             match request.winner {
                 Some(Winner::Mouse) => " won by the mouse",
                 Some(Winner::Cat) => " won by the cat",
                 None => "",
             },
-            found.steps_run
+            super::render::plural(found.steps_run as usize, "step")
         );
         return Ok(ExitCode::FAILURE);
     };
@@ -420,11 +420,11 @@ fn cmg_text(
     };
     format!(
         "# made by: {command}\n\
-         # ({:.1} s, {} steps, {} planned, {} solves)\n\
+         # ({:.1} s, {}, {} planned, {} solves)\n\
          # the {} wins in {} ({}) from the start: {start}\n\
          {}expect {}\n",
         elapsed,
-        found.steps_run,
+        super::render::plural(found.steps_run as usize, "step"),
         found.steps_planned,
         found.solves,
         winner.word(),
