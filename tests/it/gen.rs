@@ -6,7 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use assert_cmd::Command;
-use cmg_gen::{planned_steps, search, Constraints, Evaluator, Graph, Request, Winner};
+use cmg_gen::{planned_steps, search, Evaluator, Graph, Request, Winner};
 use cmg_solve::{Outcome, Player, Position};
 
 use crate::common::slow_tests;
@@ -54,15 +54,8 @@ fn assert_meets_leetcode(lists: &[Vec<u32>], nodes: usize) {
 
 fn request(nodes: usize, seed: u64, steps: u32) -> Request {
     Request {
-        nodes,
-        winner: None,
-        steps,
-        past_plan: false,
-        seed,
         threads: 2,
-        from: None,
-        longer_than: None,
-        constraints: Constraints::LeetCode,
+        ..Request::new(nodes, seed, steps)
     }
 }
 

@@ -3,7 +3,7 @@
 //! shortest sequence of them found), explained by a cause checked on every graph run,
 //! and located on the optimal line.
 
-use cmg_gen::{Constraints, Rng, Winner};
+use cmg_gen::{Rng, Winner};
 use cmg_solve::{Game, Player, Position};
 
 use std::cell::RefCell;
@@ -646,17 +646,7 @@ impl Run<'_> {
             let host = &mut *self.host;
             let tried = checked.total();
             let found = cmg_gen::search(
-                &cmg_gen::Request {
-                    nodes,
-                    winner: None,
-                    steps: 2,
-                    past_plan: false,
-                    seed: seed.wrapping_add(round),
-                    threads: 1,
-                    from: None,
-                    longer_than: None,
-                    constraints: Constraints::LeetCode,
-                },
+                &cmg_gen::Request::new(nodes, seed.wrapping_add(round), 2),
                 |_| host.go_on(Phase::Search { tried }),
             );
             let order = |k: u64| {

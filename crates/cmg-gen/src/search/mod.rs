@@ -42,6 +42,25 @@ pub struct Request {
     pub constraints: Constraints,
 }
 
+impl Request {
+    /// A search of `steps` steps on `nodes` nodes from `seed`, as far as the plan goes:
+    /// either winner, one thread, grown from nothing, under LeetCode's constraints. The
+    /// callers change the fields they need (`Request { winner, ..Request::new(…) }`).
+    pub fn new(nodes: usize, seed: u64, steps: u32) -> Request {
+        Request {
+            nodes,
+            winner: None,
+            steps,
+            past_plan: false,
+            seed,
+            threads: 1,
+            from: None,
+            longer_than: None,
+            constraints: Constraints::LeetCode,
+        }
+    }
+}
+
 /// The plan's pace: `--seconds S` plans `S * STEPS_PER_SECOND` steps. A step of the
 /// annealing takes 50 to 130 ms on an idle 2-core machine (two threads, 17 to 50 nodes; the
 /// cost of a solve depends on the graph's shape as well as its size), one of the tabu
@@ -319,17 +338,7 @@ mod tests {
     use cmg_solve::{solve, Game, Outcome, Player, Position, Rules};
 
     fn request(nodes: usize, steps: u32, seed: u64) -> Request {
-        Request {
-            nodes,
-            winner: None,
-            steps,
-            past_plan: false,
-            seed,
-            threads: 1,
-            from: None,
-            longer_than: None,
-            constraints: Constraints::LeetCode,
-        }
+        Request::new(nodes, seed, steps)
     }
 
     fn pinned(nodes: usize, steps: u32, seed: u64) -> (Option<(Winner, u32)>, Vec<u64>) {

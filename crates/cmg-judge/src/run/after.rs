@@ -265,15 +265,8 @@ impl Run<'_> {
                 let host = &mut *self.host;
                 let found = cmg_gen::search(
                     &cmg_gen::Request {
-                        nodes: other,
                         winner: Some(winner),
-                        steps: 2,
-                        past_plan: false,
-                        seed,
-                        threads: 1,
-                        from: None,
-                        longer_than: None,
-                        constraints: Constraints::LeetCode,
+                        ..cmg_gen::Request::new(other, seed, 2)
                     },
                     |_| host.go_on(Phase::After),
                 );
