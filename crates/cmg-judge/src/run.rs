@@ -325,7 +325,6 @@ impl<'a> Judging<'a> {
                 exchange: shared,
                 host: &mut host,
                 history: Vec::new(),
-                before_failure: Vec::new(),
                 log: Vec::new(),
             };
             let mut report = Report::default();
@@ -392,11 +391,9 @@ struct Run<'a> {
     /// Where requests to the solution go and its answers come back.
     exchange: Rc<RefCell<Exchange>>,
     host: &'a mut dyn Host,
-    /// The graphs answered since the last fresh start (the last `MAX_HISTORY`).
+    /// The search's graphs answered since the solution's last fresh start (the last
+    /// `MAX_HISTORY`): what a failure may depend on.
     history: Vec<Lists>,
-    /// The history before the last answer that was not a value (after which the
-    /// solution starts afresh).
-    before_failure: Vec<Lists>,
     /// Every answer 0, 1 or 2, for the cause checks.
     log: Vec<Answered>,
 }
@@ -413,40 +410,28 @@ impl Run<'_> {
     async fn ask(&mut self, graph: &[Vec<u32>]) -> Answer {
         self.ask_many(std::slice::from_ref(&graph.to_vec()))
             .await
+            .0
             .pop()
             .unwrap_or(Answer::Interrupted)
     }
 
-    /// The answers to `graphs` in turn, up to the first that is not a value.
-    async fn ask_many(&mut self, graphs: &[Lists]) -> Vec<Answer> {
-        if self.history.len() + graphs.len() > MAX_HISTORY {
-            self.history.drain(..MAX_HISTORY / 2);
-        }
+    /// The answers to `graphs` in turn, up to the first that is not a value, and whether
+    /// the last of them is a time limit's second try, which the solution answered from a
+    /// fresh start.
+    async fn ask_many(&mut self, graphs: &[Lists]) -> (Vec<Answer>, bool) {
         let mut answers = self.call(Request::Answers(graphs.to_vec())).await;
-        if answers.last() == Some(&Answer::TimedOut) {
-            let graph = &graphs[answers.len() - 1];
-            self.history
-                .extend(graphs[..answers.len() - 1].iter().cloned());
-            self.before_failure = std::mem::take(&mut self.history);
-            let again = self
-                .call(Request::Answers(vec![graph.clone()]))
-                .await
-                .pop()
-                .unwrap_or(Answer::Interrupted);
-            answers.pop();
-            if let Answer::Value(_) = &again {
-                self.history.push(graph.clone());
-            }
-            answers.push(again);
-            return answers;
+        if answers.last() != Some(&Answer::TimedOut) {
+            return (answers, false);
         }
-        for (graph, answer) in graphs.iter().zip(&answers) {
-            match answer {
-                Answer::Value(_) => self.history.push(graph.clone()),
-                _ => self.before_failure = std::mem::take(&mut self.history),
-            }
-        }
-        answers
+        let graph = graphs[answers.len() - 1].clone();
+        let again = self
+            .call(Request::Answers(vec![graph]))
+            .await
+            .pop()
+            .unwrap_or(Answer::Interrupted);
+        answers.pop();
+        answers.push(again);
+        (answers, true)
     }
 
     async fn restart(&mut self) {
@@ -539,12 +524,15 @@ impl Run<'_> {
         if let Some(limit) = self.host.graph_limit() {
             batch.truncate(limit.saturating_sub(checked.total()) as usize);
         }
-        let before = self.history.len();
-        let answers = self.ask_many(&batch).await;
+        let (answers, retried) = self.ask_many(&batch).await;
         if self.host.stopped() {
             return Err(());
         }
+        let last = answers.len().saturating_sub(1);
         for (i, (graph, answer)) in batch.iter().zip(answers).enumerate() {
+            if retried && i == last {
+                self.history.clear();
+            }
             let value = matches!(answer, Answer::Value(_));
             let finding = self.judged(graph, answer);
             if self.host.stopped() {
@@ -553,13 +541,16 @@ impl Run<'_> {
             checked.counts[kind as usize] += 1;
             if let Some(finding) = finding {
                 // The graphs answered before it since the last fresh start.
-                let prior = if value {
-                    let end = (before + i).min(self.history.len());
-                    self.history[..end].to_vec()
-                } else {
-                    self.before_failure.clone()
-                };
-                return Ok(Some((finding, prior)));
+                return Ok(Some((finding, std::mem::take(&mut self.history))));
+            }
+            if !value {
+                // The solution starts afresh after an answer that is not a value.
+                self.history.clear();
+            } else {
+                if self.history.len() == MAX_HISTORY {
+                    self.history.drain(..MAX_HISTORY / 2);
+                }
+                self.history.push(graph.clone());
             }
         }
         self.host.progress(&format!(

@@ -162,6 +162,34 @@ fn state_kept_between_graphs_gives_the_sequence_that_fails_from_a_fresh_start() 
     assert!(report.cause.is_none());
 }
 
+/// A time limit later in the same batch leaves the sequence of an earlier failure alone:
+/// the graphs before it since the last fresh start are still the ones it was answered
+/// after, although the retry of the slow graph starts the solution afresh.
+#[test]
+fn a_time_limit_after_a_failure_in_its_batch_keeps_the_failures_sequence() {
+    let last_of_three = graphs::small_graphs(3).pop().expect("3-node games");
+    let cached_then_slow = |before: &[Lists], graph: &[Vec<u32>]| {
+        if graph == last_of_three.as_slice() {
+            return Answer::TimedOut;
+        }
+        match before.iter().find(|earlier| earlier.len() == graph.len()) {
+            Some(earlier) => value(expected(earlier).0),
+            None => right(before, graph),
+        }
+    };
+    let report = judge(
+        &mut fake(cached_then_slow),
+        &mut Bounded::new(None),
+        1,
+        Vec::new(),
+    );
+    let finding = report.finding.expect("a counterexample");
+    assert_eq!(finding.verdict, Verdict::WrongAnswer);
+    assert_eq!(finding.graph.len(), 3);
+    assert_eq!(report.reproduced, Some(true));
+    assert_eq!(report.sequence.expect("a sequence").len(), 2);
+}
+
 #[test]
 fn a_crash_is_a_runtime_error_shrunk_to_the_fewest_nodes_that_crash() {
     let crashing = |before: &[Lists], graph: &[Vec<u32>]| {
