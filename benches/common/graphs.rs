@@ -1,30 +1,12 @@
 //! Seeded graph families for the solver's benchmarks, its decision-trace tests and the `.cmg` files the whole-process comparisons read.
 //!
-//! Dependency-free on purpose: `crates/cmg-solve` includes this file in its unit tests
-//! (`hybrid.rs`) and its `families` example, so every family has this one home.
+//! `crates/cmg-solve` includes this file in its unit tests (`hybrid.rs`) and its
+//! `families` example, so every family has this one home; it depends on nothing but
+//! `cmg_solve`'s generator, which those include sites name the same way.
 
 #![allow(dead_code)]
 
-/// A xorshift64 generator: the graphs only need to be the same on every run, not to be good random numbers.
-pub struct XorShift(pub u64);
-
-impl XorShift {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    pub fn below(&mut self, bound: usize) -> u32 {
-        (self.next() % bound as u64) as u32
-    }
-
-    /// A number in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+pub use cmg_solve::test_rng::XorShift;
 
 /// The edges of a connected graph of `node_count` nodes and about `edge_count` edges: a
 /// random spanning tree keeps every node in play, and the other edges join random pairs

@@ -21,19 +21,12 @@ fn steps() -> usize {
     }
 }
 
-/// xorshift64*: a small, seeded generator, so a failure replays exactly.
-struct Rng(u64);
+/// The tests' seeded generator, so a failure replays exactly; indices as `usize`.
+struct Rng(cmg_solve::test_rng::XorShift);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n) as usize
     }
 
     fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
@@ -227,7 +220,7 @@ fn a_random_editing_session_keeps_the_server_in_step() {
 }
 
 async fn session(seed: u64, steps: usize) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng(cmg_solve::test_rng::XorShift(seed));
     let settings = json!({"diagnostics": {"max": 50}});
     let mut client = in_memory();
     client

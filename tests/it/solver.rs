@@ -9,6 +9,7 @@ use proptest::prelude::*;
 
 use cmg_solve::reference::check_against_reference;
 pub(crate) use cmg_solve::reference::ReferenceGame;
+use cmg_solve::test_rng::XorShift;
 
 fn case_count() -> u32 {
     if crate::common::slow_tests() {
@@ -323,18 +324,6 @@ fn game_normalises_its_lists() {
     let empty = Game::new(&[], None);
     assert_eq!((empty.node_count(), empty.edge_count()), (0, 0));
     assert_eq!(solve(&empty).game(), &empty);
-}
-
-/// A xorshift64 generator, so the graph families below are the same on every run.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, bound: usize) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % bound as u64) as u32
-    }
 }
 
 /// A connected random graph on nodes `0..nodes` with about `nodes * degree / 2` edges: a random

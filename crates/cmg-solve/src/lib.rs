@@ -7,6 +7,10 @@
 //! the rounds measure. Internally nodes are numbered breadth first from the hole (`order.rs`).
 //! This module holds the public types, runs the engines, and answers the queries from the table.
 
+// So that `benches/common/graphs.rs`, included in `hybrid.rs`'s tests, names the
+// generator as everywhere else.
+#[cfg(test)]
+extern crate self as cmg_solve;
 #[cfg(test)]
 mod cancel_tests;
 mod game;
@@ -24,7 +28,8 @@ mod table;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_env;
-#[cfg(any(test, feature = "test-support"))]
+/// The tests' generator, also used by the benchmarks' graph families (always built: a
+/// few lines, and `benches/common/graphs.rs` is compiled into examples as well).
 #[doc(hidden)]
 pub mod test_rng;
 pub mod variant;

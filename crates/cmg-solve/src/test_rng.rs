@@ -1,5 +1,7 @@
-//! A xorshift64 generator for the unit tests: the same variety on every run, with no
-//! dependency and no claim to good randomness.
+//! A xorshift64 generator for the tests and the benchmarks' graph families: the same
+//! variety on every run, with no dependency and no claim to good randomness. (The search
+//! for long games has a generator of its own, `cmg_gen::Rng`, whose stream is part of
+//! its reproducible results.)
 
 pub struct XorShift(pub u64);
 
@@ -11,8 +13,14 @@ impl XorShift {
         self.0
     }
 
-    /// A number in `0..bound`; `bound` must not be 0.
-    pub fn below(&mut self, bound: u32) -> u32 {
-        (self.next_u64() % u64::from(bound)) as u32
+    /// A number in `0..bound`; `bound` must be positive and fit in a `u64`.
+    pub fn below<B: TryInto<u64>>(&mut self, bound: B) -> u32 {
+        let bound = bound.try_into().ok().expect("a bound that fits in u64");
+        (self.next_u64() % bound) as u32
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
