@@ -210,7 +210,16 @@ fn rule_slips_are_caught_on_small_graphs() {
     let file = hole["cmg"].as_str().unwrap();
     assert!(report.ends_with(file), "{report}");
     assert_checks_clean(file);
-    let swapped = assert_caught("Swapped.java", "wrong-answer", 3);
+    // Right, but it answers for the start with the cat to move.
+    let swapped = variant(
+        "Right.java",
+        "Swapped.java",
+        &[(
+            "return color[(1 * n + 2) * 2];",
+            "return color[(1 * n + 2) * 2 + 1];",
+        )],
+    );
+    let swapped = assert_caught(&swapped, "wrong-answer", 3);
     assert_eq!(swapped["cause"]["kind"], "turns-swapped", "{swapped}");
     assert_the_cause_is_the_game_it_solves(&swapped, "rule first cat");
     let start = assert_caught("wrong_start.rs", "wrong-answer", 3);
@@ -226,6 +235,14 @@ fn rule_slips_are_caught_on_small_graphs() {
     assert!(provisional["cause"].is_null(), "{provisional}");
 }
 
+/// `right.py`, but it crashes on every graph of five nodes.
+fn crash_py(name: &str) -> String {
+    right_py_but(
+        name,
+        "        if len(graph) == 5:\n            raise ValueError('five nodes')\n",
+    )
+}
+
 /// `right.py` with `lines` run first on every graph (indented as the method's body).
 fn right_py_but(name: &str, lines: &str) -> String {
     let opening = "        n = len(graph)\n";
@@ -234,7 +251,7 @@ fn right_py_but(name: &str, lines: &str) -> String {
 
 #[test]
 fn crashes_loops_hogs_and_floods_are_findings() {
-    assert_caught("crash.py", "runtime-error", 5);
+    assert_caught(&crash_py("crash.py"), "runtime-error", 5);
     // Right, but it never answers on a graph of four nodes with an edge 1 -- 2.
     let forever = right_py_but(
         "forever.py",
@@ -495,7 +512,7 @@ fn kept_failures_are_tried_first_next_time() {
     let dir = std::env::temp_dir().join(format!("cmg-judge-replay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let keep = dir.to_string_lossy().into_owned();
-    let path = solution("crash.py");
+    let path = crash_py("crash_kept.py");
     let (code, first) = judge_path(&path, &["--seconds", "180", "--keep", &keep]);
     assert_eq!(code, 1, "{first}");
     assert_eq!(first["checked"]["kept"], 0, "{first}");

@@ -250,9 +250,14 @@ try {
   // A Python crash: a runtime error with its message and the solution's own frame, on
   // the graph `cmg judge` finds.
   if (wanted("crash.py")) {
-    const page = await newPage(link(fixture("crash.py"), "python"));
+    const opening = "        n = len(graph)\n";
+    const crash = fixture("right.py").replace(opening, `        if len(graph) == 5:\n            raise ValueError('five nodes')\n${opening}`);
+    check(crash !== fixture("right.py"), "the crash is put into right.py");
+    const path = join(mkdtempSync(join(tmpdir(), "cmg-judge-web-")), "crash.py");
+    writeFileSync(path, crash);
+    const page = await newPage(link(crash, "python"));
     const result = await judge(page, { seconds: 60 });
-    const native = nativeJudgeFailing("crash.py", ["--seconds", "60"]);
+    const native = nativeJudgeFailing(path, ["--seconds", "60"]);
     check(result.verdict === "runtime-error" && result.graph === JSON.stringify(native.graph), `crash.py: runtime-error on cmg judge's graph (${result.verdict}, ${result.graph})`);
     check(/File "solution.py", line \d+, in catMouseGame/.test(result.report) && result.report.includes("ValueError: five nodes"), "the error keeps its message and the solution's frame");
     await page.close();
