@@ -336,6 +336,15 @@ fn one_sided(game: &Game, one_in: u32, seed: u64) -> Game {
     Game::new(&adjacency, game.hole())
 }
 
+/// The examples whose strategies and what-ifs the tests walk: one of each outcome, and
+/// a long game.
+const EXAMPLE_GAMES: [&str; 4] = [
+    "long-game.cmg",
+    "cat-wins.cmg",
+    "leetcode-draw.cmg",
+    "leetcode-mouse.cmg",
+];
+
 /// An example's solution and start position.
 fn example_game(name: &str) -> (Solution, Position) {
     let analysis = Analysis::new(std::fs::read_to_string(example(name)).unwrap());
@@ -421,12 +430,7 @@ fn strategies_under_a_turn_limit_check() {
 
 #[test]
 fn strategies_of_the_examples_check() {
-    for name in [
-        "long-game.cmg",
-        "cat-wins.cmg",
-        "leetcode-draw.cmg",
-        "leetcode-mouse.cmg",
-    ] {
+    for name in EXAMPLE_GAMES {
         let (solution, start) = example_game(name);
         check_strategies(&solution, start);
     }
@@ -500,12 +504,7 @@ fn what_if_matches_fresh_solves_on_one_sided_games() {
 #[test]
 fn the_what_if_solves_only_the_edges_the_walks_use() {
     let mut counts = Vec::new();
-    for name in [
-        "long-game.cmg",
-        "cat-wins.cmg",
-        "leetcode-draw.cmg",
-        "leetcode-mouse.cmg",
-    ] {
+    for name in EXAMPLE_GAMES {
         let (solution, start) = example_game(name);
         let what_if = what_if(&solution, start, ALL, &AtomicBool::new(false)).unwrap();
         counts.push(format!(

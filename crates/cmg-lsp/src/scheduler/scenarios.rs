@@ -68,10 +68,11 @@ impl std::ops::Deref for Pool {
 
 impl Pool {
     fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
-        for action in scheduler.handle(event) {
-            let Some(action) = self.work.keep(action) else {
-                continue;
-            };
+        let actions = scheduler.handle(event);
+        for action in actions
+            .into_iter()
+            .filter_map(|action| self.work.keep(action))
+        {
             match action {
                 Action::Publish {
                     uri,
