@@ -404,6 +404,23 @@ async function checkHover(session, label) {
 }
 
 /**
+ * The panel closed, leetcode-draw.cmg open and its outcome, a draw, as a hint at the
+ * end of its first line: that line, or `undefined` if the hint did not come.
+ */
+async function checkOutcomeHint(session, label) {
+  const page = session.page;
+  await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
+  await page.keyboard.press("Control+j");
+  await session.open("leetcode-draw.cmg");
+  const first = await until(async () => {
+    const [line] = await session.lines("leetcode-draw.cmg");
+    return line?.text.includes("⟹ outcome: draw") ? line : undefined;
+  });
+  check(`${label}outcome hint "⟹ outcome: draw" ends line 1`, first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+  return first;
+}
+
+/**
  * What a user sees in a Dark Modern window with a working server: every diagnostic of
  * every-diagnostic.cmg in the Problems panel, the outcome hint and lens of
  * leetcode-draw.cmg, the role colours and a hover. `label` starts each check's name.
@@ -426,16 +443,8 @@ async function checkFeatures(session, label) {
     JSON.stringify(closedGot) === JSON.stringify(closedWant),
     `want ${JSON.stringify(closedWant)}\n     got  ${JSON.stringify(closedGot ?? (await problems(page, "no-game.cmg")))}`,
   );
-  await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
-  await page.keyboard.press("Control+j");
-
   // The outcome: a labelled hint at the end of the first line, and the lens.
-  await session.open("leetcode-draw.cmg");
-  const first = await until(async () => {
-    const [line] = await session.lines("leetcode-draw.cmg");
-    return line?.text.includes("⟹ outcome: draw") ? line : undefined;
-  });
-  check(`${label}outcome hint "⟹ outcome: draw" ends line 1`, first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+  const first = await checkOutcomeHint(session, label);
   if (first) {
     const hint = first.tokens.find((token) => token.text.includes("⟹ outcome"));
     const comment = first.tokens[0];
@@ -915,15 +924,7 @@ async function webScenario(browser) {
     const page = session.page;
 
     await checkProblems(session, "web: ");
-    await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
-    await page.keyboard.press("Control+j");
-
-    await session.open("leetcode-draw.cmg");
-    const first = await until(async () => {
-      const [line] = await session.lines("leetcode-draw.cmg");
-      return line?.text.includes("⟹ outcome: draw") ? line : undefined;
-    });
-    check('web: outcome hint "⟹ outcome: draw" ends line 1', first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    await checkOutcomeHint(session, "web: ");
     const roles = await until(() => roleColors(session));
     check("web: hole, mouse start, cat start and a plain id have four colours (semantic tokens)", roles !== undefined, JSON.stringify(roles));
     await checkHover(session, "web: ");
