@@ -407,18 +407,23 @@ fn a_solution_that_reads_the_order_of_the_lists_is_caught() {
     assert_eq!(json["expected"], expected);
 }
 
+/// `right.py` made to count the hole among the cat's moves.
+const HOLE_COUNTED: (&str, &str) = (
+    "left[m][c][1] = len([x for x in graph[c] if x != 0])",
+    "left[m][c][1] = len(graph[c])",
+);
+
+/// `right.cpp` made to keep its colours in an array `table` declared elsewhere.
+const COLOUR_IN_TABLE: (&str, &str) = (
+    "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
+    "vector<int> left(n * n * 2, 0);\n        int* color = table;",
+);
+
 /// The hole counted among the cat's moves (it is never forced out beside it): the cause
 /// is named, checked on every graph it ran.
 #[test]
 fn the_hole_counted_among_the_cats_moves_is_named() {
-    let path = variant(
-        "right.py",
-        "hole_counted.py",
-        &[(
-            "left[m][c][1] = len([x for x in graph[c] if x != 0])",
-            "left[m][c][1] = len(graph[c])",
-        )],
-    );
+    let path = variant("right.py", "hole_counted.py", &[HOLE_COUNTED]);
     let (code, json) = judge_path(&path, &["--seconds", "180"]);
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["cause"]["kind"], "hole-counted", "{json}");
@@ -433,10 +438,7 @@ fn the_cat_in_the_hole_as_the_language_states_it_is_named_with_its_rule() {
         "right.py",
         "cat_enters_holes.py",
         &[
-            (
-                "left[m][c][1] = len([x for x in graph[c] if x != 0])",
-                "left[m][c][1] = len(graph[c])",
-            ),
+            HOLE_COUNTED,
             ("for c in range(1, n):", "for c in range(n):"),
             (
                 "                color[0][c][t] = MOUSE\n                queue.append((0, c, t))\n",
@@ -463,10 +465,7 @@ fn a_member_table_without_an_initialiser_passes() {
         "member_table.cpp",
         &[
             ("public:\n", "public:\n    int table[50 * 50 * 2];\n"),
-            (
-                "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
-                "vector<int> left(n * n * 2, 0);\n        int* color = table;",
-            ),
+            COLOUR_IN_TABLE,
         ],
     );
     let (code, json) = judge_path(&path, &["--seconds", "180", "--graphs", "3000"]);
@@ -488,10 +487,7 @@ fn state_kept_between_graphs_is_reported_as_a_sequence() {
                 "class Solution {",
                 "int table[50 * 50 * 2];\nclass Solution {",
             ),
-            (
-                "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
-                "vector<int> left(n * n * 2, 0);\n        int* color = table;",
-            ),
+            COLOUR_IN_TABLE,
         ],
     );
     let (code, json) = judge_path(&path, &["--seconds", "180"]);
