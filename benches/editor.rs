@@ -77,13 +77,10 @@ fn bench_features(c: &mut Criterion) {
     let mut group = c.benchmark_group("features_2000_nodes");
     let text = common::random_cmg(2000, 10000, 7);
     let analysis = Analysis::new(&text);
-    let solved = analysis.game().and_then(|game| {
-        cmg_core::explain::solve_and_explain(
-            &game,
-            cmg_core::explain::WhatIfBudget::Editor,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-    });
+    let solved = cmg_core::explain::solve_and_explain_analysis(
+        &analysis,
+        cmg_core::explain::WhatIfBudget::Editor,
+    );
     let solution = solved.as_ref().map(|solved| &*solved.solution);
     let offset = text.len() as u32 / 2;
     group.bench_function("inlay_hints", |b| {

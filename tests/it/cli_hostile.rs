@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::hostile;
+use crate::common::temp_dir::TempDir;
 
 /// Runs `cmg` with `stdin`, without colour; exit code, stdout and stderr as bytes.
 fn run(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, Vec<u8>) {
@@ -33,30 +34,6 @@ fn run(args: &[&str], stdin: &[u8]) -> (i32, Vec<u8>, Vec<u8>) {
     )
 }
 
-/// A folder of its own, removed at the end.
-struct TempDir(std::path::PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("cmg-hostile-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-
-    fn file(&self, name: &str, text: &[u8]) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.to_str().unwrap().to_owned()
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// The first character a terminal would act on: C0 controls other than tab and line
 /// feed, DEL, C1 controls.
 fn first_control(output: &[u8]) -> Option<(usize, char)> {
@@ -72,19 +49,19 @@ const ESCAPES: &str =
 
 #[test]
 fn no_control_character_from_a_file_reaches_the_terminal() {
-    let dir = TempDir::new("escapes");
+    let dir = TempDir::new("hostile-escapes");
     let broken = format!("0 -- 1 -- 2\n3 -- {ESCAPES}\nnode 1 \"{ESCAPES}\"\nnode 1 \"again\"\n");
-    let path = dir.file("broken.cmg", broken.as_bytes());
+    let path = dir.write("broken.cmg", broken.as_bytes());
     // A clean file that needs formatting: `fmt --check` prints its diff.
     let unformatted = format!("0--1--2 # {ESCAPES}\n");
-    let unformatted = dir.file("unformatted.cmg", unformatted.as_bytes());
+    let unformatted = dir.write("unformatted.cmg", unformatted.as_bytes());
     // A file name from a walked folder is the file's author's choice too.
-    let named = TempDir::new("escape-names");
-    named.file(
+    let named = TempDir::new("hostile-escape-names");
+    named.write(
         &format!("a{ESCAPES}.cmg").replace(['\0', '/'], ""),
         b"3 -- 3\n",
     );
-    let named_dir = named.0.to_str().unwrap();
+    let named_dir = named.path().to_str().unwrap();
     for args in [
         vec!["check", path.as_str()],
         vec!["check", "--quiet", "-"],
@@ -177,8 +154,8 @@ fn only_regular_files_and_standard_input_are_read_and_at_most_the_limit() {
     assert_eq!(code, 2);
     assert!(String::from_utf8_lossy(&stderr).contains("not a regular file"));
 
-    let dir = TempDir::new("fifo");
-    let fifo = dir.0.join("pipe.cmg");
+    let dir = TempDir::new("hostile-fifo");
+    let fifo = dir.join("pipe.cmg");
     assert!(Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -195,7 +172,7 @@ fn only_regular_files_and_standard_input_are_read_and_at_most_the_limit() {
     // One byte over the limit, from a file and from standard input.
     let limit = 8 << 20;
     let over = vec![b'\n'; limit + 1];
-    let big = dir.file("big.cmg", &over);
+    let big = dir.write("big.cmg", &over);
     for (args, input) in [
         (vec!["check", big.as_str()], &b""[..]),
         (vec!["check", "-"], &over[..]),
@@ -240,8 +217,8 @@ fn common_slips_get_a_suggestion() {
 
 #[test]
 fn a_folder_without_cmg_files_is_said() {
-    let dir = TempDir::new("empty");
-    let (code, _, stderr) = run(&["check", dir.0.to_str().unwrap()], b"");
+    let dir = TempDir::new("hostile-empty");
+    let (code, _, stderr) = run(&["check", dir.path().to_str().unwrap()], b"");
     assert_eq!(code, 0);
     assert!(String::from_utf8_lossy(&stderr).contains("no .cmg file found"));
 }
@@ -343,8 +320,8 @@ fn man_into_a_closed_pipe_is_not_an_error() {
 
 #[test]
 fn view_exports_to_standard_output_for_a_dash() {
-    let dir = TempDir::new("export-dash");
-    let path = dir.file("game.cmg", b"0 -- 1 -- 2\n");
+    let dir = TempDir::new("hostile-export-dash");
+    let path = dir.write("game.cmg", b"0 -- 1 -- 2\n");
     let (code, stdout, _) = run(&["view", "--export", "-", path.as_str()], b"");
     assert_eq!(code, 0);
     assert!(String::from_utf8(stdout).unwrap().starts_with("<svg"));

@@ -1,14 +1,13 @@
 //! `cmg view`: the SVG export, the served page and scene, and usage errors.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::io::BufRead;
+use std::process::{Command, Stdio};
 
 use assert_cmd::cargo::CommandCargoExt;
 
 // Shared with the command-line tests; this file uses only some of it.
 use crate::common::examples;
+use crate::common::view::{events, get, serve};
 use examples::example;
 
 /// A graph beyond what the view draws is refused, never exported as a picture of the
@@ -157,53 +156,10 @@ fn following_standard_input_is_a_usage_error() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("give a path"));
 }
 
-/// Kills the server when the test ends, however it ends.
-struct Served(Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn get(port: u16, path: &str) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    response
-}
-
 #[test]
 fn serves_the_page_the_scene_and_its_events_on_localhost() {
-    let child = Command::cargo_bin("cmg")
-        .unwrap()
-        .args(["view", &example("long-game.cmg"), "--no-open"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut served = Served(child);
-    let mut line = String::new();
-    BufReader::new(served.0.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|word| word.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let port: u16 = url
-        .trim_start_matches("http://127.0.0.1:")
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
+    let served = serve(std::path::Path::new(&example("long-game.cmg")));
+    let port = served.port;
 
     let page = get(port, "/");
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
@@ -239,16 +195,7 @@ fn serves_the_page_the_scene_and_its_events_on_localhost() {
     }
 
     // The event stream starts with the current scene at once.
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-    )
-    .unwrap();
-    let mut reader = BufReader::new(stream);
+    let mut reader = events(port);
     let mut lines = Vec::new();
     while !lines.iter().any(|l: &String| l.starts_with("data: ")) {
         let mut line = String::new();

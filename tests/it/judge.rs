@@ -210,7 +210,16 @@ fn rule_slips_are_caught_on_small_graphs() {
     let file = hole["cmg"].as_str().unwrap();
     assert!(report.ends_with(file), "{report}");
     assert_checks_clean(file);
-    let swapped = assert_caught("Swapped.java", "wrong-answer", 3);
+    // Right, but it answers for the start with the cat to move.
+    let swapped = variant(
+        "Right.java",
+        "Swapped.java",
+        &[(
+            "return color[(1 * n + 2) * 2];",
+            "return color[(1 * n + 2) * 2 + 1];",
+        )],
+    );
+    let swapped = assert_caught(&swapped, "wrong-answer", 3);
     assert_eq!(swapped["cause"]["kind"], "turns-swapped", "{swapped}");
     assert_the_cause_is_the_game_it_solves(&swapped, "rule first cat");
     let start = assert_caught("wrong_start.rs", "wrong-answer", 3);
@@ -226,6 +235,14 @@ fn rule_slips_are_caught_on_small_graphs() {
     assert!(provisional["cause"].is_null(), "{provisional}");
 }
 
+/// `right.py`, but it crashes on every graph of five nodes.
+fn crash_py(name: &str) -> String {
+    right_py_but(
+        name,
+        "        if len(graph) == 5:\n            raise ValueError('five nodes')\n",
+    )
+}
+
 /// `right.py` with `lines` run first on every graph (indented as the method's body).
 fn right_py_but(name: &str, lines: &str) -> String {
     let opening = "        n = len(graph)\n";
@@ -234,7 +251,7 @@ fn right_py_but(name: &str, lines: &str) -> String {
 
 #[test]
 fn crashes_loops_hogs_and_floods_are_findings() {
-    assert_caught("crash.py", "runtime-error", 5);
+    assert_caught(&crash_py("crash.py"), "runtime-error", 5);
     // Right, but it never answers on a graph of four nodes with an edge 1 -- 2.
     let forever = right_py_but(
         "forever.py",
@@ -390,18 +407,23 @@ fn a_solution_that_reads_the_order_of_the_lists_is_caught() {
     assert_eq!(json["expected"], expected);
 }
 
+/// `right.py` made to count the hole among the cat's moves.
+const HOLE_COUNTED: (&str, &str) = (
+    "left[m][c][1] = len([x for x in graph[c] if x != 0])",
+    "left[m][c][1] = len(graph[c])",
+);
+
+/// `right.cpp` made to keep its colours in an array `table` declared elsewhere.
+const COLOUR_IN_TABLE: (&str, &str) = (
+    "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
+    "vector<int> left(n * n * 2, 0);\n        int* color = table;",
+);
+
 /// The hole counted among the cat's moves (it is never forced out beside it): the cause
 /// is named, checked on every graph it ran.
 #[test]
 fn the_hole_counted_among_the_cats_moves_is_named() {
-    let path = variant(
-        "right.py",
-        "hole_counted.py",
-        &[(
-            "left[m][c][1] = len([x for x in graph[c] if x != 0])",
-            "left[m][c][1] = len(graph[c])",
-        )],
-    );
+    let path = variant("right.py", "hole_counted.py", &[HOLE_COUNTED]);
     let (code, json) = judge_path(&path, &["--seconds", "180"]);
     assert_eq!(code, 1, "{json}");
     assert_eq!(json["cause"]["kind"], "hole-counted", "{json}");
@@ -416,10 +438,7 @@ fn the_cat_in_the_hole_as_the_language_states_it_is_named_with_its_rule() {
         "right.py",
         "cat_enters_holes.py",
         &[
-            (
-                "left[m][c][1] = len([x for x in graph[c] if x != 0])",
-                "left[m][c][1] = len(graph[c])",
-            ),
+            HOLE_COUNTED,
             ("for c in range(1, n):", "for c in range(n):"),
             (
                 "                color[0][c][t] = MOUSE\n                queue.append((0, c, t))\n",
@@ -446,10 +465,7 @@ fn a_member_table_without_an_initialiser_passes() {
         "member_table.cpp",
         &[
             ("public:\n", "public:\n    int table[50 * 50 * 2];\n"),
-            (
-                "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
-                "vector<int> left(n * n * 2, 0);\n        int* color = table;",
-            ),
+            COLOUR_IN_TABLE,
         ],
     );
     let (code, json) = judge_path(&path, &["--seconds", "180", "--graphs", "3000"]);
@@ -471,10 +487,7 @@ fn state_kept_between_graphs_is_reported_as_a_sequence() {
                 "class Solution {",
                 "int table[50 * 50 * 2];\nclass Solution {",
             ),
-            (
-                "vector<int> color(n * n * 2, 0), left(n * n * 2, 0);",
-                "vector<int> left(n * n * 2, 0);\n        int* color = table;",
-            ),
+            COLOUR_IN_TABLE,
         ],
     );
     let (code, json) = judge_path(&path, &["--seconds", "180"]);
@@ -495,7 +508,7 @@ fn kept_failures_are_tried_first_next_time() {
     let dir = std::env::temp_dir().join(format!("cmg-judge-replay-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let keep = dir.to_string_lossy().into_owned();
-    let path = solution("crash.py");
+    let path = crash_py("crash_kept.py");
     let (code, first) = judge_path(&path, &["--seconds", "180", "--keep", &keep]);
     assert_eq!(code, 1, "{first}");
     assert_eq!(first["checked"]["kept"], 0, "{first}");

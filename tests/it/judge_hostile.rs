@@ -1120,7 +1120,13 @@ fn keep_numbers_on_after_the_files_already_there() {
     for (name, text) in mine {
         std::fs::write(keep.join(name), text).unwrap();
     }
-    let crash = fixture("crash.py");
+    let crash = variant(
+        &scratch,
+        "right.py",
+        "crash.py",
+        "",
+        "if len(graph) == 5:\n    raise ValueError('five nodes')\n",
+    );
     let run = judge(
         &scratch,
         &[

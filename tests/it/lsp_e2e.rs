@@ -44,7 +44,7 @@ async fn a_session_from_initialize_to_exit() {
         .find('5')
         .unwrap() as u32;
     let hover = client
-        .call("textDocument/hover", json!({"textDocument": {"uri": URI}, "position": {"line": hover_line, "character": column}}))
+        .call_at("textDocument/hover", URI, hover_line, column)
         .await;
     let markdown = hover["contents"]["value"].as_str().unwrap();
     assert!(markdown.contains("**node 5**"), "{markdown}");

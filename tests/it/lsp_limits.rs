@@ -77,12 +77,7 @@ async fn a_document_above_the_size_limit_gets_one_diagnostic_and_nothing_else() 
         message.contains("above the analysis limit of 1000 bytes"),
         "{message}"
     );
-    let hover = client
-        .call(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}),
-        )
-        .await;
+    let hover = client.call_at("textDocument/hover", URI, 0, 0).await;
     assert_eq!(hover, Value::Null);
     let symbols = client.call_on("textDocument/documentSymbol", URI).await;
     assert_eq!(symbols, Value::Null);
@@ -151,12 +146,7 @@ async fn a_slow_analysis_does_not_hold_up_requests() {
         )
         .await;
     // A request about another file is answered meanwhile.
-    let hover = client
-        .call(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": small}, "position": {"line": 0, "character": 5}}),
-        )
-        .await;
+    let hover = client.call_at("textDocument/hover", small, 0, 5).await;
     assert!(hover["contents"]["value"]
         .as_str()
         .unwrap()

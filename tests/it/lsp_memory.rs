@@ -94,12 +94,7 @@ async fn sixty_documents_share_a_small_budget_and_each_still_answers() {
     initialized(&mut client, &settings).await;
     let texts = open_all(&mut client, 60, &settings).await;
     for (i, text) in texts.iter().enumerate() {
-        let hover = client
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri(i)}, "position": {"line": 1, "character": 0}}),
-            )
-            .await;
+        let hover = client.call_at("textDocument/hover", &uri(i), 1, 0).await;
         let shown = hover["contents"]["value"].as_str().unwrap_or_default();
         assert!(shown.contains("node 0"), "document {i} answered {hover}");
         // The hover is of this text: node 0's neighbours in it, in its order.
@@ -131,12 +126,7 @@ async fn sixty_documents_share_a_small_budget_and_each_still_answers() {
     }
     // Wait for any publication the solves of the rebuilt documents send, then check
     // every publication of every document.
-    let probe = client
-        .call(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri(0)}, "position": {"line": 1, "character": 0}}),
-        )
-        .await;
+    let probe = client.call_at("textDocument/hover", &uri(0), 1, 0).await;
     assert!(!probe.is_null());
     for (i, text) in texts.iter().enumerate() {
         let expected = expected_diagnostics(&uri(i), text, &settings);
@@ -206,12 +196,7 @@ async fn under_an_address_space_limit_the_server_refuses_instead_of_aborting() {
     for (i, text) in small.iter().enumerate() {
         first_publication_is_right(&mut client, i, text, &settings).await;
     }
-    let hover = client
-        .call(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri(0)}, "position": {"line": 1, "character": 0}}),
-        )
-        .await;
+    let hover = client.call_at("textDocument/hover", &uri(0), 1, 0).await;
     assert!(!hover.is_null(), "{hover}");
     client.call("shutdown", Value::Null).await;
     client.notify("exit", Value::Null).await;
@@ -266,12 +251,7 @@ async fn dense_documents_open_and_closed(
     // refused while the others' memory could not be let go yet (their publications
     // under way, which a loaded machine makes slow).
     for copy in [0, copies / 2, copies - 1] {
-        let hover = client
-            .call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri(copy)}, "position": {"line": 1, "character": 0}}),
-            )
-            .await;
+        let hover = client.call_at("textDocument/hover", &uri(copy), 1, 0).await;
         assert!(!hover.is_null(), "copy {copy}: {hover}");
     }
     let peak = peak_resident_kib(pid) / 1024;

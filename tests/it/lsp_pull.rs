@@ -365,7 +365,7 @@ async fn a_workspace_pull_covers_closed_files_and_open_edits_then_answers_unchan
 async fn a_closed_file_whose_solve_does_not_fit_the_budget_says_so() {
     let folder = TempDir::new("workspace-budget");
     let path: String = (0..400).map(|i| format!("{} -- {}\n", i, i + 1)).collect();
-    folder.write("long.cmg", &format!("{path}expect cat\n"));
+    folder.write("long.cmg", format!("{path}expect cat\n"));
     let (_child, mut client, _) =
         start_in_workspace(&folder, json!({"solver": {"maxMemoryMiB": 1}})).await;
     let report = client

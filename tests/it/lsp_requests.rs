@@ -101,12 +101,7 @@ async fn cut_references_say_so_in_a_message_and_cut_highlights_in_the_log() {
     with_context["context"] = json!({"includeDeclaration": true});
     let references = client.call("textDocument/references", with_context).await;
     assert_eq!(references.as_array().unwrap().len(), 10_000);
-    client
-        .call(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}}),
-        )
-        .await;
+    client.call_at("textDocument/hover", URI, 0, 0).await;
     let shown: Vec<&Value> = client
         .notifications
         .iter()

@@ -336,6 +336,15 @@ fn one_sided(game: &Game, one_in: u32, seed: u64) -> Game {
     Game::new(&adjacency, game.hole())
 }
 
+/// The examples whose strategies and what-ifs the tests walk: one of each outcome, and
+/// a long game.
+const EXAMPLE_GAMES: [&str; 4] = [
+    "long-game.cmg",
+    "cat-wins.cmg",
+    "leetcode-draw.cmg",
+    "leetcode-mouse.cmg",
+];
+
 /// An example's solution and start position.
 fn example_game(name: &str) -> (Solution, Position) {
     let analysis = Analysis::new(std::fs::read_to_string(example(name)).unwrap());
@@ -421,12 +430,7 @@ fn strategies_under_a_turn_limit_check() {
 
 #[test]
 fn strategies_of_the_examples_check() {
-    for name in [
-        "long-game.cmg",
-        "cat-wins.cmg",
-        "leetcode-draw.cmg",
-        "leetcode-mouse.cmg",
-    ] {
+    for name in EXAMPLE_GAMES {
         let (solution, start) = example_game(name);
         check_strategies(&solution, start);
     }
@@ -464,6 +468,17 @@ fn assert_fresh(game: &Game, edge: &cmg_solve::EdgeOutcome, context: &str) {
     );
 }
 
+/// Every edge of the what-if of `game` from the start, against a fresh solve; the number
+/// of edges it spared a solve of their own.
+fn assert_every_edge_fresh(game: &Game, context: &str) -> usize {
+    let solution = solve(game);
+    let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
+    for edge in &what_if.edges {
+        assert_fresh(game, edge, context);
+    }
+    what_if.edges.len() - what_if.solved
+}
+
 /// The what-if's reuse of work holds on one-sided games too, where a player's only move
 /// may go along an edge that the other direction does not mirror: every edge's outcome
 /// is a fresh solve's.
@@ -478,12 +493,7 @@ fn what_if_matches_fresh_solves_on_one_sided_games() {
     for seed in 0..count {
         let symmetric = random_graph(4 + seed as usize % 9, 2 + seed as usize % 3, 0x51de + seed);
         let game = one_sided(&symmetric, 3, seed);
-        let solution = solve(&game);
-        let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
-        for edge in &what_if.edges {
-            assert_fresh(&game, edge, &format!("seed {seed}"));
-        }
-        spared += what_if.edges.len() - what_if.solved;
+        spared += assert_every_edge_fresh(&game, &format!("seed {seed}"));
     }
     assert!(spared > 0, "no work was reused");
 }
@@ -494,12 +504,7 @@ fn what_if_matches_fresh_solves_on_one_sided_games() {
 #[test]
 fn the_what_if_solves_only_the_edges_the_walks_use() {
     let mut counts = Vec::new();
-    for name in [
-        "long-game.cmg",
-        "cat-wins.cmg",
-        "leetcode-draw.cmg",
-        "leetcode-mouse.cmg",
-    ] {
+    for name in EXAMPLE_GAMES {
         let (solution, start) = example_game(name);
         let what_if = what_if(&solution, start, ALL, &AtomicBool::new(false)).unwrap();
         counts.push(format!(
@@ -548,12 +553,7 @@ fn what_if_matches_fresh_solves_under_a_turn_limit() {
         let unlimited = solve(&game).moves_to_end(start()).unwrap_or(4);
         for limit in [1, 2, 3, unlimited.saturating_sub(1).max(1), unlimited + 1] {
             let game = limited(&game, limit);
-            let solution = solve(&game);
-            let what_if = what_if(&solution, start(), ALL, &AtomicBool::new(false)).unwrap();
-            for edge in &what_if.edges {
-                assert_fresh(&game, edge, &format!("limit {limit}"));
-            }
-            spared += what_if.edges.len() - what_if.solved;
+            spared += assert_every_edge_fresh(&game, &format!("limit {limit}"));
         }
     }
     assert!(spared > 0, "spared {spared}");

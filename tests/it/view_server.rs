@@ -5,83 +5,15 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
 
-/// The server, killed when the test ends however it ends, with its port and stderr.
-struct Served {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(file: &Path) -> Served {
-    let mut child = Command::cargo_bin("cmg")
-        .unwrap()
-        .arg("view")
-        .arg(file)
-        .arg("--no-open")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .split_whitespace()
-        .find_map(|word| word.strip_prefix("http://127.0.0.1:"))
-        .and_then(|rest| rest.trim_end_matches('/').parse().ok())
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    Served { child, port }
-}
-
-/// A folder of its own under the target dir, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let path = std::env::temp_dir().join(format!("cmg-view-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).unwrap();
-        TempDir(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use crate::common::temp_dir::TempDir;
+use crate::common::view::{connect, events, exchange, serve};
 
 const GAME: &str = "0 -- 1 -- 2\n";
-
-fn connect(port: u16) -> TcpStream {
-    let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .unwrap();
-    stream
-}
-
-/// Sends `request` as is and reads the whole answer (the server closes after it).
-fn exchange(port: u16, request: &str) -> String {
-    let mut stream = connect(port);
-    stream.write_all(request.as_bytes()).unwrap();
-    let mut response = Vec::new();
-    let _ = stream.read_to_end(&mut response);
-    String::from_utf8_lossy(&response).into_owned()
-}
 
 fn get_with_host(port: u16, method: &str, path: &str, host: &str) -> String {
     exchange(
@@ -96,8 +28,8 @@ fn status(response: &str) -> &str {
 
 #[test]
 fn only_its_own_host_and_get_or_head_are_answered() {
-    let dir = TempDir::new("host");
-    let file = dir.0.join("game.cmg");
+    let dir = TempDir::new("view-host");
+    let file = dir.join("game.cmg");
     std::fs::write(&file, GAME).unwrap();
     let served = serve(&file);
     let port = served.port;
@@ -137,8 +69,8 @@ fn only_its_own_host_and_get_or_head_are_answered() {
 
 #[test]
 fn oversized_and_half_sent_requests_do_not_hold_the_server() {
-    let dir = TempDir::new("limits");
-    let file = dir.0.join("game.cmg");
+    let dir = TempDir::new("view-limits");
+    let file = dir.join("game.cmg");
     std::fs::write(&file, GAME).unwrap();
     let served = serve(&file);
     let port = served.port;
@@ -212,13 +144,7 @@ fn oversized_and_half_sent_requests_do_not_hold_the_server() {
 
 /// Opens the event stream and reads up to its first scene.
 fn follow(port: u16) -> (BufReader<TcpStream>, String) {
-    let mut stream = connect(port);
-    write!(
-        stream,
-        "GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-    )
-    .unwrap();
-    let mut reader = BufReader::new(stream);
+    let mut reader = events(port);
     let mut head = String::new();
     reader.read_line(&mut head).unwrap();
     if !head.starts_with("HTTP/1.1 200") {
@@ -242,8 +168,8 @@ fn next_scene(reader: &mut BufReader<TcpStream>) -> String {
 
 #[test]
 fn a_closed_page_frees_its_slot_at_once_and_a_full_house_says_retry() {
-    let dir = TempDir::new("slots");
-    let file = dir.0.join("game.cmg");
+    let dir = TempDir::new("view-slots");
+    let file = dir.join("game.cmg");
     std::fs::write(&file, GAME).unwrap();
     let served = serve(&file);
     let port = served.port;
@@ -291,11 +217,11 @@ fn wait_for(reader: &mut BufReader<TcpStream>, text: &str) {
 
 #[test]
 fn a_symlinked_file_is_followed_through_its_target() {
-    let dir = TempDir::new("link");
-    std::fs::create_dir_all(dir.0.join("real")).unwrap();
-    let target = dir.0.join("real/game.cmg");
+    let dir = TempDir::new("view-link");
+    std::fs::create_dir_all(dir.join("real")).unwrap();
+    let target = dir.join("real/game.cmg");
     std::fs::write(&target, GAME).unwrap();
-    let link = dir.0.join("link.cmg");
+    let link = dir.join("link.cmg");
     std::os::unix::fs::symlink(&target, &link).unwrap();
     let served = serve(&link);
     let (mut events, first) = follow(served.port);
@@ -307,8 +233,8 @@ fn a_symlinked_file_is_followed_through_its_target() {
 
 #[test]
 fn a_fifo_or_a_huge_file_in_its_place_is_refused_and_following_goes_on() {
-    let dir = TempDir::new("fifo");
-    let file = dir.0.join("game.cmg");
+    let dir = TempDir::new("view-fifo");
+    let file = dir.join("game.cmg");
     std::fs::write(&file, GAME).unwrap();
     let served = serve(&file);
     let (mut events, _) = follow(served.port);
@@ -336,8 +262,8 @@ fn a_fifo_or_a_huge_file_in_its_place_is_refused_and_following_goes_on() {
 /// file is back, its scene shows without the note. The tab's title names the file.
 #[test]
 fn a_deleted_file_is_said_to_be_gone_and_taken_up_again_when_back() {
-    let dir = TempDir::new("gone");
-    let file = dir.0.join("game <1>.cmg");
+    let dir = TempDir::new("view-gone");
+    let file = dir.join("game <1>.cmg");
     std::fs::write(&file, GAME).unwrap();
     let served = serve(&file);
     let ours = format!("127.0.0.1:{}", served.port);
@@ -367,8 +293,8 @@ fn a_deleted_file_is_said_to_be_gone_and_taken_up_again_when_back() {
 
 #[test]
 fn a_link_to_a_device_is_refused_at_start() {
-    let dir = TempDir::new("device");
-    let link = dir.0.join("zero.cmg");
+    let dir = TempDir::new("view-device");
+    let link = dir.join("zero.cmg");
     std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
     let output = Command::cargo_bin("cmg")
         .unwrap()

@@ -26,6 +26,14 @@ const browserPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const artifacts = join(target, "artifacts");
 mkdirSync(artifacts, { recursive: true });
 const fixture = (name) => readFileSync(join(root, "tests/judge", name), "utf8");
+/** The solution `base` of tests/judge/ with `from` made `to` (which must change it), and its path as `name` in a folder of its own, for `cmg judge`. */
+const variant = (base, name, from, to) => {
+  const code = fixture(base).replace(from, to);
+  check(code !== fixture(base), `${name} is made from ${base}`);
+  const path = join(mkdtempSync(join(tmpdir(), "cmg-judge-web-")), name);
+  writeFileSync(path, code);
+  return { code, path };
+};
 
 let failures = 0;
 function check(condition, what) {
@@ -250,9 +258,11 @@ try {
   // A Python crash: a runtime error with its message and the solution's own frame, on
   // the graph `cmg judge` finds.
   if (wanted("crash.py")) {
-    const page = await newPage(link(fixture("crash.py"), "python"));
+    const opening = "        n = len(graph)\n";
+    const crash = variant("right.py", "crash.py", opening, `        if len(graph) == 5:\n            raise ValueError('five nodes')\n${opening}`);
+    const page = await newPage(link(crash.code, "python"));
     const result = await judge(page, { seconds: 60 });
-    const native = nativeJudgeFailing("crash.py", ["--seconds", "60"]);
+    const native = nativeJudgeFailing(crash.path, ["--seconds", "60"]);
     check(result.verdict === "runtime-error" && result.graph === JSON.stringify(native.graph), `crash.py: runtime-error on cmg judge's graph (${result.verdict}, ${result.graph})`);
     check(/File "solution.py", line \d+, in catMouseGame/.test(result.report) && result.report.includes("ValueError: five nodes"), "the error keeps its message and the solution's frame");
     await page.close();
@@ -274,13 +284,10 @@ try {
   // A Python search cut off after n turns (limit_2n.py with n for 2n): caught on the
   // graph `cmg judge` catches it on, the smallest it fails.
   if (wanted("limit_n.py")) {
-    const code = fixture("limit_2n.py").replace("if turn == 2 * n:", "if turn == n:");
-    check(code !== fixture("limit_2n.py"), "the limit of limit_2n.py is made n turns");
-    const file = join(mkdtempSync(join(tmpdir(), "cmg-judge-web-")), "limit_n.py");
-    writeFileSync(file, code);
-    const page = await newPage(link(code, "python"));
+    const limited = variant("limit_2n.py", "limit_n.py", "if turn == 2 * n:", "if turn == n:");
+    const page = await newPage(link(limited.code, "python"));
     const result = await judge(page, { seconds: 120 });
-    const native = nativeJudgeFailing(file, ["--seconds", "120"]);
+    const native = nativeJudgeFailing(limited.path, ["--seconds", "120"]);
     check(result.verdict === "wrong-answer" && result.nodes === String(native.graph.length), `a Python n-turn limit: wrong answer on ${native.graph.length} nodes, as cmg judge says (${result.verdict}, ${result.nodes})`);
     check(result.graph === JSON.stringify(native.graph), `the same counterexample as cmg judge (${result.graph} vs ${JSON.stringify(native.graph)})`);
     const solved = nativeSolve(JSON.parse(result.graph || "[]"));

@@ -126,6 +126,15 @@ pub fn solve_and_explain(game: &Game, budget: WhatIfBudget, cancel: &AtomicBool)
     solve_and_explain_with(game, cmg_solve::Config::default(), budget, cancel)
 }
 
+/// The game of `analysis` solved and explained with nothing to cancel it: for tests,
+/// benchmarks and fixtures; `None` for a text without a game.
+pub fn solve_and_explain_analysis(
+    analysis: &crate::analysis::Analysis,
+    budget: WhatIfBudget,
+) -> Option<Solved> {
+    solve_and_explain(&analysis.game()?, budget, &AtomicBool::new(false))
+}
+
 /// [`solve_and_explain`] with the solver's engine and threads set by `config` (the
 /// server leaves a core to the keystroke path).
 pub fn solve_and_explain_with(

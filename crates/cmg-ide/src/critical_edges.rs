@@ -77,23 +77,15 @@ fn operator_end(text: &str, range: cmg_syntax::TextRange) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::AtomicBool;
-
     use cmg_core::analysis::Analysis;
-    use cmg_core::explain::solve_and_explain;
+    use cmg_core::explain::solve_and_explain_analysis;
 
     use super::critical_edge_hints;
 
     /// The hints as `text‸ label`, one per line, with their tooltips.
     fn marked(text: &str) -> String {
         let analysis = Analysis::new(text);
-        let solved = analysis.game().and_then(|game| {
-            solve_and_explain(
-                &game,
-                cmg_core::explain::WhatIfBudget::Editor,
-                &AtomicBool::new(false),
-            )
-        });
+        let solved = solve_and_explain_analysis(&analysis, cmg_core::explain::WhatIfBudget::Editor);
         critical_edge_hints(&analysis, solved.as_ref())
             .iter()
             .map(|hint| {

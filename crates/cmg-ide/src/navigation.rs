@@ -145,12 +145,7 @@ fn row_of(analysis: &Analysis, mention: &Mention) -> Option<usize> {
     if mention.kind == MentionKind::ListIndex {
         return None;
     }
-    let lists = analysis
-        .parse
-        .file
-        .statements
-        .get(mention.statement as usize)?
-        .adjacency_lists()?;
+    let lists = analysis.parse.file.adjacency_lists(mention.statement)?;
     let row = lists
         .partition_point(|list| list.range.start <= mention.range.start)
         .checked_sub(1)

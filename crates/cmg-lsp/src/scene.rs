@@ -19,6 +19,7 @@ use tower_lsp_server::ls_types::{TextDocumentIdentifier, Uri};
 
 use super::context::Context;
 use super::documents::Needs;
+use super::snapshot::Snapshot;
 use cmg_core::explain::WhatIfState;
 use cmg_core::model::Graph;
 use cmg_ide::view::{
@@ -66,7 +67,7 @@ pub(crate) async fn handle_scene(
     params: SceneParams,
 ) -> Result<Option<SceneResponse>> {
     let uri = params.text_document.uri;
-    let Some(snapshot) = context.current(&uri, Needs::Analysis).await? else {
+    let Some(snapshot) = current_version(context, SCENE_METHOD, &uri, params.version).await? else {
         return Ok(None);
     };
     let version = snapshot.version;
@@ -76,7 +77,6 @@ pub(crate) async fn handle_scene(
             .solution
             .as_ref()
             .is_some_and(|solved| solved.what_if == WhatIfState::Pending);
-    check_version(SCENE_METHOD, version, params.version)?;
     let document = layouts.document(&uri);
     // Queued before waiting for the turn, so that a newer version's request stops
     // this one even while it waits.
@@ -285,16 +285,26 @@ impl LastLayout {
     }
 }
 
-/// A request made for another version than the document's is refused with
+/// The snapshot of `uri` once analysed; `None` for a document that is not open. A
+/// request made for another version than the document's (`wanted`) is refused with
 /// `ContentModified` rather than answered from other text.
-fn check_version(method: &str, version: i32, wanted: Option<i32>) -> Result<()> {
+async fn current_version(
+    context: &Context,
+    method: &str,
+    uri: &Uri,
+    wanted: Option<i32>,
+) -> Result<Option<Snapshot>> {
+    let Some(snapshot) = context.current(uri, Needs::Analysis).await? else {
+        return Ok(None);
+    };
+    let version = snapshot.version;
     match wanted {
         Some(wanted) if wanted != version => Err(Error {
             code: ErrorCode::ServerError(CONTENT_MODIFIED),
             message: format!("{method}: the document is at version {version}, not {wanted}").into(),
             data: None,
         }),
-        _ => Ok(()),
+        _ => Ok(Some(snapshot)),
     }
 }
 
@@ -328,11 +338,10 @@ pub(crate) async fn handle_slice(
     params: SliceParams,
 ) -> Result<Option<SliceResponse>> {
     let uri = params.text_document.uri;
-    let Some(snapshot) = context.current(&uri, Needs::Analysis).await? else {
+    let Some(snapshot) = current_version(context, SLICE_METHOD, &uri, params.version).await? else {
         return Ok(None);
     };
     let version = snapshot.version;
-    check_version(SLICE_METHOD, version, params.version)?;
     let turn = parse_turn(&params.turn).ok_or_else(|| {
         Error::invalid_params(format!(
             "cmg/slice: turn must be \"mouse\" or \"cat\", not {:?}",

@@ -168,6 +168,16 @@ impl<R: tokio::io::AsyncRead + Unpin, W: AsyncWrite + Unpin> LspClient<R, W> {
             .await
     }
 
+    /// [`call`](Self::call) for a request at a position of the document `uri`, such as
+    /// a hover.
+    pub async fn call_at(&mut self, method: &str, uri: &str, line: u32, character: u32) -> Value {
+        self.call(
+            method,
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+        .await
+    }
+
     pub async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
             .await;

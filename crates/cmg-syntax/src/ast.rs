@@ -20,6 +20,14 @@ pub struct Statement {
     pub kind: StatementKind,
 }
 
+impl SourceFile {
+    /// The lists of the adjacency literal that is statement `index`; `None` for a
+    /// statement of another kind or one past the end.
+    pub fn adjacency_lists(&self, index: u32) -> Option<&[AdjacencyList]> {
+        self.statements.get(index as usize)?.adjacency_lists()
+    }
+}
+
 impl Statement {
     /// The lists of an adjacency literal; `None` for any other statement.
     pub fn adjacency_lists(&self) -> Option<&[AdjacencyList]> {

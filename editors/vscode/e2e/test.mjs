@@ -404,6 +404,23 @@ async function checkHover(session, label) {
 }
 
 /**
+ * The panel closed, leetcode-draw.cmg open and its outcome, a draw, as a hint at the
+ * end of its first line: that line, or `undefined` if the hint did not come.
+ */
+async function checkOutcomeHint(session, label) {
+  const page = session.page;
+  await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
+  await page.keyboard.press("Control+j");
+  await session.open("leetcode-draw.cmg");
+  const first = await until(async () => {
+    const [line] = await session.lines("leetcode-draw.cmg");
+    return line?.text.includes("⟹ outcome: draw") ? line : undefined;
+  });
+  check(`${label}outcome hint "⟹ outcome: draw" ends line 1`, first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+  return first;
+}
+
+/**
  * What a user sees in a Dark Modern window with a working server: every diagnostic of
  * every-diagnostic.cmg in the Problems panel, the outcome hint and lens of
  * leetcode-draw.cmg, the role colours and a hover. `label` starts each check's name.
@@ -426,16 +443,8 @@ async function checkFeatures(session, label) {
     JSON.stringify(closedGot) === JSON.stringify(closedWant),
     `want ${JSON.stringify(closedWant)}\n     got  ${JSON.stringify(closedGot ?? (await problems(page, "no-game.cmg")))}`,
   );
-  await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
-  await page.keyboard.press("Control+j");
-
   // The outcome: a labelled hint at the end of the first line, and the lens.
-  await session.open("leetcode-draw.cmg");
-  const first = await until(async () => {
-    const [line] = await session.lines("leetcode-draw.cmg");
-    return line?.text.includes("⟹ outcome: draw") ? line : undefined;
-  });
-  check(`${label}outcome hint "⟹ outcome: draw" ends line 1`, first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+  const first = await checkOutcomeHint(session, label);
   if (first) {
     const hint = first.tokens.find((token) => token.text.includes("⟹ outcome"));
     const comment = first.tokens[0];
@@ -684,6 +693,23 @@ async function gameViewFrame(page, nodes) {
   });
 }
 
+/**
+ * Both ways between text and picture in `frame`, the game view of long-game.cmg:
+ * clicking node 5 selects its first mention, the `5` at line 4, column 4 (the status
+ * bar shows the cursor after it, at column 5); then the cursor is on that id, and the
+ * node is marked in the view. Returns the probe of the marked nodes, for more checks.
+ */
+async function checkTextAndPicture(page, frame, label) {
+  await frame.click('[data-node="5"]');
+  const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
+  const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
+  check(`${label}: clicking a node selects its first mention`, revealed, await selection());
+  const marked = () => frame.$$eval("[data-node][data-selected]", (all) => all.map((g) => g.getAttribute("data-node")));
+  const onFive = await until(async () => JSON.stringify(await marked()) === '["5"]');
+  check(`${label}: the node whose id the cursor is on is marked`, onFive, JSON.stringify(await marked()));
+  return marked;
+}
+
 /** The game view beside long-game.cmg: opened from the editor title, following edits. */
 async function gameViewScenario(browser) {
   const session = new Session("gameview", { machine: { "cmg.server.path": path.resolve(args.cmg) } });
@@ -714,18 +740,9 @@ async function gameViewScenario(browser) {
     check("game view: an edit changes the picture's winner", followed, await summary());
     await session.screenshot("game-view-edited");
 
-    // Clicking node 5 selects its first mention, the `5` at line 4, column 4 (the
-    // status bar shows the cursor after it, at column 5).
-    await frame.click('[data-node="5"]');
-    const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
-    const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
-    check("game view: clicking a node selects its first mention", revealed, await selection());
-
-    // Text to picture: the cursor on a node's id marks that node in the view. It is on
-    // node 5's mention now; two steps right it is on the `7` of `[5, 7, 9]`.
-    const marked = () => frame.$$eval("[data-node][data-selected]", (all) => all.map((g) => g.getAttribute("data-node")));
-    const onFive = await until(async () => JSON.stringify(await marked()) === '["5"]');
-    check("game view: the node whose id the cursor is on is marked", onFive, JSON.stringify(await marked()));
+    // The cursor is on node 5's mention now; two steps right it is on the `7` of
+    // `[5, 7, 9]`.
+    const marked = await checkTextAndPicture(page, frame, "game view");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
@@ -907,15 +924,7 @@ async function webScenario(browser) {
     const page = session.page;
 
     await checkProblems(session, "web: ");
-    await page.click('.panel .action-label[aria-label="Restore Panel Size"]').catch(() => {});
-    await page.keyboard.press("Control+j");
-
-    await session.open("leetcode-draw.cmg");
-    const first = await until(async () => {
-      const [line] = await session.lines("leetcode-draw.cmg");
-      return line?.text.includes("⟹ outcome: draw") ? line : undefined;
-    });
-    check('web: outcome hint "⟹ outcome: draw" ends line 1', first !== undefined, JSON.stringify((await session.lines("leetcode-draw.cmg"))[0]?.text));
+    await checkOutcomeHint(session, "web: ");
     const roles = await until(() => roleColors(session));
     check("web: hole, mouse start, cat start and a plain id have four colours (semantic tokens)", roles !== undefined, JSON.stringify(roles));
     await checkHover(session, "web: ");
@@ -967,15 +976,8 @@ async function webScenario(browser) {
       const summary = () => frame.textContent("#summary").catch(() => "");
       const solved = await until(async () => (await summary()) === "outcome: mouse wins in 21");
       check("web: the game view's outcome from the worker's cmg/scene", solved, await summary());
-      // Both ways between text and picture: a click selects the node's first mention,
-      // and the node whose id the cursor is on (the worker's highlights) is marked.
-      await frame.click('[data-node="5"]');
-      const selection = () => page.textContent('[id="status.editor.selection"]').catch(() => "");
-      const revealed = await until(async () => /Ln 4, Col 5 \(1 selected\)/.test(await selection()));
-      check("web: clicking a node selects its first mention", revealed, await selection());
-      const marked = () => frame.$$eval("[data-node][data-selected]", (all) => all.map((g) => g.getAttribute("data-node")));
-      const onFive = await until(async () => JSON.stringify(await marked()) === '["5"]');
-      check("web: the node whose id the cursor is on is marked", onFive, JSON.stringify(await marked()));
+      // Both ways between text and picture (the marks from the worker's highlights).
+      await checkTextAndPicture(page, frame, "web");
       await session.screenshot("game-view");
     }
 

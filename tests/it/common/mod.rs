@@ -10,3 +10,4 @@ pub mod hostile;
 pub mod lsp_process;
 pub mod signal;
 pub mod temp_dir;
+pub mod view;

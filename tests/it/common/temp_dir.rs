@@ -18,9 +18,16 @@ impl TempDir {
         &self.0
     }
 
-    /// Writes `name` in the folder.
-    pub fn write(&self, name: &str, text: &str) {
-        std::fs::write(self.0.join(name), text).unwrap();
+    /// The path of `name` in the folder.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+
+    /// Writes `name` in the folder; its path, as the command lines of tests want it.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).unwrap();
+        path.to_str().unwrap().to_owned()
     }
 
     /// The `file:` URI of `name` in the folder (an empty name: the folder's); the

@@ -287,12 +287,7 @@ fn listed_removals(
 
 /// `[3]` becomes `[3, 0]` and `[]` becomes `[0]` when list 0 lists 3.
 fn add_missing_side(analysis: &Analysis, edge: EdgePair) -> Option<Vec<TextEdit>> {
-    let lists = analysis
-        .parse
-        .file
-        .statements
-        .get(edge.statement as usize)?
-        .adjacency_lists()?;
+    let lists = analysis.parse.file.adjacency_lists(edge.statement)?;
     let list = lists.get(edge.b as usize)?;
     let edit = match list.neighbours.last() {
         Some(last) => TextEdit {

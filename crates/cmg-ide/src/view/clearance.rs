@@ -483,10 +483,6 @@ fn each_clash(
     if positions.is_empty() {
         return true;
     }
-    // Far enough that what lies beyond is clear whatever the rounding (a pixel past the
-    // clearances), squared.
-    const EDGE_FAR: f64 = (EDGE_CLEARANCE + 1.0) * (EDGE_CLEARANCE + 1.0);
-    const NODES_FAR: f64 = (NODE_SPACING + 1.0) * (NODE_SPACING + 1.0);
     let grid = NodeGrid::new(positions);
     work.spend(positions.len());
     for &[a, b] in edges {
@@ -512,20 +508,8 @@ fn each_clash(
                 {
                     continue;
                 }
-                // As `length` measures it, so that the distance is the same to the bit.
-                let near = nearest_on_segment(c, p, q);
-                let (x, y) = (c[0] - near[0], c[1] - near[1]);
-                let squared = x * x + y * y;
-                if squared >= EDGE_FAR {
-                    continue;
-                }
-                let distance = squared.sqrt();
-                if distance < EDGE_CLEARANCE {
-                    going = visit(Clash::Edge {
-                        node,
-                        edge: [a, b],
-                        distance,
-                    });
+                if let Some(clash) = edge_clash(node, [a, b], positions) {
+                    going = visit(clash);
                 }
             }
         });
@@ -542,19 +526,8 @@ fn each_clash(
             if !going || j <= i {
                 return;
             }
-            let q = positions[j];
-            let (x, y) = (q[0] - p[0], q[1] - p[1]);
-            let squared = x * x + y * y;
-            if squared >= NODES_FAR {
-                return;
-            }
-            let distance = squared.sqrt();
-            if distance < NODE_SPACING {
-                going = visit(Clash::Nodes {
-                    a: i,
-                    b: j,
-                    distance,
-                });
+            if let Some(clash) = nodes_clash(i, j, positions) {
+                going = visit(clash);
             }
         });
         work.spend(looked);

@@ -378,13 +378,10 @@ fn the_web_test_fixtures_are_current() {
     for name in ["leetcode-draw", "long-game", "cat-wins", "every-rule"] {
         let path = format!("{}/../../examples/{name}.cmg", env!("CARGO_MANIFEST_DIR"));
         let analysis = Analysis::new(std::fs::read_to_string(path).expect("an example"));
-        let solved = analysis.game().and_then(|game| {
-            cmg_core::explain::solve_and_explain(
-                &game,
-                cmg_core::explain::WhatIfBudget::CommandLine,
-                &std::sync::atomic::AtomicBool::new(false),
-            )
-        });
+        let solved = cmg_core::explain::solve_and_explain_analysis(
+            &analysis,
+            cmg_core::explain::WhatIfBudget::CommandLine,
+        );
         let solution = solved.as_ref().map(|s| &*s.solution);
         let mut scene = scene(&analysis, solution, &Positions::new());
         add_explanations(&mut scene, &analysis, solved.as_ref());
@@ -462,20 +459,14 @@ fn the_contract_states_the_bounds_of_the_scene() {
     }
 }
 
-/// The scene of `analysis` solved and explained as `cmg view` and the server do.
 /// The scene of an unsolved analysis, laid out from nothing.
 fn scene_of(analysis: &Analysis) -> Scene {
     scene(analysis, None, &Positions::new())
 }
 
+/// The scene of `analysis` solved and explained as `cmg view` and the server do.
 fn explained_scene(analysis: &Analysis, budget: cmg_core::explain::WhatIfBudget) -> Scene {
-    let solved = analysis.game().and_then(|game| {
-        cmg_core::explain::solve_and_explain(
-            &game,
-            budget,
-            &std::sync::atomic::AtomicBool::new(false),
-        )
-    });
+    let solved = cmg_core::explain::solve_and_explain_analysis(analysis, budget);
     let mut scene = scene(
         analysis,
         solved.as_ref().map(|s| &*s.solution),

@@ -14,12 +14,24 @@ pub struct Work {
     pub timers: Vec<(Uri, u64)>,
     /// The longest waits of requests for their solve.
     pub bounds: Vec<Ticket>,
+    /// The publications handed to the client whose hand-over the publisher has not yet
+    /// confirmed ([`Work::confirmations`]).
+    pub handed: Vec<(Uri, u64)>,
 }
 
 impl Work {
-    /// Keeps the work an action hands out; gives back every other action.
+    /// Keeps the work an action hands out; gives back every other action, a publication
+    /// noted for its confirmation.
     pub fn keep(&mut self, action: Action) -> Option<Action> {
         match action {
+            Action::Publish {
+                ref uri,
+                generation: Some(generation),
+                ..
+            } => {
+                self.handed.push((uri.clone(), generation));
+                return Some(action);
+            }
             Action::Analyse { uri, job } => self.analyses.push((uri, job)),
             Action::Solve { uri, job } => self.solves.push((uri, job)),
             Action::WaitForSolve { uri, generation } => self.timers.push((uri, generation)),
@@ -28,6 +40,15 @@ impl Work {
             other => return Some(other),
         }
         None
+    }
+
+    /// The events by which the publisher says, in order, that it has handed over the
+    /// publications given out so far.
+    pub fn confirmations(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.handed)
+            .into_iter()
+            .map(|(uri, generation)| Event::Published { uri, generation })
+            .collect()
     }
 
     /// Ends the `k`-th analysis under way (modulo their count); `None` if none is.

@@ -68,23 +68,18 @@ impl std::ops::Deref for Pool {
 
 impl Pool {
     fn feed(&mut self, scheduler: &mut Scheduler, event: Event) {
-        let mut handed = Vec::new();
-        for action in scheduler.handle(event) {
-            let Some(action) = self.work.keep(action) else {
-                continue;
-            };
+        let actions = scheduler.handle(event);
+        for action in actions
+            .into_iter()
+            .filter_map(|action| self.work.keep(action))
+        {
             match action {
                 Action::Publish {
                     uri,
-                    generation,
                     version,
                     diagnostics,
-                } => {
-                    if let Some(generation) = generation {
-                        handed.push((uri.clone(), generation));
-                    }
-                    self.published.push((uri, version, diagnostics));
-                }
+                    ..
+                } => self.published.push((uri, version, diagnostics)),
                 Action::Answer { ticket, .. } => self.answered.push(ticket),
                 Action::Modified { ticket } => self.modified.push(ticket),
                 Action::Failed { ticket } => self.failed.push(ticket),
@@ -95,8 +90,8 @@ impl Pool {
                 work => unreachable!("kept by the pool: {}", std::any::type_name_of_val(&work)),
             }
         }
-        for (uri, generation) in handed {
-            self.feed(scheduler, Event::Published { uri, generation });
+        for confirmation in self.work.confirmations() {
+            self.feed(scheduler, confirmation);
         }
     }
 

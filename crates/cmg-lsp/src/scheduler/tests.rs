@@ -105,7 +105,6 @@ struct Harness {
     shown: HashMap<Uri, (u32, i32, bool)>,
     /// Per document: the opening and version of the last publication, whatever it was.
     latest: HashMap<Uri, (u32, i32)>,
-    handed: Vec<(Uri, u64)>,
 }
 
 fn oracle_game(text: &str) -> Option<cmg_solve::Game> {
@@ -146,8 +145,8 @@ impl Harness {
             scheduler.used()
         );
         // The publisher hands each publication over in order, and says so.
-        for (uri, generation) in std::mem::take(&mut self.handed) {
-            self.feed(scheduler, Event::Published { uri, generation });
+        for confirmation in self.work.confirmations() {
+            self.feed(scheduler, confirmation);
         }
     }
 
@@ -158,13 +157,10 @@ impl Harness {
         match action {
             Action::Publish {
                 uri,
-                generation,
                 version,
                 diagnostics,
+                ..
             } => {
-                if let Some(generation) = generation {
-                    self.handed.push((uri.clone(), generation));
-                }
                 let Some(version) = version else {
                     assert!(!self.client.contains_key(&uri), "cleared an open document");
                     assert!(diagnostics.is_empty());

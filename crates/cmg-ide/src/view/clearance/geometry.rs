@@ -4,25 +4,24 @@
 
 use super::*;
 
-/// Node `node` against the edge `edge` it does not join, measured as [`clashes`] measures
-/// it (to the bit): a clash if nearer than [`EDGE_CLEARANCE`].
+/// Node `node` against the edge `edge` it does not join, as [`clashes`] measures it: a
+/// clash if nearer than [`EDGE_CLEARANCE`].
 pub(super) fn edge_clash(node: usize, edge: [usize; 2], positions: &[[f64; 2]]) -> Option<Clash> {
     let c = positions[node];
     let near = nearest_on_segment(c, positions[edge[0]], positions[edge[1]]);
-    let distance = length([c[0] - near[0], c[1] - near[1]]);
-    (distance < EDGE_CLEARANCE).then_some(Clash::Edge {
+    let distance = closer_than(near, c, EDGE_CLEARANCE)?;
+    Some(Clash::Edge {
         node,
         edge,
         distance,
     })
 }
 
-/// Nodes `a` and `b` (`a < b`), measured as [`clashes`] measures them: a clash if nearer
-/// than [`NODE_SPACING`].
+/// Nodes `a` and `b` (`a < b`), as [`clashes`] measures them: a clash if nearer than
+/// [`NODE_SPACING`].
 pub(super) fn nodes_clash(a: usize, b: usize, positions: &[[f64; 2]]) -> Option<Clash> {
-    let (p, q) = (positions[a], positions[b]);
-    let distance = length([q[0] - p[0], q[1] - p[1]]);
-    (distance < NODE_SPACING).then_some(Clash::Nodes { a, b, distance })
+    let distance = closer_than(positions[a], positions[b], NODE_SPACING)?;
+    Some(Clash::Nodes { a, b, distance })
 }
 
 /// The point of segment `p`–`q` nearest to `c`.
@@ -41,6 +40,34 @@ pub(super) fn length(v: [f64; 2]) -> f64 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
+/// The distance from `p` to `q` where it is under `limit`, the same to the bit as
+/// [`length`] measures it; a pair plainly farther (a pixel past the limit, whatever the
+/// rounding) is passed over on its squared distance, before any square root.
+fn closer_than(p: [f64; 2], q: [f64; 2], limit: f64) -> Option<f64> {
+    let (x, y) = (q[0] - p[0], q[1] - p[1]);
+    let squared = x * x + y * y;
+    if squared >= (limit + 1.0) * (limit + 1.0) {
+        return None;
+    }
+    let distance = squared.sqrt();
+    (distance < limit).then_some(distance)
+}
+
+/// The distance from `p` to `q` where it is under `limit`, and the direction from `p` to
+/// `q` (the fallback direction of node `index` where the two are one point).
+fn apart(p: [f64; 2], q: [f64; 2], limit: f64, index: usize) -> Option<(f64, [f64; 2])> {
+    let now = length([q[0] - p[0], q[1] - p[1]]);
+    if now >= limit {
+        return None;
+    }
+    let away = if now > 1e-6 {
+        [(q[0] - p[0]) / now, (q[1] - p[1]) / now]
+    } else {
+        fallback_direction(index)
+    };
+    Some((now, away))
+}
+
 /// A fixed direction per index, for things on one spot (no direction to push along).
 pub(super) fn fallback_direction(index: usize) -> [f64; 2] {
     let angle = index as f64 * 2.399_963; // the golden angle: directions never repeat
@@ -56,14 +83,8 @@ pub(super) fn nudge(positions: &mut [[f64; 2]], clash: Clash) {
             // Earlier nudges of this pass may have moved the node or the edge: measure again.
             let c = positions[node];
             let near = nearest_on_segment(c, positions[a], positions[b]);
-            let now = length([c[0] - near[0], c[1] - near[1]]);
-            if now >= EDGE_CLEARANCE {
+            let Some((now, away)) = apart(near, c, EDGE_CLEARANCE, node) else {
                 return;
-            }
-            let away = if now > 1e-6 {
-                [(c[0] - near[0]) / now, (c[1] - near[1]) / now]
-            } else {
-                fallback_direction(node)
             };
             // The node goes most of the way, the edge the rest: in a crowded picture
             // moving only the node pushes it into the next line.
@@ -76,14 +97,8 @@ pub(super) fn nudge(positions: &mut [[f64; 2]], clash: Clash) {
         }
         Clash::Nodes { a, b, .. } => {
             let (p, q) = (positions[a], positions[b]);
-            let now = length([q[0] - p[0], q[1] - p[1]]);
-            if now >= NODE_SPACING {
+            let Some((now, away)) = apart(p, q, NODE_SPACING, b) else {
                 return;
-            }
-            let away = if now > 1e-6 {
-                [(q[0] - p[0]) / now, (q[1] - p[1]) / now]
-            } else {
-                fallback_direction(b)
             };
             let push = (NODE_SPACING - now) / 2.0 + 1.0;
             positions[a] = [p[0] - away[0] * push, p[1] - away[1] * push];
