@@ -25,6 +25,41 @@ export const TOKEN_OFFSET = 14;
  * `cmg view --export` draw one picture. Its tip touches the circle of the end node's shape.
  */
 export const ARROW_MARKER = `<marker id="cmg-arrow" class="arrow" viewBox="0 0 10 10" refX="28" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>`;
+/**
+ * The looks of a highlighted edge, each with ARROW_MARKER in its colour as the marker
+ * `cmg-arrow-LOOK` with `data-look="LOOK"` (the export's `arrow_markers` makes the first
+ * two; `last`, the last move's edge, is the page's own).
+ */
+const ARROW_LOOKS = ["critical", "flagged", "last"] as const;
+
+/** The arrowheads: ARROW_MARKER and one per look. */
+export function arrowMarkers(): string {
+  return [
+    ARROW_MARKER,
+    ...ARROW_LOOKS.map((look) => ARROW_MARKER.replace(`id="cmg-arrow"`, `id="cmg-arrow-${look}" data-look="${look}"`)),
+  ].join("");
+}
+
+/**
+ * The look of an edge's line as the stylesheets draw it, null for a plain edge: the last
+ * move's mark wins over a flagged edge's dashes, which win over a critical edge's colour.
+ */
+export function edgeLook(line: Element): (typeof ARROW_LOOKS)[number] | null {
+  if (line.hasAttribute("data-last")) return "last";
+  if (line.hasAttribute("data-flagged")) return "flagged";
+  return line.getAttribute("data-critical") === "true" ? "critical" : null;
+}
+
+/** Gives a one-way edge's line the arrowhead of its look (its colour); an edge none. */
+function setArrow(line: Element): void {
+  if (!line.hasAttribute("data-one-way")) {
+    line.removeAttribute("marker-end");
+    return;
+  }
+  const look = edgeLook(line);
+  line.setAttribute("marker-end", `url(#cmg-arrow${look === null ? "" : `-${look}`})`);
+}
+
 export const TOKEN_RADIUS = 8;
 
 function element<K extends keyof SVGElementTagNameMap>(
@@ -82,7 +117,7 @@ export function createPicture(): Picture {
   const svg = element("svg", { class: "cmg-scene", role: "img" });
   svg.append(element("rect", { class: "background", width: "100%", height: "100%" }));
   const defs = element("defs");
-  defs.innerHTML = ARROW_MARKER;
+  defs.innerHTML = arrowMarkers();
   svg.append(defs);
   const viewport = element("g", { class: "viewport" });
   const edges = element("g", { class: "edges" });
@@ -177,16 +212,12 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     }
     line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
     setFlag(line, edge.flagged);
-    // A one-way edge: its mark and its arrowhead, as the export writes them.
-    if (edge.one_way === true) {
-      line.setAttribute("data-one-way", "true");
-      line.setAttribute("marker-end", "url(#cmg-arrow)");
-    } else {
-      line.removeAttribute("data-one-way");
-      line.removeAttribute("marker-end");
-    }
+    // A one-way edge: its mark, and its arrowhead in its line's colour, as the export writes them.
+    if (edge.one_way === true) line.setAttribute("data-one-way", "true");
+    else line.removeAttribute("data-one-way");
     // The what-if (strategy.ts's data): a critical edge is drawn apart, its title is the hover.
     line.setAttribute("data-critical", String(edge.critical));
+    setArrow(line);
     if ((line.firstChild?.textContent ?? null) !== edge.what_if) {
       const title = edge.what_if === null ? null : element("title");
       if (title !== null) title.textContent = edge.what_if;
@@ -307,6 +338,7 @@ export function markLastMove(picture: Picture, move: { from: number; to: number 
   marked?.removeAttribute("data-last");
   picture.last = edge;
   edge?.setAttribute("data-last", "true");
+  for (const line of [marked, edge]) if (line !== null) setArrow(line);
 }
 
 /** Marks the node whose mention the editor's cursor is on (`data-selected`), and only it. */

@@ -7,7 +7,8 @@
 // Usage: node test/rules.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
@@ -94,6 +95,32 @@ try {
   const picture = await browser.newPage();
   await picture.goto(`file://${svgFile}`);
   await picture.screenshot({ path: join(artifacts, "every-rule-export.png") });
+
+  // A highlighted one-way edge has its arrowhead in its line's colour: 1 -> 0 is critical
+  // (without it the mouse must step onto the cat), 2 -> 3 flagged (3 has no move out), the
+  // others plain.
+  const highlighted = join(mkdtempSync(join(tmpdir(), "cmg-arrows-")), "arrows.cmg");
+  writeFileSync(highlighted, "1 -> 0\n1 -- 2\n2 -> 3\n2 -- 4\n4 -> 5 -> 2\n");
+  const arrowsView = startView(cmg, highlighted);
+  try {
+    const arrowsPage = await openView(browser, await arrowsView.url, errors);
+    await arrowsPage.waitForFunction(() => document.querySelector('line.edge[data-edge="1-0"]')?.getAttribute("data-critical") === "true", null, { timeout: WAIT_MS });
+    const heads = await arrowsPage.evaluate(() =>
+      Array.from(document.querySelectorAll("line.edge[data-one-way]"), (line) => {
+        const id = /^url\(#(.*)\)$/.exec(line.getAttribute("marker-end") ?? "")?.[1];
+        const head = id === undefined ? null : document.getElementById(id)?.querySelector("path");
+        return { edge: line.getAttribute("data-edge"), line: getComputedStyle(line).stroke, head: head == null ? null : getComputedStyle(head).fill };
+      }),
+    );
+    const colours = new Set(heads.map((h) => h.head));
+    check(
+      heads.length === 4 && heads.every((h) => h.head === h.line) && colours.size === 3,
+      `each one-way edge's arrowhead is in its line's colour, critical, flagged or plain: ${JSON.stringify(heads)}`,
+    );
+    await arrowsPage.screenshot({ path: join(artifacts, "view-highlighted-arrows.png") });
+  } finally {
+    arrowsView.child.kill();
+  }
   check(errors.length === 0, `no page errors ${errors.join("; ")}`);
 } finally {
   await browser.close();
