@@ -7,7 +7,7 @@
 // the canvas is only ever a picture of the SVG. Clicks and hovers are hit-tested here.
 
 import { edgeLook, NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
-import type { Scene, SceneNode } from "./scene";
+import { nodeLook, type Scene, type SceneNode } from "./scene";
 
 /** Above this many nodes the page draws on the canvas (see docs/dev/view.md for the measurement). */
 export const CANVAS_ABOVE = 300;
@@ -182,7 +182,7 @@ export class CanvasLayer {
       context.setLineDash(choice ? [4, 3] : undecided ? [3, 3] : []);
       context.stroke(path);
       context.setLineDash([]);
-      if (node.role === "hole") {
+      if (nodeLook(node).ring) {
         context.lineWidth = 1.5;
         context.beginPath();
         context.arc(node.x, node.y, NODE_RADIUS - 5, 0, 2 * Math.PI);
@@ -224,9 +224,10 @@ export class CanvasLayer {
 /** The outline of a node's shape, as render.ts draws it in SVG. */
 function shapePath(node: SceneNode, r: number): Path2D {
   const path = new Path2D();
-  if (node.role === "mouse") {
+  const { outline } = nodeLook(node);
+  if (outline === "mouse") {
     path.rect(node.x - r, node.y - r, 2 * r, 2 * r);
-  } else if (node.role === "cat") {
+  } else if (outline === "cat") {
     const d = r * 1.3;
     path.moveTo(node.x, node.y - d);
     path.lineTo(node.x + d, node.y);

@@ -3,7 +3,7 @@
 // user's zoom and pan survive.
 
 import type { Shown } from "./explorer";
-import type { Scene, SceneNode } from "./scene";
+import { nodeLook, type Scene, type SceneNode } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -71,21 +71,34 @@ function element<K extends keyof SVGElementTagNameMap>(
   return created;
 }
 
-/** The shape of a node by role: double circle (hole), square (mouse start), diamond (cat start). */
-function shape(role: SceneNode["role"]): SVGElement[] {
+/**
+ * The shape of a node by its roles (`nodeLook`): square (mouse start), diamond (cat
+ * start) or circle, with the hole's ring inside for a hole: a double circle for a plain hole.
+ */
+function shape(node: SceneNode): SVGElement[] {
+  const { outline, ring } = nodeLook(node);
+  const drawn = [outlineOf(outline)];
+  if (ring) drawn.push(element("circle", { class: "ring", r: NODE_RADIUS - 5 }));
+  return drawn;
+}
+
+function outlineOf(role: SceneNode["role"]): SVGElement {
   const r = NODE_RADIUS;
   switch (role) {
-    case "hole":
-      return [element("circle", { class: "shape", r }), element("circle", { class: "ring", r: r - 5 })];
     case "mouse":
-      return [element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 })];
+      return element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 });
     case "cat": {
       const d = r * 1.3;
-      return [element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` })];
+      return element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` });
     }
     default:
-      return [element("circle", { class: "shape", r })];
+      return element("circle", { class: "shape", r });
   }
+}
+
+/** A node's roles as its group carries them: `data-role`, and `data-also` for the others. */
+function alsoOf(node: SceneNode): string {
+  return (node.also ?? []).join(" ");
 }
 
 function setFlag(target: Element, flagged: boolean): void {
@@ -132,11 +145,12 @@ export function createPicture(): Picture {
 const templates = new Map<string, SVGGElement>();
 
 function newGroup(node: SceneNode, light: boolean): SVGGElement {
-  const key = `${node.role}/${light}`;
+  const key = `${node.role}/${alsoOf(node)}/${light}`;
   let template = templates.get(key);
   if (template === undefined) {
     template = element("g", { class: "node", "data-role": node.role });
-    if (!light) template.append(...shape(node.role), element("text", { class: "id" }));
+    if (node.also !== undefined && node.also.length > 0) template.setAttribute("data-also", alsoOf(node));
+    if (!light) template.append(...shape(node), element("text", { class: "id" }));
     templates.set(key, template);
   }
   const group = template.cloneNode(true) as SVGGElement;
@@ -173,7 +187,7 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     const key = String(node.id);
     let group = old.get(key);
     old.delete(key);
-    if (group === undefined || group.getAttribute("data-role") !== node.role) {
+    if (group === undefined || group.getAttribute("data-role") !== node.role || (group.getAttribute("data-also") ?? "") !== alsoOf(node)) {
       group?.remove();
       group = newGroup(node, light);
     }

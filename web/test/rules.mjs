@@ -118,8 +118,50 @@ try {
       `each one-way edge's arrowhead is in its line's colour, critical, flagged or plain: ${JSON.stringify(heads)}`,
     );
     await arrowsPage.screenshot({ path: join(artifacts, "view-highlighted-arrows.png") });
+    // Closed before its server stops, which would otherwise be a page error.
+    await arrowsPage.close();
   } finally {
     arrowsView.child.kill();
+  }
+
+  // A hole where the cat starts is drawn as both, in the SVG and on the canvas: the cat's
+  // diamond with the hole's ring inside.
+  const holeStart = join(mkdtempSync(join(tmpdir(), "cmg-hole-start-")), "hole-start.cmg");
+  writeFileSync(holeStart, "rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n");
+  const holeView = startView(cmg, holeStart);
+  try {
+    const holeUrl = await holeView.url;
+    for (const renderer of ["svg", "canvas"]) {
+      const holePage = await openView(browser, `${holeUrl}?renderer=${renderer}`, errors);
+      await holePage.waitForFunction(() => document.querySelectorAll("[data-node]").length === 3, null, { timeout: WAIT_MS });
+      await holePage.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const drawn = await holePage.evaluate(() => {
+        const group = document.querySelector('[data-node="2"]');
+        const shapes = Array.from(group.children, (c) => `${c.tagName} ${c.getAttribute("class")}`).filter((t) => !t.startsWith("text"));
+        const canvas = document.querySelector("#stage canvas");
+        let corner = null;
+        if (canvas !== null && document.body.dataset.renderer === "canvas") {
+          // Inside the diamond's top corner, outside a circle of the node's radius: painted only for a diamond.
+          const matrix = document.querySelector("svg.cmg-scene .viewport").getCTM();
+          const [x, y] = group.getAttribute("transform").match(/-?[\d.]+/g).map(Number);
+          const ratio = canvas.width / canvas.clientWidth;
+          const at = [matrix.a * x + matrix.e, matrix.d * (y - 20) + matrix.f].map((v) => Math.round(v * ratio));
+          const [r, g, b] = canvas.getContext("2d").getImageData(at[0], at[1], 1, 1).data;
+          corner = `rgb(${r}, ${g}, ${b})`;
+        }
+        return { role: group.getAttribute("data-role"), also: group.getAttribute("data-also"), shapes, corner };
+      });
+      const background = await holePage.evaluate(() => getComputedStyle(document.querySelector("svg.cmg-scene")).getPropertyValue("--cmg-background").trim());
+      check(
+        drawn.role === "hole" && drawn.also === "cat" &&
+          (renderer === "svg" ? drawn.shapes.join(", ") === "polygon shape, circle ring" : drawn.corner !== null && drawn.corner !== "rgb(255, 255, 255)" && background === "#ffffff"),
+        `${renderer}: the hole where the cat starts is the cat's diamond with the hole's ring: ${JSON.stringify(drawn)}`,
+      );
+      await holePage.screenshot({ path: join(artifacts, `view-hole-start-${renderer}.png`) });
+      await holePage.close();
+    }
+  } finally {
+    holeView.child.kill();
   }
   check(errors.length === 0, `no page errors ${errors.join("; ")}`);
 } finally {

@@ -172,16 +172,21 @@ fn write_node(svg: &mut String, node: &SceneNode) {
         .outcome
         .map(|o| format!(r#" data-outcome="{o}""#))
         .unwrap_or_default();
+    let also = if node.also.is_empty() {
+        String::new()
+    } else {
+        format!(r#" data-also="{}""#, node.also.join(" "))
+    };
     let _ = writeln!(
         svg,
-        r#"<g class="node" data-node="{}" data-role="{}"{outcome}{} transform="translate({} {})">"#,
+        r#"<g class="node" data-node="{}" data-role="{}"{also}{outcome}{} transform="translate({} {})">"#,
         node.id,
         node.role,
         flag(node.flagged),
         node.x,
         node.y
     );
-    let _ = writeln!(svg, "{}", shape(node.role));
+    let _ = writeln!(svg, "{}", node_shape(node.role, &node.also));
     let _ = writeln!(svg, r#"<text class="id">{}</text>"#, node.id);
     if let Some(label) = &node.label {
         let _ = writeln!(
@@ -192,6 +197,22 @@ fn write_node(svg: &mut String, node: &SceneNode) {
         );
     }
     svg.push_str("</g>\n");
+}
+
+/// The shape of a node with all its roles (`role`, then `also`): a start's outline
+/// (the mouse's square before the cat's diamond), with the hole's ring inside when the
+/// node is a hole too; a node of one role has [`shape`]'s. The page draws the same
+/// (`shape` in `web/src/render.ts`, `shapePath` in `web/src/canvas.ts`).
+pub fn node_shape(role: &str, also: &[&str]) -> String {
+    let roles = || std::iter::once(role).chain(also.iter().copied());
+    let outline = roles()
+        .find(|&role| role == "mouse" || role == "cat")
+        .unwrap_or(role);
+    let mut drawn = shape(outline);
+    if outline != "hole" && roles().any(|role| role == "hole") {
+        let _ = write!(drawn, r#"<circle class="ring" r="{}"/>"#, NODE_RADIUS - 5.0);
+    }
+    drawn
 }
 
 /// The shape of a node by its role: a double circle for the hole, a square for the

@@ -917,6 +917,18 @@ fn the_scene_of_a_file_with_every_rule_follows_its_rules() {
     assert!(!svg::to_svg(&plain).contains("cmg-arrow"));
 }
 
+/// The element of an exported picture whose attribute `name` is `value`.
+fn element_with<'a, 'input>(
+    document: &'a roxmltree::Document<'input>,
+    name: &str,
+    value: &str,
+) -> roxmltree::Node<'a, 'input> {
+    document
+        .descendants()
+        .find(|n| n.attribute(name) == Some(value))
+        .unwrap_or_else(|| panic!("no {name}=\"{value}\" in the picture"))
+}
+
 /// The arrowhead of a highlighted one-way edge is in its line's colour: in the export, a
 /// critical one-way edge points at a marker the stylesheet fills in the critical colour,
 /// a flagged one at one in the flag's colour, a plain one at the edges' marker.
@@ -929,10 +941,7 @@ fn a_highlighted_one_way_edge_has_its_arrowhead_in_its_colour() {
     let picture = svg::to_svg(&scene);
     let document = roxmltree::Document::parse(&picture).expect("XML");
     let fill_of = |edge: &str| {
-        let line = document
-            .descendants()
-            .find(|n| n.attribute("data-edge") == Some(edge))
-            .unwrap_or_else(|| panic!("no edge {edge} in {picture}"));
+        let line = element_with(&document, "data-edge", edge);
         let critical = line.attribute("data-critical") == Some("true");
         let marker = line
             .attribute("marker-end")
@@ -969,4 +978,53 @@ fn a_highlighted_one_way_edge_has_its_arrowhead_in_its_colour() {
         (false, "var(--cmg-edge); }".to_owned()),
         "{picture}"
     );
+}
+
+/// A node that is a hole and a start at once shows both: the start's outline with the
+/// hole's ring inside, in the scene (`also`) and the export alike.
+#[test]
+fn a_hole_where_a_player_starts_is_drawn_as_both() {
+    let analysis = Analysis::new("rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n".to_owned());
+    let scene = scene_of(&analysis);
+    let roles: Vec<String> = scene
+        .nodes
+        .iter()
+        .map(|n| format!("{} {} {:?}", n.id, n.role, n.also))
+        .collect();
+    assert_eq!(roles, ["0 hole []", "1 mouse []", "2 hole [\"cat\"]"]);
+    let picture = svg::to_svg(&scene);
+    let document = roxmltree::Document::parse(&picture).expect("XML");
+    let shapes = |id: &str| {
+        let group = element_with(&document, "data-node", id);
+        let children: Vec<String> = group
+            .children()
+            .filter(|c| c.is_element() && !c.has_tag_name("text"))
+            .map(|c| {
+                format!(
+                    "{} {}",
+                    c.tag_name().name(),
+                    c.attribute("class").unwrap_or("")
+                )
+            })
+            .collect();
+        (group.attribute("data-also").map(str::to_owned), children)
+    };
+    // The cat's diamond, the hole's ring inside.
+    assert_eq!(
+        shapes("2"),
+        (
+            Some("cat".to_owned()),
+            vec!["polygon shape".to_owned(), "circle ring".to_owned()]
+        )
+    );
+    // A plain hole is still the double circle, without `data-also`.
+    assert_eq!(
+        shapes("0"),
+        (
+            None,
+            vec!["circle shape".to_owned(), "circle ring".to_owned()]
+        )
+    );
+    let json = serde_json::to_string(&scene_of(&Analysis::new("0 -- 1 -- 2\n"))).expect("JSON");
+    assert!(!json.contains("also"), "{json}");
 }
