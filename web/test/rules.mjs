@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
-import { artifacts, browserPath, check, finish, root, target } from "./site.mjs";
+import { artifacts, browserPath, check, dragNode, finish, root, target } from "./site.mjs";
 import { checkEveryRule } from "./every-rule.mjs";
 import { openView, startView } from "./view-server.mjs";
 
@@ -160,6 +160,27 @@ try {
       await holePage.screenshot({ path: join(artifacts, `view-hole-start-${renderer}.png`) });
       await holePage.close();
     }
+
+    // A dragged node stays pinned through a reload of the page (kept in localStorage
+    // under the file's path), until a double click unpins it, also through a reload.
+    const pinPage = await openView(browser, `${holeUrl}?renderer=svg`, errors);
+    const node = pinPage.locator('svg.cmg-scene [data-node="1"]');
+    await node.waitFor({ state: "attached", timeout: WAIT_MS });
+    const laid = await node.getAttribute("transform");
+    await dragNode(pinPage, node, 60, 80);
+    const put = await node.getAttribute("transform");
+    check(put !== laid && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${laid} to ${put})`);
+    const reload = async () => {
+      await pinPage.reload();
+      await node.waitFor({ state: "attached", timeout: WAIT_MS });
+      return [await node.getAttribute("data-pinned"), await node.getAttribute("transform")];
+    };
+    const [pinned, at] = await reload();
+    check(pinned === "true" && at === put, `after a reload, the node is still pinned where it was put (${pinned}, ${at})`);
+    await node.dblclick();
+    const [unpinned, back] = await reload();
+    check(unpinned === null && back !== put, `unpinned by a double click, it stays unpinned after a reload (${unpinned}, ${back})`);
+    await pinPage.close();
   } finally {
     holeView.child.kill();
   }
