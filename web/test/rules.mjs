@@ -118,6 +118,26 @@ try {
       `each one-way edge's arrowhead is in its line's colour, critical, flagged or plain: ${JSON.stringify(heads)}`,
     );
     await arrowsPage.screenshot({ path: join(artifacts, "view-highlighted-arrows.png") });
+    // The last move along a one-way edge: the mouse takes 1 -> 0 into the hole. Its
+    // arrowhead is in the last move's colour, on the page and in the page's saved SVG.
+    await arrowsPage.selectOption("#mode", "play-mouse");
+    await arrowsPage.waitForFunction(() => document.querySelectorAll("[data-node].choice").length > 0, null, { timeout: WAIT_MS });
+    await arrowsPage.click('[data-node="0"]');
+    await arrowsPage.waitForFunction(() => document.querySelector('line.edge[data-edge="1-0"]')?.hasAttribute("data-last"), null, { timeout: WAIT_MS });
+    const lastHead = await arrowsPage.evaluate(() => {
+      const line = document.querySelector('line.edge[data-edge="1-0"]');
+      const id = /^url\(#(.*)\)$/.exec(line.getAttribute("marker-end") ?? "")?.[1];
+      const head = id === undefined ? null : document.getElementById(id)?.querySelector("path");
+      return { id, line: getComputedStyle(line).stroke, head: head == null ? null : getComputedStyle(head).fill };
+    });
+    check(lastHead.id === "cmg-arrow-last" && lastHead.head === lastHead.line, `the last move's arrowhead is in its line's colour: ${JSON.stringify(lastHead)}`);
+    const [saved] = await Promise.all([arrowsPage.waitForEvent("download"), arrowsPage.click('[data-export="svg"]')]);
+    const savedSvg = readFileSync(await saved.path(), "utf8");
+    const savedLine = /<line[^>]*data-edge="1-0"[^>]*>/.exec(savedSvg)?.[0] ?? "";
+    const savedId = /marker-end="url\(#([^)]*)\)"/.exec(savedLine)?.[1];
+    const savedMarker = new RegExp(`<marker[^>]*id="${savedId}"[^>]*>\\s*<path[^>]*fill="([^"]*)"`).exec(savedSvg)?.[1];
+    const savedStroke = /stroke="([^"]*)"/.exec(savedLine)?.[1];
+    check(savedId === "cmg-arrow-last" && savedMarker !== undefined && savedMarker === savedStroke, `the saved SVG draws it so too: ${savedId} ${savedMarker} ${savedStroke}`);
     // Closed before its server stops, which would otherwise be a page error.
     await arrowsPage.close();
   } finally {
