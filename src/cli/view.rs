@@ -214,18 +214,26 @@ struct Shared {
 }
 
 /// The page with the file's name in its title ("game.cmg — cmg game view"), so that a
-/// browser tab says which file it shows.
+/// browser tab says which file it shows, and its absolute path in
+/// `<meta name="cmg-file">`, the key the page keeps the file's pins under.
 fn titled_index(file: &str) -> String {
     let name = Path::new(file)
         .file_name()
         .map_or_else(|| file.into(), |name| name.to_string_lossy());
-    let escaped = name
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let path = std::path::absolute(file).unwrap_or_else(|_| PathBuf::from(file));
+    let escape = |text: &str| {
+        text.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
     INDEX_HTML.replacen(
         "<title>cmg game view</title>",
-        &format!("<title>{escaped} — cmg game view</title>"),
+        &format!(
+            "<title>{}</title>\n<meta name=\"cmg-file\" content=\"{}\">",
+            escape(&format!("{name} — cmg game view")),
+            escape(&path.to_string_lossy())
+        ),
         1,
     )
 }

@@ -259,7 +259,8 @@ fn a_fifo_or_a_huge_file_in_its_place_is_refused_and_following_goes_on() {
 }
 
 /// A deleted file: the page keeps its last picture and says the file is gone; when the
-/// file is back, its scene shows without the note. The tab's title names the file.
+/// file is back, its scene shows without the note. The tab's title names the file, and
+/// the page carries its absolute path, the key it keeps the file's pins under.
 #[test]
 fn a_deleted_file_is_said_to_be_gone_and_taken_up_again_when_back() {
     let dir = TempDir::new("view-gone");
@@ -272,6 +273,14 @@ fn a_deleted_file_is_said_to_be_gone_and_taken_up_again_when_back() {
         page.contains("<title>game &lt;1&gt;.cmg — cmg game view</title>"),
         "{page}"
     );
+    let path = std::path::absolute(&file).unwrap();
+    let meta = format!(
+        r#"<meta name="cmg-file" content="{}">"#,
+        path.to_string_lossy()
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    );
+    assert!(page.contains(&meta), "{meta} in {page}");
     let (mut events, first) = follow(served.port);
     assert!(!first.contains("source_note"), "{first}");
     std::fs::remove_file(&file).unwrap();

@@ -5,9 +5,9 @@
 import { copyFileSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
+import { PYODIDE_FILES } from "./pyodide-files.mjs";
+
 const here = new URL(".", import.meta.url).pathname;
-/** What Pyodide loads to run Python without packages. */
-const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
 
 /** Copies Pyodide's files from npm's package (web/node_modules/pyodide) into `dir`. */
 export function copyPyodide(dir) {

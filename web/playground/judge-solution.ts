@@ -5,6 +5,7 @@
 // judge's worker ends this worker when a graph takes too long.
 
 import { errorText } from "./error-text";
+import { PYODIDE_FILES } from "./pyodide-files.mjs";
 
 /** One answer, as the judge's .wasm reads it. */
 export type Answer =
@@ -26,7 +27,7 @@ export type FromSolution =
   | { type: "ready"; error: string | null; loadMs: number }
   | { type: "answer"; answer: Answer };
 
-/** Pyodide's files (judge-build.mjs's PYODIDE_FILES) by name, as bytes. */
+/** Pyodide's files (PYODIDE_FILES, pyodide-files.mjs) by name, as bytes. */
 export type PyodideFiles = Record<string, ArrayBuffer>;
 
 const post = (message: FromSolution) => (self as unknown as Worker).postMessage(message);
@@ -152,9 +153,11 @@ const IN_MEMORY = "https://pyodide.invalid/";
 async function pyodideFromBytes(files: PyodideFiles): Promise<Pyodide> {
   const file = (name: string): ArrayBuffer => {
     const bytes = files[name];
-    if (bytes === undefined) throw new Error(`Pyodide's ${name} is missing`);
+    if (bytes === undefined) throw new Error(`Pyodide's ${name} is missing from the files handed to the judge`);
     return bytes;
   };
+  // All of them before Pyodide starts: one missing later would leave it waiting.
+  for (const name of PYODIDE_FILES) file(name);
   const fetchFromSite = self.fetch.bind(self);
   self.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const url = input instanceof Request ? input.url : String(input);
@@ -179,9 +182,37 @@ let pyodide: Pyodide | null = null;
 let pythonCode = "";
 let space: PyProxy | null = null;
 
+/**
+ * Fails at once, naming the file, when one of Pyodide's files is not on the site: a
+ * missing pyodide.asm.wasm would otherwise leave Pyodide waiting until the judge's setup
+ * time runs out. One HEAD request a file, all at once; a host that answers HEAD with
+ * "not allowed" is given the benefit of the doubt.
+ */
+async function checkPyodideFiles(indexURL: string): Promise<void> {
+  const missing = await Promise.all(
+    PYODIDE_FILES.map(async (name) => {
+      const url = `${indexURL}${name}`;
+      try {
+        const response = await fetch(url, { method: "HEAD" });
+        return response.ok || response.status === 405 || response.status === 501 ? null : `${name} (HTTP ${response.status})`;
+      } catch (error) {
+        return `${name} (${errorText(error)})`;
+      }
+    }),
+  );
+  const gone = missing.filter((name) => name !== null);
+  if (gone.length > 0) {
+    throw new Error(
+      `Pyodide's ${gone.join(", ")} cannot be loaded from ${indexURL}: the site's pyodide/ folder must hold ${PYODIDE_FILES.join(", ")}, ` +
+        "which the playground's build copies from npm's pyodide package (npm ci, then node web/playground/build.mjs); or judge the file with `cmg judge`",
+    );
+  }
+}
+
 /** Pyodide from the site's pyodide/ folder, beside this worker. */
 async function pyodideFromSite(): Promise<Pyodide> {
   const indexURL = new URL("pyodide/", self.location.href).href;
+  await checkPyodideFiles(indexURL);
   // Pyodide runs in module workers only; its module is the site's own copy.
   const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
   // The packages too would come from this site (none is loaded).

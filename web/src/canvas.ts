@@ -6,8 +6,8 @@
 // and every state this layer paints (outcomes, choices, focus, tokens, the last move), so
 // the canvas is only ever a picture of the SVG. Clicks and hovers are hit-tested here.
 
-import { NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
-import type { Scene, SceneNode } from "./scene";
+import { edgeLook, NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
+import { nodeLook, type Scene, type SceneNode } from "./scene";
 
 /** Above this many nodes the page draws on the canvas (see docs/dev/view.md for the measurement). */
 export const CANVAS_ABOVE = 300;
@@ -132,22 +132,16 @@ export class CanvasLayer {
       last: { stroke: colour("foreground"), width: 4, dash: [], path: new Path2D() },
     };
     const lines = this.picture.edges.children;
-    // The arrowheads of one-way edges, as render.ts's marker draws them in SVG.
-    const arrows = new Path2D();
+    // The arrowheads of one-way edges in their line's colour, as render.ts's markers draw them in SVG.
+    const arrows = new Map(Object.values(looks).map((look) => [look, new Path2D()]));
     scene.edges.forEach((edge, index) => {
       const [a, b] = [this.byId.get(edge.a), this.byId.get(edge.b)];
       const line = lines[index];
       if (a === undefined || b === undefined || line === undefined) return;
-      const look = line.hasAttribute("data-last")
-        ? looks.last
-        : line.hasAttribute("data-flagged")
-          ? looks.flagged
-          : line.getAttribute("data-critical") === "true"
-            ? looks.critical
-            : looks.plain;
+      const look = looks[edgeLook(line) ?? "plain"];
       look.path.moveTo(a.x, a.y);
       look.path.lineTo(b.x, b.y);
-      if (edge.one_way === true) arrowHead(arrows, a, b);
+      if (edge.one_way === true) arrowHead(arrows.get(look)!, a, b);
     });
     for (const look of Object.values(looks)) {
       context.strokeStyle = look.stroke;
@@ -158,8 +152,10 @@ export class CanvasLayer {
       context.stroke(look.path);
     }
     context.setLineDash([]);
-    context.fillStyle = colour("edge");
-    context.fill(arrows);
+    for (const [look, path] of arrows) {
+      context.fillStyle = look.stroke;
+      context.fill(path);
+    }
   }
 
   private paintNodes(context: CanvasRenderingContext2D, colour: (name: string) => string, k: number): void {
@@ -186,7 +182,7 @@ export class CanvasLayer {
       context.setLineDash(choice ? [4, 3] : undecided ? [3, 3] : []);
       context.stroke(path);
       context.setLineDash([]);
-      if (node.role === "hole") {
+      if (nodeLook(node).ring) {
         context.lineWidth = 1.5;
         context.beginPath();
         context.arc(node.x, node.y, NODE_RADIUS - 5, 0, 2 * Math.PI);
@@ -228,9 +224,10 @@ export class CanvasLayer {
 /** The outline of a node's shape, as render.ts draws it in SVG. */
 function shapePath(node: SceneNode, r: number): Path2D {
   const path = new Path2D();
-  if (node.role === "mouse") {
+  const { outline } = nodeLook(node);
+  if (outline === "mouse") {
     path.rect(node.x - r, node.y - r, 2 * r, 2 * r);
-  } else if (node.role === "cat") {
+  } else if (outline === "cat") {
     const d = r * 1.3;
     path.moveTo(node.x, node.y - d);
     path.lineTo(node.x + d, node.y);

@@ -4,7 +4,7 @@
 // SVG is only its light layer), takes the shown state from the page's picture, and has
 // every colour written on its elements, so that it needs no stylesheet.
 
-import { createPicture, draw, type Picture } from "./render";
+import { createPicture, draw, setArrow, type Picture } from "./render";
 import type { Scene } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -126,7 +126,11 @@ export function pictureSvg(shown: Picture, scene: Scene, stage: HTMLElement): st
     group.classList.toggle("choice", twin.classList.contains("choice"));
   }
   const last = shown.last?.getAttribute("data-edge");
-  if (last) full.edges.querySelector(`[data-edge="${last}"]`)?.setAttribute("data-last", "true");
+  const lastLine = last ? full.edges.querySelector(`[data-edge="${last}"]`) : null;
+  if (lastLine !== null) {
+    lastLine.setAttribute("data-last", "true");
+    setArrow(lastLine);
+  }
   full.overlay.replaceChildren(...Array.from(shown.overlay.children).map((token) => token.cloneNode(true)));
   full.viewport.setAttribute("transform", shown.viewport.getAttribute("transform") ?? "");
   // In the stage, off screen, the page's stylesheet gives it the look it has there.

@@ -3,6 +3,7 @@
 
 import { byId } from "./dom";
 import { follow } from "./follow";
+import { loadPins, pinsKey, savePin, type PinStore } from "./pins";
 import type { Player, Scene, SceneNode, Slice } from "./scene";
 
 /** Where scenes and slices come from and where "reveal in the text" goes. */
@@ -22,12 +23,33 @@ export interface Host {
 
 export interface VsCodeApi {
   postMessage(message: unknown): void;
+  /** The webview's state, kept by VS Code when the page is loaded again (the playground's stand-in has none). */
+  getState?(): unknown;
+  setState?(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
+/** The file `cmg view` shows, as its page names it (`<meta name="cmg-file">`); null elsewhere. */
+function viewedFile(): string | null {
+  return document.querySelector<HTMLMetaElement>('meta[name="cmg-file"]')?.content || null;
+}
+
+/** The browser's localStorage, or null where it cannot be reached. */
+function browserStorage(): PinStore | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
 export function browserHost(): Host {
+  // The pins are kept per file in this browser, so that a reload draws them again.
+  const file = viewedFile();
+  const storage = file === null ? null : browserStorage();
   return {
-    start(onScene) {
+    start(onScene, _onSelect, onPins) {
+      if (file !== null && storage !== null) onPins(loadPins(storage, pinsKey(file)));
       const connection = byId("connection");
       follow(
         "events",
@@ -46,8 +68,29 @@ export function browserHost(): Host {
       const at = node.mention?.start;
       return at === undefined ? null : `node ${node.id} is first mentioned on line ${at.line}, column ${at.column}`;
     },
+    moved(node, at) {
+      if (file !== null && storage !== null) savePin(storage, pinsKey(file), node, at);
+    },
   };
 }
+
+/** The webview's state as a store of one key: the pins of the panel's one document. */
+function webviewStore(api: VsCodeApi): PinStore {
+  const state = (): Record<string, unknown> => {
+    const kept = api.getState?.();
+    return typeof kept === "object" && kept !== null ? (kept as Record<string, unknown>) : {};
+  };
+  return {
+    getItem: (key) => {
+      const value = state()[key];
+      return typeof value === "string" ? value : null;
+    },
+    setItem: (key, value) => api.setState?.({ ...state(), [key]: value }),
+  };
+}
+
+/** The key of the pins in the webview's state: a panel shows one document. */
+const WEBVIEW_PINS = "pins";
 
 export function vscodeHost(api: VsCodeApi): Host {
   // The extension answers each slice request by its number (editors/vscode/src/gameView.ts).
@@ -55,6 +98,8 @@ export function vscodeHost(api: VsCodeApi): Host {
   let next = 0;
   return {
     start(onScene, onSelect, onPins) {
+      // The pins of this panel's document, kept in the webview's state through a reload of the page.
+      onPins(loadPins(webviewStore(api), WEBVIEW_PINS));
       window.addEventListener(
         "message",
         (event: MessageEvent<{ type?: string; scene?: Scene; request?: number; slice?: Slice | null; node?: number | null; pins?: Record<number, [number, number]> }>) => {
@@ -81,6 +126,7 @@ export function vscodeHost(api: VsCodeApi): Host {
       return null;
     },
     moved(node, at) {
+      savePin(webviewStore(api), WEBVIEW_PINS, node, at);
       api.postMessage({ type: "moved", node, at });
     },
   };

@@ -3,7 +3,7 @@
 // user's zoom and pan survive.
 
 import type { Shown } from "./explorer";
-import type { Scene, SceneNode } from "./scene";
+import { nodeLook, type Scene, type SceneNode } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -25,6 +25,41 @@ export const TOKEN_OFFSET = 14;
  * `cmg view --export` draw one picture. Its tip touches the circle of the end node's shape.
  */
 export const ARROW_MARKER = `<marker id="cmg-arrow" class="arrow" viewBox="0 0 10 10" refX="28" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>`;
+/**
+ * The looks of a highlighted edge, each with ARROW_MARKER in its colour as the marker
+ * `cmg-arrow-LOOK` with `data-look="LOOK"` (the export's `arrow_markers` makes the first
+ * two; `last`, the last move's edge, is the page's own).
+ */
+const ARROW_LOOKS = ["critical", "flagged", "last"] as const;
+
+/** The arrowheads: ARROW_MARKER and one per look. */
+export function arrowMarkers(): string {
+  return [
+    ARROW_MARKER,
+    ...ARROW_LOOKS.map((look) => ARROW_MARKER.replace(`id="cmg-arrow"`, `id="cmg-arrow-${look}" data-look="${look}"`)),
+  ].join("");
+}
+
+/**
+ * The look of an edge's line as the stylesheets draw it, null for a plain edge: the last
+ * move's mark wins over a flagged edge's dashes, which win over a critical edge's colour.
+ */
+export function edgeLook(line: Element): (typeof ARROW_LOOKS)[number] | null {
+  if (line.hasAttribute("data-last")) return "last";
+  if (line.hasAttribute("data-flagged")) return "flagged";
+  return line.getAttribute("data-critical") === "true" ? "critical" : null;
+}
+
+/** Gives a one-way edge's line the arrowhead of its look (its colour); an edge none. */
+export function setArrow(line: Element): void {
+  if (!line.hasAttribute("data-one-way")) {
+    line.removeAttribute("marker-end");
+    return;
+  }
+  const look = edgeLook(line);
+  line.setAttribute("marker-end", `url(#cmg-arrow${look === null ? "" : `-${look}`})`);
+}
+
 export const TOKEN_RADIUS = 8;
 
 function element<K extends keyof SVGElementTagNameMap>(
@@ -36,21 +71,34 @@ function element<K extends keyof SVGElementTagNameMap>(
   return created;
 }
 
-/** The shape of a node by role: double circle (hole), square (mouse start), diamond (cat start). */
-function shape(role: SceneNode["role"]): SVGElement[] {
+/**
+ * The shape of a node by its roles (`nodeLook`): square (mouse start), diamond (cat
+ * start) or circle, with the hole's ring inside for a hole: a double circle for a plain hole.
+ */
+function shape(node: SceneNode): SVGElement[] {
+  const { outline, ring } = nodeLook(node);
+  const drawn = [outlineOf(outline)];
+  if (ring) drawn.push(element("circle", { class: "ring", r: NODE_RADIUS - 5 }));
+  return drawn;
+}
+
+function outlineOf(role: SceneNode["role"]): SVGElement {
   const r = NODE_RADIUS;
   switch (role) {
-    case "hole":
-      return [element("circle", { class: "shape", r }), element("circle", { class: "ring", r: r - 5 })];
     case "mouse":
-      return [element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 })];
+      return element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 });
     case "cat": {
       const d = r * 1.3;
-      return [element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` })];
+      return element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` });
     }
     default:
-      return [element("circle", { class: "shape", r })];
+      return element("circle", { class: "shape", r });
   }
+}
+
+/** A node's roles as its group carries them: `data-role`, and `data-also` for the others. */
+function alsoOf(node: SceneNode): string {
+  return (node.also ?? []).join(" ");
 }
 
 function setFlag(target: Element, flagged: boolean): void {
@@ -82,7 +130,7 @@ export function createPicture(): Picture {
   const svg = element("svg", { class: "cmg-scene", role: "img" });
   svg.append(element("rect", { class: "background", width: "100%", height: "100%" }));
   const defs = element("defs");
-  defs.innerHTML = ARROW_MARKER;
+  defs.innerHTML = arrowMarkers();
   svg.append(defs);
   const viewport = element("g", { class: "viewport" });
   const edges = element("g", { class: "edges" });
@@ -97,11 +145,12 @@ export function createPicture(): Picture {
 const templates = new Map<string, SVGGElement>();
 
 function newGroup(node: SceneNode, light: boolean): SVGGElement {
-  const key = `${node.role}/${light}`;
+  const key = `${node.role}/${alsoOf(node)}/${light}`;
   let template = templates.get(key);
   if (template === undefined) {
     template = element("g", { class: "node", "data-role": node.role });
-    if (!light) template.append(...shape(node.role), element("text", { class: "id" }));
+    if (node.also !== undefined && node.also.length > 0) template.setAttribute("data-also", alsoOf(node));
+    if (!light) template.append(...shape(node), element("text", { class: "id" }));
     templates.set(key, template);
   }
   const group = template.cloneNode(true) as SVGGElement;
@@ -138,7 +187,7 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     const key = String(node.id);
     let group = old.get(key);
     old.delete(key);
-    if (group === undefined || group.getAttribute("data-role") !== node.role) {
+    if (group === undefined || group.getAttribute("data-role") !== node.role || (group.getAttribute("data-also") ?? "") !== alsoOf(node)) {
       group?.remove();
       group = newGroup(node, light);
     }
@@ -177,16 +226,12 @@ export function draw(picture: Picture, scene: Scene, light: boolean): void {
     }
     line.setAttribute("data-edge", `${edge.a}-${edge.b}`);
     setFlag(line, edge.flagged);
-    // A one-way edge: its mark and its arrowhead, as the export writes them.
-    if (edge.one_way === true) {
-      line.setAttribute("data-one-way", "true");
-      line.setAttribute("marker-end", "url(#cmg-arrow)");
-    } else {
-      line.removeAttribute("data-one-way");
-      line.removeAttribute("marker-end");
-    }
+    // A one-way edge: its mark, and its arrowhead in its line's colour, as the export writes them.
+    if (edge.one_way === true) line.setAttribute("data-one-way", "true");
+    else line.removeAttribute("data-one-way");
     // The what-if (strategy.ts's data): a critical edge is drawn apart, its title is the hover.
     line.setAttribute("data-critical", String(edge.critical));
+    setArrow(line);
     if ((line.firstChild?.textContent ?? null) !== edge.what_if) {
       const title = edge.what_if === null ? null : element("title");
       if (title !== null) title.textContent = edge.what_if;
@@ -307,6 +352,7 @@ export function markLastMove(picture: Picture, move: { from: number; to: number 
   marked?.removeAttribute("data-last");
   picture.last = edge;
   edge?.setAttribute("data-last", "true");
+  for (const line of [marked, edge]) if (line !== null) setArrow(line);
 }
 
 /** Marks the node whose mention the editor's cursor is on (`data-selected`), and only it. */

@@ -19,6 +19,8 @@ export interface SceneNode {
   id: number;
   label: string | null;
   role: SceneRole;
+  /** The node's other roles, after `role`: a hole where a player starts too. Absent when none. */
+  also?: SceneRole[];
   outcome: Outcome | null;
   moves: number | null;
   x: number;
@@ -100,6 +102,17 @@ export interface SceneRules {
   /** The holes that are nodes. */
   holes: number[];
   cat_enters_holes: boolean;
+}
+
+/**
+ * How a node is drawn with all its roles: the outline of its start (the mouse's square
+ * before the cat's diamond), else of its role, and whether the hole's ring is inside.
+ * `node_shape` in crates/cmg-ide/src/view/svg.rs draws the same for the export.
+ */
+export function nodeLook(node: Pick<SceneNode, "role" | "also">): { outline: SceneRole; ring: boolean } {
+  const roles = [node.role, ...(node.also ?? [])];
+  const outline = roles.find((role) => role === "mouse" || role === "cat") ?? node.role;
+  return { outline, ring: roles.includes("hole") };
 }
 
 /** The rules of LeetCode 913's game, which a scene without `rules` is played by. */

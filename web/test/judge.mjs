@@ -52,13 +52,13 @@ const types = {
 };
 /** A static host, as any will do; it counts what it serves, and lets the browser cache. */
 const served = [];
-/** Set while a part checks a start of Pyodide that fails: its standard library is then not found. */
-let pyodideGone = false;
+/** Set while a part checks a start of Pyodide that fails: the file of Pyodide's the site then does not have. */
+let pyodideGone = null;
 const server = createServer((request, response) => {
   const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
   const file = join(site, path === "/" ? "index.html" : path);
   served.push(path);
-  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile() || (pyodideGone && path.endsWith("/pyodide/python_stdlib.zip"))) {
+  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile() || (pyodideGone !== null && path === `/pyodide/${pyodideGone}`)) {
     response.writeHead(404).end();
     return;
   }
@@ -235,23 +235,28 @@ try {
     await page.close();
   }
 
-  // Pyodide that does not start (its standard library not found, in a browser that has
-  // none of its files cached): Pyodide then rejects with Emscripten's ExitStatus, not an
-  // Error, and the report says its message, never "[object Object]".
-  if (wanted("pyodide-fails")) {
-    pyodideGone = true;
+  // Pyodide that cannot start, one of its files not on the site (in a browser that has
+  // none of them cached): the report says at once which file and what to do, never
+  // "[object Object]", and never waits for the setup's 60 s (a missing .wasm left
+  // Pyodide waiting that long).
+  for (const gone of ["python_stdlib.zip", "pyodide.asm.wasm"]) {
+    if (!wanted(`pyodide-fails ${gone}`)) continue;
+    pyodideGone = gone;
     const fresh = await browser.newContext();
     try {
       const page = await fresh.newPage();
       await page.goto(link(fixture("right.py"), "python"));
       await page.locator("[data-judge-run]").waitFor({ timeout: 10000 });
-      const result = await judge(page, { seconds: 60, wait: 120000 });
+      const result = await judge(page, { seconds: 60, wait: 30000 }).catch((error) => ({ report: `no verdict: ${error.message.split("\n")[0]}` }));
       const first = result.report.split("\n")[0];
       const why = first.split("does not run: ")[1] ?? "";
-      check(why.trim() !== "" && !why.includes("[object"), `a Pyodide that does not start says why: "${first}"`);
+      check(
+        why.includes(gone) && why.includes("npm ci") && !why.includes("[object"),
+        `a Pyodide without ${gone} says so and what to do: "${first}"`,
+      );
     } finally {
       await fresh.close();
-      pyodideGone = false;
+      pyodideGone = null;
     }
   }
 

@@ -13,7 +13,7 @@ import { inflateRawSync } from "node:zlib";
 import { chromium } from "playwright-core";
 
 import { checkEveryRule } from "./every-rule.mjs";
-import { artifacts, browserPath, check, finish, pasteText, root, serveSite, site } from "./site.mjs";
+import { artifacts, browserPath, check, dragNode, finish, pasteText, root, serveSite, site } from "./site.mjs";
 
 const WAIT_MS = 10000;
 /** The strategy panel waits for the what-if, a solve per edge: seconds on the 50-node record. */
@@ -385,13 +385,7 @@ try {
     // A dragged node stays where it is put, through an edit of the graph, until a double click.
     await frame.locator("body[data-strategy='shown']").waitFor({ state: "attached", timeout: EXPLAIN_WAIT_MS });
     const node = frame.locator('svg.cmg-scene [data-node="49"]');
-    const box = await node.locator(".shape").boundingBox();
-    const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
-    await page.mouse.move(cx, cy);
-    await page.mouse.down();
-    await page.mouse.move(cx + 30, cy + 20, { steps: 5 });
-    await page.mouse.move(cx + 60, cy + 40, { steps: 5 });
-    await page.mouse.up();
+    await dragNode(page, node, 60, 40);
     const put = await node.getAttribute("transform");
     check(put !== reloaded["49"] && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${reloaded["49"]} to ${put})`);
     // The pin is saved when the drag ends, with no new scene to wait for; a reload right

@@ -7,11 +7,12 @@
 // Usage: node test/rules.mjs [path/to/cmg]   (default: $CARGO_TARGET_DIR/debug/cmg, or target/)
 
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium } from "playwright-core";
 
-import { artifacts, browserPath, check, finish, root, target } from "./site.mjs";
+import { artifacts, browserPath, check, dragNode, finish, root, target } from "./site.mjs";
 import { checkEveryRule } from "./every-rule.mjs";
 import { openView, startView } from "./view-server.mjs";
 
@@ -94,6 +95,115 @@ try {
   const picture = await browser.newPage();
   await picture.goto(`file://${svgFile}`);
   await picture.screenshot({ path: join(artifacts, "every-rule-export.png") });
+
+  // A highlighted one-way edge has its arrowhead in its line's colour: 1 -> 0 is critical
+  // (without it the mouse must step onto the cat), 2 -> 3 flagged (3 has no move out), the
+  // others plain.
+  const highlighted = join(mkdtempSync(join(tmpdir(), "cmg-arrows-")), "arrows.cmg");
+  writeFileSync(highlighted, "1 -> 0\n1 -- 2\n2 -> 3\n2 -- 4\n4 -> 5 -> 2\n");
+  const arrowsView = startView(cmg, highlighted);
+  try {
+    const arrowsPage = await openView(browser, await arrowsView.url, errors);
+    await arrowsPage.waitForFunction(() => document.querySelector('line.edge[data-edge="1-0"]')?.getAttribute("data-critical") === "true", null, { timeout: WAIT_MS });
+    const heads = await arrowsPage.evaluate(() =>
+      Array.from(document.querySelectorAll("line.edge[data-one-way]"), (line) => {
+        const id = /^url\(#(.*)\)$/.exec(line.getAttribute("marker-end") ?? "")?.[1];
+        const head = id === undefined ? null : document.getElementById(id)?.querySelector("path");
+        return { edge: line.getAttribute("data-edge"), line: getComputedStyle(line).stroke, head: head == null ? null : getComputedStyle(head).fill };
+      }),
+    );
+    const colours = new Set(heads.map((h) => h.head));
+    check(
+      heads.length === 4 && heads.every((h) => h.head === h.line) && colours.size === 3,
+      `each one-way edge's arrowhead is in its line's colour, critical, flagged or plain: ${JSON.stringify(heads)}`,
+    );
+    await arrowsPage.screenshot({ path: join(artifacts, "view-highlighted-arrows.png") });
+    // The last move along a one-way edge: the mouse takes 1 -> 0 into the hole. Its
+    // arrowhead is in the last move's colour, on the page and in the page's saved SVG.
+    await arrowsPage.selectOption("#mode", "play-mouse");
+    await arrowsPage.waitForFunction(() => document.querySelectorAll("[data-node].choice").length > 0, null, { timeout: WAIT_MS });
+    await arrowsPage.click('[data-node="0"]');
+    await arrowsPage.waitForFunction(() => document.querySelector('line.edge[data-edge="1-0"]')?.hasAttribute("data-last"), null, { timeout: WAIT_MS });
+    const lastHead = await arrowsPage.evaluate(() => {
+      const line = document.querySelector('line.edge[data-edge="1-0"]');
+      const id = /^url\(#(.*)\)$/.exec(line.getAttribute("marker-end") ?? "")?.[1];
+      const head = id === undefined ? null : document.getElementById(id)?.querySelector("path");
+      return { id, line: getComputedStyle(line).stroke, head: head == null ? null : getComputedStyle(head).fill };
+    });
+    check(lastHead.id === "cmg-arrow-last" && lastHead.head === lastHead.line, `the last move's arrowhead is in its line's colour: ${JSON.stringify(lastHead)}`);
+    const [saved] = await Promise.all([arrowsPage.waitForEvent("download"), arrowsPage.click('[data-export="svg"]')]);
+    const savedSvg = readFileSync(await saved.path(), "utf8");
+    const savedLine = /<line[^>]*data-edge="1-0"[^>]*>/.exec(savedSvg)?.[0] ?? "";
+    const savedId = /marker-end="url\(#([^)]*)\)"/.exec(savedLine)?.[1];
+    const savedMarker = new RegExp(`<marker[^>]*id="${savedId}"[^>]*>\\s*<path[^>]*fill="([^"]*)"`).exec(savedSvg)?.[1];
+    const savedStroke = /stroke="([^"]*)"/.exec(savedLine)?.[1];
+    check(savedId === "cmg-arrow-last" && savedMarker !== undefined && savedMarker === savedStroke, `the saved SVG draws it so too: ${savedId} ${savedMarker} ${savedStroke}`);
+    // Closed before its server stops, which would otherwise be a page error.
+    await arrowsPage.close();
+  } finally {
+    arrowsView.child.kill();
+  }
+
+  // A hole where the cat starts is drawn as both, in the SVG and on the canvas: the cat's
+  // diamond with the hole's ring inside.
+  const holeStart = join(mkdtempSync(join(tmpdir(), "cmg-hole-start-")), "hole-start.cmg");
+  writeFileSync(holeStart, "rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n");
+  const holeView = startView(cmg, holeStart);
+  try {
+    const holeUrl = await holeView.url;
+    for (const renderer of ["svg", "canvas"]) {
+      const holePage = await openView(browser, `${holeUrl}?renderer=${renderer}`, errors);
+      await holePage.waitForFunction(() => document.querySelectorAll("[data-node]").length === 3, null, { timeout: WAIT_MS });
+      await holePage.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const drawn = await holePage.evaluate(() => {
+        const group = document.querySelector('[data-node="2"]');
+        const shapes = Array.from(group.children, (c) => `${c.tagName} ${c.getAttribute("class")}`).filter((t) => !t.startsWith("text"));
+        const canvas = document.querySelector("#stage canvas");
+        let corner = null;
+        if (canvas !== null && document.body.dataset.renderer === "canvas") {
+          // Inside the diamond's top corner, outside a circle of the node's radius: painted only for a diamond.
+          const matrix = document.querySelector("svg.cmg-scene .viewport").getCTM();
+          const [x, y] = group.getAttribute("transform").match(/-?[\d.]+/g).map(Number);
+          const ratio = canvas.width / canvas.clientWidth;
+          const at = [matrix.a * x + matrix.e, matrix.d * (y - 20) + matrix.f].map((v) => Math.round(v * ratio));
+          const [r, g, b] = canvas.getContext("2d").getImageData(at[0], at[1], 1, 1).data;
+          corner = `rgb(${r}, ${g}, ${b})`;
+        }
+        return { role: group.getAttribute("data-role"), also: group.getAttribute("data-also"), shapes, corner };
+      });
+      const background = await holePage.evaluate(() => getComputedStyle(document.querySelector("svg.cmg-scene")).getPropertyValue("--cmg-background").trim());
+      check(
+        drawn.role === "hole" && drawn.also === "cat" &&
+          (renderer === "svg" ? drawn.shapes.join(", ") === "polygon shape, circle ring" : drawn.corner !== null && drawn.corner !== "rgb(255, 255, 255)" && background === "#ffffff"),
+        `${renderer}: the hole where the cat starts is the cat's diamond with the hole's ring: ${JSON.stringify(drawn)}`,
+      );
+      await holePage.screenshot({ path: join(artifacts, `view-hole-start-${renderer}.png`) });
+      await holePage.close();
+    }
+
+    // A dragged node stays pinned through a reload of the page (kept in localStorage
+    // under the file's path), until a double click unpins it, also through a reload.
+    const pinPage = await openView(browser, `${holeUrl}?renderer=svg`, errors);
+    const node = pinPage.locator('svg.cmg-scene [data-node="1"]');
+    await node.waitFor({ state: "attached", timeout: WAIT_MS });
+    const laid = await node.getAttribute("transform");
+    await dragNode(pinPage, node, 60, 80);
+    const put = await node.getAttribute("transform");
+    check(put !== laid && (await node.getAttribute("data-pinned")) === "true", `a dragged node moves and is pinned (${laid} to ${put})`);
+    const reload = async () => {
+      await pinPage.reload();
+      await node.waitFor({ state: "attached", timeout: WAIT_MS });
+      return [await node.getAttribute("data-pinned"), await node.getAttribute("transform")];
+    };
+    const [pinned, at] = await reload();
+    check(pinned === "true" && at === put, `after a reload, the node is still pinned where it was put (${pinned}, ${at})`);
+    await node.dblclick();
+    const [unpinned, back] = await reload();
+    check(unpinned === null && back !== put, `unpinned by a double click, it stays unpinned after a reload (${unpinned}, ${back})`);
+    await pinPage.close();
+  } finally {
+    holeView.child.kill();
+  }
   check(errors.length === 0, `no page errors ${errors.join("; ")}`);
 } finally {
   await browser.close();

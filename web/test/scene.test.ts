@@ -20,6 +20,7 @@ import {
   userMove,
   waitsForSolver,
   graphKey,
+  nodeLook,
   type Play,
   type Position,
   type Scene,
@@ -254,4 +255,11 @@ test("the turn limit: a win in more moves than are left is a draw, and play ends
   assert.equal(over(game, history(12)), "the turn limit is reached: draw");
   assert.equal(over(game, history(11)), "the position repeats: draw");
   assert.equal(userMove(game, history(12), 4), null, "no move after the limit");
+});
+
+test("a hole where a player starts is drawn with the start's outline and the hole's ring", () => {
+  assert.deepEqual(nodeLook({ role: "hole", also: ["cat"] }), { outline: "cat", ring: true });
+  assert.deepEqual(nodeLook({ role: "hole", also: ["mouse", "cat"] }), { outline: "mouse", ring: true });
+  assert.deepEqual(nodeLook({ role: "hole" }), { outline: "hole", ring: true });
+  assert.deepEqual(nodeLook({ role: "cat" }), { outline: "cat", ring: false });
 });

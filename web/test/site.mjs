@@ -64,3 +64,14 @@ export function pasteText(page, text) {
     content.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
   }, text);
 }
+
+/** Drags the node `node` (a locator of its group) of `page`'s picture by (dx, dy) screen pixels, in two legs, as a hand does. */
+export async function dragNode(page, node, dx, dy) {
+  const box = await node.locator(".shape").boundingBox();
+  const [cx, cy] = [box.x + box.width / 2, box.y + box.height / 2];
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  await page.mouse.move(cx + dx / 2, cy + dy / 2, { steps: 5 });
+  await page.mouse.move(cx + dx, cy + dy, { steps: 5 });
+  await page.mouse.up();
+}

@@ -4,7 +4,7 @@
 
 import * as vscode from "vscode";
 
-import { toUtf16, webviewHtml, type LineColumn } from "./gameViewContent";
+import { keepPin, keptPins, toUtf16, webviewHtml, type LineColumn } from "./gameViewContent";
 
 /** Edits closer together than this are drawn once. */
 const DEBOUNCE_MS = 150;
@@ -198,6 +198,8 @@ async function openGameView(
     }),
     webview.onDidReceiveMessage((message: PageMessage) => {
       if (message.type === "ready") {
+        // The nodes pinned in this document's view, before its first scene.
+        void webview.postMessage({ type: "pins", pins: keptPins(context.workspaceState, key) });
         schedule();
         // A page loaded again marks the node the cursor is on.
         if (selected !== null) void webview.postMessage({ type: "select", node: selected });
@@ -208,6 +210,10 @@ async function openGameView(
       if (message.type === "moved" && typeof message.node === "number" && Array.isArray(message.at)) {
         positions = { ...positions, [String(message.node)]: message.at };
         rememberedPositions.set(key, positions);
+      }
+      // The pin (or unpin) too, kept with the workspace through a closed view and a restart.
+      if (message.type === "moved" && typeof message.node === "number" && (message.at === null || Array.isArray(message.at))) {
+        void keepPin(context.workspaceState, key, message.node, message.at ?? null);
       }
     }),
   ];

@@ -1,6 +1,7 @@
 // The game view webview's pure parts, kept free of the `vscode` module so that node's
 // test runner can check them: the page's HTML with the webview's Content-Security-Policy,
-// and scene positions (line and column in characters) as VS Code positions (UTF-16).
+// scene positions (line and column in characters) as VS Code positions (UTF-16), and the
+// pins kept in the workspace's state.
 
 /** The files the game view needs, copied from `web/` into `media/` by the build. */
 export const MEDIA_FILES = ["index.html", "view.js", "view.css"] as const;
@@ -56,4 +57,57 @@ export function toUtf16(at: LineColumn, lineText: string): { line: number; chara
     seen++;
   }
   return { line: Math.max(0, at.line - 1), character };
+}
+
+/** Nodes the user dragged in a document's view, by id: where they were put. */
+export type Pins = Record<string, [number, number]>;
+
+/** Where the extension keeps the pins: the workspace's state (a `vscode.Memento`). */
+export interface PinMemory {
+  get(key: string): unknown;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+/** The key of every document's pins in the workspace's state. */
+export const PINS_KEY = "cmg.gameView.pins";
+/** The pins of at most this many documents are kept, the least recently pinned forgotten first. */
+export const PINNED_DOCUMENTS = 100;
+
+/** Every document's pins as kept, by URI; whatever is not a pin is left out. */
+function allPins(memory: PinMemory): Record<string, Pins> {
+  const kept = memory.get(PINS_KEY);
+  const all: Record<string, Pins> = {};
+  if (typeof kept !== "object" || kept === null) return all;
+  for (const [uri, pins] of Object.entries(kept)) {
+    if (typeof pins !== "object" || pins === null) continue;
+    const valid: Pins = {};
+    for (const [node, at] of Object.entries(pins as Record<string, unknown>)) {
+      if (Array.isArray(at) && at.length === 2) {
+        const x: unknown = at[0];
+        const y: unknown = at[1];
+        if (typeof x === "number" && typeof y === "number" && Number.isFinite(x) && Number.isFinite(y)) valid[node] = [x, y];
+      }
+    }
+    all[uri] = valid;
+  }
+  return all;
+}
+
+/** The pins kept for the document at `uri`: a view opened again, or after VS Code restarts, draws them. */
+export function keptPins(memory: PinMemory, uri: string): Pins {
+  return allPins(memory)[uri] ?? {};
+}
+
+/** Keeps node `node` of the document at `uri` pinned at `at`, or unpinned (`null`). */
+export function keepPin(memory: PinMemory, uri: string, node: number, at: [number, number] | null): Thenable<void> {
+  const all = allPins(memory);
+  const pins = { ...(all[uri] ?? {}) };
+  if (at === null) delete pins[String(node)];
+  else pins[String(node)] = at;
+  // The document pinned last goes last, so that the oldest are dropped first.
+  delete all[uri];
+  if (Object.keys(pins).length > 0) all[uri] = pins;
+  const uris = Object.keys(all);
+  for (const old of uris.slice(0, Math.max(0, uris.length - PINNED_DOCUMENTS))) delete all[old];
+  return memory.update(PINS_KEY, all);
 }

@@ -5,7 +5,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 
-import { MEDIA_FILES, toUtf16, webviewHtml } from "../src/gameViewContent";
+import { MEDIA_FILES, PINNED_DOCUMENTS, PINS_KEY, keepPin, keptPins, toUtf16, webviewHtml } from "../src/gameViewContent";
 import { readZip } from "./zip";
 
 const extensionRoot = path.resolve(__dirname, "..", "..");
@@ -43,4 +43,32 @@ test("the .vsix ships the game view's bundle", () => {
     assert.ok(packaged !== undefined, `media/${name} is not in the .vsix`);
     assert.ok(packaged.length > 0);
   }
+});
+
+test("a document's pins are kept in the workspace's state, apart from another's, and bounded", async () => {
+  const stored = new Map<string, unknown>();
+  const memory = {
+    get: (key: string): unknown => stored.get(key),
+    update: (key: string, value: unknown): Promise<void> => {
+      // As a Memento does: a copy, not the object handed over.
+      stored.set(key, JSON.parse(JSON.stringify(value)));
+      return Promise.resolve();
+    },
+  };
+  await keepPin(memory, "file:///a.cmg", 3, [10, -20]);
+  await keepPin(memory, "file:///a.cmg", 4, [5, 6]);
+  await keepPin(memory, "file:///b.cmg", 3, [99, 99]);
+  await keepPin(memory, "file:///a.cmg", 4, null);
+  assert.deepEqual(keptPins(memory, "file:///a.cmg"), { 3: [10, -20] });
+  assert.deepEqual(keptPins(memory, "file:///b.cmg"), { 3: [99, 99] });
+  assert.deepEqual(keptPins(memory, "file:///c.cmg"), {});
+  // The least recently pinned documents go first.
+  for (let i = 0; i < PINNED_DOCUMENTS; i++) await keepPin(memory, `file:///many/${i}.cmg`, 1, [i, i]);
+  assert.deepEqual(keptPins(memory, "file:///a.cmg"), {});
+  assert.deepEqual(keptPins(memory, `file:///many/${PINNED_DOCUMENTS - 1}.cmg`), { 1: [PINNED_DOCUMENTS - 1, PINNED_DOCUMENTS - 1] });
+  assert.equal(Object.keys(stored.get(PINS_KEY) as object).length, PINNED_DOCUMENTS);
+  // What is not a pin is left out.
+  stored.set(PINS_KEY, { "file:///d.cmg": { 1: [1, 2], 2: "no", 3: [1, null] }, "file:///e.cmg": 7 });
+  assert.deepEqual(keptPins(memory, "file:///d.cmg"), { 1: [1, 2] });
+  assert.deepEqual(keptPins(memory, "file:///e.cmg"), {});
 });

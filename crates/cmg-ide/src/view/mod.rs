@@ -169,6 +169,10 @@ pub struct SceneNode {
     /// default nodes 0, 1 and 2, else as the file's rules say; the first of these a node
     /// has) or `node`.
     pub role: &'static str,
+    /// The node's other roles, after `role` in the same order: a hole where a player
+    /// starts too (the rules may put a start on a hole). Left out of the JSON when none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<&'static str>,
     /// Who wins if the mouse starts here instead of on its start (the cat on its own).
     pub outcome: Option<&'static str>,
     pub moves: Option<u32>,
@@ -364,6 +368,7 @@ fn build_scene(
             id,
             label: graph.label(index).map(str::to_owned),
             role: role(graph, id),
+            also: graph.roles_of(id).skip(1).map(role_word).collect(),
             outcome: at_start.map(|(s, p)| outcome_keyword(s.outcome(p))),
             moves: at_start.and_then(|(s, p)| s.moves_to_end(p)),
             x,

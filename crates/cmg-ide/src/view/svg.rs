@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{role_word, Scene, SceneNode};
+use super::{role_word, Scene, SceneEdge, SceneNode};
 use cmg_core::analysis::outcome_keyword;
 use cmg_core::model::NodeRole;
 use cmg_solve::Outcome;
@@ -37,11 +37,51 @@ pub const NODE_RADIUS: f64 = 18.0;
 /// The arrowhead of a one-way edge, one definition for the page (`web/src/render.ts`
 /// holds the same text, which a test in `view/tests.rs` checks) and the export: a
 /// triangle 10 px long and 10 px wide whose tip touches the circle of the end node's
-/// shape ([`NODE_RADIUS`] from its centre), in the edges' colour.
+/// shape ([`NODE_RADIUS`] from its centre), in the edges' colour. A highlighted edge
+/// has the same arrowhead in its own colour: [`arrow_markers`].
 pub const ARROW_MARKER: &str = r#"<marker id="cmg-arrow" class="arrow" viewBox="0 0 10 10" refX="28" refY="5" markerWidth="10" markerHeight="10" markerUnits="userSpaceOnUse" orient="auto"><path d="M0,0 L10,5 L0,10 z"/></marker>"#;
 
-/// The attributes of a one-way edge's line: its mark, and its arrowhead ([`ARROW_MARKER`]).
-pub const ONE_WAY_ATTRIBUTES: &str = r#" data-one-way="true" marker-end="url(#cmg-arrow)""#;
+/// The looks of a highlighted edge that the export draws, each with an arrowhead of its
+/// colour (`.arrow[data-look="LOOK"]` in the stylesheet): the page adds `last`, the
+/// last move's edge (`ARROW_LOOKS` in `web/src/render.ts`).
+pub const ARROW_LOOKS: [&str; 2] = ["critical", "flagged"];
+
+/// The arrowheads: [`ARROW_MARKER`], and one marker `cmg-arrow-LOOK` with
+/// `data-look="LOOK"` for each of [`ARROW_LOOKS`].
+pub fn arrow_markers() -> String {
+    let mut markers = ARROW_MARKER.to_owned();
+    for look in ARROW_LOOKS {
+        markers.push_str(&ARROW_MARKER.replace(
+            r#"id="cmg-arrow""#,
+            &format!(r#"id="cmg-arrow-{look}" data-look="{look}""#),
+        ));
+    }
+    markers
+}
+
+/// The look of an edge's line as the stylesheet draws it, `None` for a plain edge: a
+/// flagged edge's dashes win over a critical edge's colour.
+pub fn edge_look(edge: &SceneEdge) -> Option<&'static str> {
+    if edge.flagged {
+        Some("flagged")
+    } else if edge.critical {
+        Some("critical")
+    } else {
+        None
+    }
+}
+
+/// The attributes of a one-way edge's line: its mark, and its arrowhead in the line's
+/// colour ([`arrow_markers`]); empty for an edge.
+pub fn one_way_attributes(edge: &SceneEdge) -> String {
+    if !edge.one_way {
+        return String::new();
+    }
+    let suffix = edge_look(edge)
+        .map(|look| format!("-{look}"))
+        .unwrap_or_default();
+    format!(r#" data-one-way="true" marker-end="url(#cmg-arrow{suffix})""#)
+}
 
 /// Room around the nodes, and for the legend below them.
 const MARGIN: f64 = 40.0;
@@ -88,7 +128,7 @@ pub fn to_svg(scene: &Scene) -> String {
         r#"<rect class="background" x="{left}" y="{top}" width="{width}" height="{height}"/>"#
     );
     if scene.edges.iter().any(|edge| edge.one_way) {
-        let _ = writeln!(svg, "<defs>{ARROW_MARKER}</defs>");
+        let _ = writeln!(svg, "<defs>{}</defs>", arrow_markers());
     }
     svg.push_str("<g class=\"edges\">\n");
     let places: std::collections::HashMap<u32, (f64, f64)> =
@@ -105,7 +145,7 @@ pub fn to_svg(scene: &Scene) -> String {
             edge.b,
             edge.critical,
             flag(edge.flagged),
-            if edge.one_way { ONE_WAY_ATTRIBUTES } else { "" }
+            one_way_attributes(edge)
         );
     }
     svg.push_str("</g>\n<g class=\"nodes\">\n");
@@ -132,16 +172,21 @@ fn write_node(svg: &mut String, node: &SceneNode) {
         .outcome
         .map(|o| format!(r#" data-outcome="{o}""#))
         .unwrap_or_default();
+    let also = if node.also.is_empty() {
+        String::new()
+    } else {
+        format!(r#" data-also="{}""#, node.also.join(" "))
+    };
     let _ = writeln!(
         svg,
-        r#"<g class="node" data-node="{}" data-role="{}"{outcome}{} transform="translate({} {})">"#,
+        r#"<g class="node" data-node="{}" data-role="{}"{also}{outcome}{} transform="translate({} {})">"#,
         node.id,
         node.role,
         flag(node.flagged),
         node.x,
         node.y
     );
-    let _ = writeln!(svg, "{}", shape(node.role));
+    let _ = writeln!(svg, "{}", node_shape(node.role, &node.also));
     let _ = writeln!(svg, r#"<text class="id">{}</text>"#, node.id);
     if let Some(label) = &node.label {
         let _ = writeln!(
@@ -152,6 +197,22 @@ fn write_node(svg: &mut String, node: &SceneNode) {
         );
     }
     svg.push_str("</g>\n");
+}
+
+/// The shape of a node with all its roles (`role`, then `also`): a start's outline
+/// (the mouse's square before the cat's diamond), with the hole's ring inside when the
+/// node is a hole too; a node of one role has [`shape`]'s. The page draws the same
+/// (`shape` in `web/src/render.ts`, `shapePath` in `web/src/canvas.ts`).
+pub fn node_shape(role: &str, also: &[&str]) -> String {
+    let roles = || std::iter::once(role).chain(also.iter().copied());
+    let outline = roles()
+        .find(|&role| role == "mouse" || role == "cat")
+        .unwrap_or(role);
+    let mut drawn = shape(outline);
+    if outline != "hole" && roles().any(|role| role == "hole") {
+        let _ = write!(drawn, r#"<circle class="ring" r="{}"/>"#, NODE_RADIUS - 5.0);
+    }
+    drawn
 }
 
 /// The shape of a node by its role: a double circle for the hole, a square for the

@@ -893,8 +893,7 @@ fn the_scene_of_a_file_with_every_rule_follows_its_rules() {
     assert_eq!(svg.matches(svg::ARROW_MARKER).count(), 1, "{svg}");
     for arc in ["4-9", "9-6"] {
         let line = format!(
-            r#"data-edge="{arc}" data-critical="false"{}"#,
-            svg::ONE_WAY_ATTRIBUTES
+            r#"data-edge="{arc}" data-critical="false" data-one-way="true" marker-end="url(#cmg-arrow)""#
         );
         assert!(svg.contains(&line), "{line} in {svg}");
     }
@@ -916,4 +915,116 @@ fn the_scene_of_a_file_with_every_rule_follows_its_rules() {
         "{json}"
     );
     assert!(!svg::to_svg(&plain).contains("cmg-arrow"));
+}
+
+/// The element of an exported picture whose attribute `name` is `value`.
+fn element_with<'a, 'input>(
+    document: &'a roxmltree::Document<'input>,
+    name: &str,
+    value: &str,
+) -> roxmltree::Node<'a, 'input> {
+    document
+        .descendants()
+        .find(|n| n.attribute(name) == Some(value))
+        .unwrap_or_else(|| panic!("no {name}=\"{value}\" in the picture"))
+}
+
+/// The arrowhead of a highlighted one-way edge is in its line's colour: in the export, a
+/// critical one-way edge points at a marker the stylesheet fills in the critical colour,
+/// a flagged one at one in the flag's colour, a plain one at the edges' marker.
+#[test]
+fn a_highlighted_one_way_edge_has_its_arrowhead_in_its_colour() {
+    // Without 1 -> 0 (from the larger id) the mouse must step onto the cat: the one-way
+    // edge is critical. Node 3 has no move out: 2 -> 3 is flagged.
+    let analysis = Analysis::new("1 -> 0\n1 -- 2\n2 -> 3\n2 -- 4\n4 -> 5 -> 2\n".to_owned());
+    let scene = explained_scene(&analysis, cmg_core::explain::WhatIfBudget::CommandLine);
+    let picture = svg::to_svg(&scene);
+    let document = roxmltree::Document::parse(&picture).expect("XML");
+    let fill_of = |edge: &str| {
+        let line = element_with(&document, "data-edge", edge);
+        let critical = line.attribute("data-critical") == Some("true");
+        let marker = line
+            .attribute("marker-end")
+            .and_then(|end| end.strip_prefix("url(#")?.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{edge} has no arrowhead"));
+        let marker = document
+            .descendants()
+            .find(|n| n.has_tag_name("marker") && n.attribute("id") == Some(marker))
+            .unwrap_or_else(|| panic!("no marker {marker} in {picture}"));
+        let rule = match marker.attribute("data-look") {
+            None => ".cmg-scene .arrow { fill:".to_owned(),
+            Some(look) => format!(r#".cmg-scene .arrow[data-look="{look}"] {{ fill:"#),
+        };
+        let fill = svg::STYLESHEET
+            .lines()
+            .find_map(|line| line.strip_prefix(&rule))
+            .unwrap_or_else(|| panic!("the stylesheet has no `{rule}`"))
+            .trim()
+            .to_owned();
+        (critical, fill)
+    };
+    assert_eq!(
+        fill_of("1-0"),
+        (true, "var(--cmg-critical); }".to_owned()),
+        "{picture}"
+    );
+    assert_eq!(
+        fill_of("2-3"),
+        (false, "var(--cmg-flag); }".to_owned()),
+        "{picture}"
+    );
+    assert_eq!(
+        fill_of("5-2"),
+        (false, "var(--cmg-edge); }".to_owned()),
+        "{picture}"
+    );
+}
+
+/// A node that is a hole and a start at once shows both: the start's outline with the
+/// hole's ring inside, in the scene (`also`) and the export alike.
+#[test]
+fn a_hole_where_a_player_starts_is_drawn_as_both() {
+    let analysis = Analysis::new("rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n".to_owned());
+    let scene = scene_of(&analysis);
+    let roles: Vec<String> = scene
+        .nodes
+        .iter()
+        .map(|n| format!("{} {} {:?}", n.id, n.role, n.also))
+        .collect();
+    assert_eq!(roles, ["0 hole []", "1 mouse []", "2 hole [\"cat\"]"]);
+    let picture = svg::to_svg(&scene);
+    let document = roxmltree::Document::parse(&picture).expect("XML");
+    let shapes = |id: &str| {
+        let group = element_with(&document, "data-node", id);
+        let children: Vec<String> = group
+            .children()
+            .filter(|c| c.is_element() && !c.has_tag_name("text"))
+            .map(|c| {
+                format!(
+                    "{} {}",
+                    c.tag_name().name(),
+                    c.attribute("class").unwrap_or("")
+                )
+            })
+            .collect();
+        (group.attribute("data-also").map(str::to_owned), children)
+    };
+    // The cat's diamond, the hole's ring inside.
+    assert_eq!(
+        shapes("2"),
+        (
+            Some("cat".to_owned()),
+            vec!["polygon shape".to_owned(), "circle ring".to_owned()]
+        )
+    );
+    // A plain hole is still the double circle, without `data-also`.
+    assert_eq!(
+        shapes("0"),
+        (
+            None,
+            vec!["circle shape".to_owned(), "circle ring".to_owned()]
+        )
+    );
+    let json = serde_json::to_string(&scene_of(&Analysis::new("0 -- 1 -- 2\n"))).expect("JSON");
+    assert!(!json.contains("also"), "{json}");
 }
