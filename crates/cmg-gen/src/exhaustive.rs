@@ -10,8 +10,9 @@
 //! graph, so where that graph has automorphisms the kept children are told apart by
 //! their certificates. Every class then comes from exactly one parent, once.
 //!
-//! Each graph is examined unlabelled: once per choice of hole (the solver's full table
-//! gives every start of the mouse and the cat at once), which covers every labelled
+//! Each graph is examined unlabelled, for every choice of hole (up to 16 nodes in one
+//! solve of all the holes at once, `every_hole`; above, one full table per hole), and
+//! each solve gives every start of the mouse and the cat: this covers every labelled
 //! graph, since the mouse's and the cat's starts can be any two other nodes.
 //!
 //! The work is cut into *tasks*, one per graph on `n - 2` nodes, numbered in the order a
@@ -28,7 +29,8 @@ use crate::eval::{Evaluator, Winner};
 use crate::graph::{Constraints, Graph};
 
 /// The largest node count the exhaustive search takes: 11 nodes is about a billion graphs
-/// already, a day of one machine; 12 would be three hundred times that.
+/// already, about 2 core-hours (`docs/records.md`); 12 is 162 times as many graphs (165
+/// billion), each a larger solve.
 pub const MAX_EXHAUSTIVE_NODES: usize = 12;
 
 /// What to look for.

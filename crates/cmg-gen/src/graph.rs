@@ -18,8 +18,9 @@ pub struct Graph {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Constraints {
-    /// LeetCode 913: every node has a neighbour, and node 2 has one other than the hole
-    /// (no self-loops and no repeated neighbours hold for every graph here).
+    /// LeetCode 913: at least 3 nodes, every node has a neighbour, and node 2 has one
+    /// other than the hole (no self-loops and no repeated neighbours hold for every graph
+    /// here).
     LeetCode,
     /// Any graph on the nodes.
     None,

@@ -5,9 +5,9 @@
 //! `search` changes one edge at a time (tabu walks on small graphs, annealing on a growing
 //! graph above them), in LeetCode 913's game or in a `variant` (other holes and starts, the
 //! cat first or in the holes, a turn limit, one-way edges); `graph` holds the graph and the
-//! constraints; `exhaustive` looks at
-//! every graph on a few nodes, once per isomorphism class (`canon` tells the classes
-//! apart), for the longest game there is. It does no I/O.
+//! constraints; `exhaustive` looks at every graph on a few nodes, once per isomorphism
+//! class (`canon` tells the classes apart), for the longest game there is; `rng` is the
+//! seeded generator of the search, which the judge uses too. It does no I/O.
 
 mod canon;
 mod eval;

@@ -111,7 +111,8 @@ const MAX_SECONDS: f64 = 1e6;
 impl Session {
     /// A run from its JSON settings: `{"seed", "graphs", "seconds", "shrinkSeconds",
     /// "language"}`, as `cmg judge`'s options of those names (`language`: the name the
-    /// report gives). The first step comes from `resume(&[])`.
+    /// report gives), except that `shrinkSeconds` must be above 0 here, where
+    /// `--shrink-seconds 0` is taken. The first step comes from `resume(&[])`.
     pub fn start(settings: &Value) -> Result<Session, String> {
         let seconds = |name: &str, default: Option<f64>| -> Result<f64, String> {
             let value = match settings.get(name) {

@@ -113,8 +113,10 @@ fn permutations(items: &[usize]) -> Vec<Vec<usize>> {
     all
 }
 
-/// A random graph on `nodes` nodes (3 to 50) that meets the constraints: a random
-/// spanning tree, so that no node is alone, and a random density of further edges.
+/// A random graph on `nodes` nodes (clamped to 3 to 50; the judge's search asks for 8
+/// to 49) that meets the constraints: a random spanning tree, so that no node is alone,
+/// each other pair joined with one chance, drawn once per graph, of 0 to 39 in 100, and
+/// an edge from the cat to node 3 (or 1) when it has no move besides the hole.
 pub fn random_graph(rng: &mut Rng, nodes: usize) -> Lists {
     let nodes = nodes.clamp(3, 50);
     let mut graph = Graph::empty(nodes);

@@ -137,7 +137,8 @@ pub struct Finding {
     pub expected: u8,
     pub moves: Option<u32>,
     pub got: Option<i64>,
-    /// What it answered, or the end of its standard error.
+    /// What it answered, the end of its standard error, or, after a time limit, that
+    /// no answer came.
     pub detail: String,
     /// The end of its standard error, when it gave no answer.
     pub error: Option<String>,
@@ -185,7 +186,8 @@ impl Kind {
 #[derive(Clone, Debug, Default)]
 pub struct Checked {
     pub counts: [u64; 5],
-    /// Every small game of 3 to this many nodes was tried (in both orders).
+    /// Every small game of 3 to this many nodes was tried, with its lists sorted and
+    /// reversed (where reversing them gives another order).
     pub complete_to: Option<usize>,
 }
 
@@ -199,8 +201,8 @@ impl Checked {
     }
 }
 
-/// The first position on the optimal line that the solution gets wrong when asked
-/// about it as a new start, with the next one it gets right.
+/// The last position on the optimal line, the mouse to move, that the solution gets
+/// wrong when asked about it as a new start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrongAt {
     /// Moves made before it on the optimal line.
@@ -628,8 +630,8 @@ impl Run<'_> {
                 Ok(None) => {}
             }
         }
-        // Long games at growing sizes, then a random graph of a size near them, in turn,
-        // every other one shuffled.
+        // In turn, a long game of 8 to 30 nodes (the sizes in a cycle of 23 rounds) and a
+        // random graph of 0 to 19 nodes more (8 to 49 nodes), every other one shuffled.
         let mut rng = Rng::new(seed ^ 0x6a75_6467_6520_2020);
         let mut round = 0u64;
         loop {

@@ -1,8 +1,9 @@
-//! "Find a longer game from this graph": a code action whose command runs `cmg gen
-//! --from` on the document's graph (up to a few seconds, until it finds a longer game), off the request path, with
-//! progress the client shows and can cancel, and offers what it found as one edit of
-//! the whole document (`workspace/applyEdit`), if the document is still the text it
-//! searched from.
+//! "Find a longer game from this graph": a code action whose command runs the
+//! generator's search from the document's graph, as `cmg gen --from` does, on one
+//! thread (for at most `SEARCH_TIME`, 4 s, or until it finds a longer game), off the
+//! request path, with progress the client shows and can cancel, and offers what it
+//! found as one edit of the whole document (`workspace/applyEdit`), if the document is
+//! still the text it searched from.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,7 +1,8 @@
 //! The `LanguageServer` implementation, as dispatch only: each notification becomes an
-//! event of the server's loop ([`super::event_loop`]), and each request asks the loop
-//! for the snapshot of its text, then runs its `ide` function on the blocking pool. No
-//! handler holds state, and none waits for the client.
+//! event of the server's loop ([`super::event_loop`]), and each request goes to its
+//! handler in `requests/` (or `scene`, `workspace`) with the [`Context`], which asks the
+//! loop for the snapshot of its text and runs the `ide` function on the blocking pool.
+//! No handler holds state, and none waits for the client.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};

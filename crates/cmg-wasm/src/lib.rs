@@ -1,15 +1,16 @@
-//! The core behind a small JSON interface, for WebAssembly: one open document, analysed and solved once per text, and the editor features and the game view asked of it.
+//! The core behind a small JSON interface, for WebAssembly: one open document, analysed
+//! and solved once per text, and the editor features and the game view asked of it.
 //!
 //! [`Document::open`] takes the text and answers its summary (outcome, moves, the
 //! optimal line, diagnostics); [`Document::request`] answers one JSON request about the
-//! open text (`format`, `hover`, `inlayHints`, `codeActions`, `semanticTokens`, `highlights`,
-//! `scene`, `slice`). The
-//! same functions run natively in the tests; `abi.rs` puts them behind the exports of
-//! the `.wasm`, and `docs/dev/wasm.md` is the contract of both.
+//! open text (`summary`, `format`, `hover`, `inlayHints`, `codeActions`, `scene`,
+//! `semanticTokens`, `highlights`, `slice`). The requests and answers are typed in
+//! [`protocol`], their one home. The same functions run natively in the tests; `abi.rs`
+//! puts them behind the exports of the `.wasm`, and `docs/dev/wasm.md` describes both.
 //!
 //! Positions are `{line, character}`, both from 0, the character in UTF-16 code units,
-//! as in the language server protocol and JavaScript strings; the library's byte
-//! offsets never cross the boundary. The solver runs on this one thread, under the
+//! as in the language server protocol and JavaScript strings (`position.rs`); the
+//! library's byte offsets never cross the boundary. The solver runs on this one thread, under the
 //! server's default limits ([`editor_defaults`]).
 
 mod abi;

@@ -3,9 +3,12 @@
 //! right answer, the optimal line and a cause checked on every graph it ran.
 //!
 //! The logic (the graphs, their order, shrinking, the sequence of earlier graphs a
-//! stateful solution needs, the causes) is the `cmg-judge` crate's. Here: the process
-//! harness (`harness.rs`), the watch over its processes (`process.rs`), the sandbox
-//! (`sandbox.rs`), the budgets and signals (`Budget`), and the report (`report.rs`).
+//! stateful solution needs, the causes) is the `cmg-judge` crate's. Here: the languages
+//! and the shape each solution must have (`lang.rs`), the process harness (`harness.rs`,
+//! its per-language sources in `harness/sources.rs`), the watch over its processes
+//! (`process.rs`), the sandbox (`sandbox.rs`), the run with the budgets, signals,
+//! progress line and `--keep` as the judge's host (`session.rs`), and the report
+//! (`report.rs`).
 //!
 //! Every step is bounded: the build (`harness.rs`), each graph, the search
 //! (`--seconds`, `--graphs`) and what follows a failure (`--shrink-seconds`). SIGINT,

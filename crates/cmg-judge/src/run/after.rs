@@ -6,7 +6,8 @@ use super::*;
 
 impl Run<'_> {
     /// Verifies `finding` from a fresh start, shrinks it or finds the earlier graphs it
-    /// needs, then checks a cause and locates the first wrong position.
+    /// needs; then, for a wrong answer that reproduces alone, checks a cause and finds
+    /// the last position on the optimal line that the solution gets wrong.
     pub(super) async fn after(
         &mut self,
         finding: Finding,
@@ -303,8 +304,9 @@ impl Run<'_> {
 
     /// Asks the solution about graphs of `nodes` nodes whose answer differs between the
     /// limits still possible there, until one limit is left, none is found near `seeds`
-    /// (up to a few edges away, walking towards games of the lengths in question), or
-    /// the budget is spent.
+    /// (up to `PIN_RINGS` edges away, walking towards games of the lengths in question),
+    /// 256 steps are taken (each a question or a ring further out), or the budget is
+    /// spent.
     async fn pin(
         &mut self,
         limits: &mut BTreeMap<usize, Allowed>,

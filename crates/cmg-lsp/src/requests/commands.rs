@@ -10,7 +10,8 @@ use crate::documents::Needs;
 use crate::longer_game;
 
 /// The command behind the outcome code lens: shows the optimal line. Advertised here,
-/// attached to the lens by `code_lens`, run by the context.
+/// attached to the lens by `code_lens`, and run by `handle` here as a message to the
+/// client.
 pub const SHOW_LINE_COMMAND: &str = "cmg.showLine";
 
 pub(crate) fn register(capabilities: &mut ServerCapabilities) {

@@ -27,7 +27,7 @@ pub(crate) async fn handle(
 }
 
 /// A list cut at [`navigation::MAX_REFERENCES`], which the protocol has no field to
-/// say: the server tells the user in a message instead (see `docs/context.md`).
+/// say: the server tells the user in a message instead (see `docs/server.md`).
 pub struct Cut<T> {
     pub items: Vec<T>,
     /// The message saying how many there are and how many are shown, if some are left

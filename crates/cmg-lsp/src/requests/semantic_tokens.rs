@@ -1,5 +1,5 @@
 //! `textDocument/semanticTokens/full`, `/full/delta` and `/range`: the colours of node
-//! ids, the special nodes and the outcome words, from the legend in `capabilities`.
+//! ids, the special nodes and the outcome words, by the legend in `legend.rs`.
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
