@@ -936,8 +936,8 @@ fn a_huge_python_list_is_a_memory_limit() {
 }
 
 /// Bad numbers are usage errors (exit 2), never a panic (101) nor a run without end:
-/// `--seconds` 1e19 (a deadline past what an `Instant` holds), 0, -1 and NaN, and
-/// `--graphs 0`; with `--json`, the error is an object `{"error": ...}` on stdout.
+/// `--seconds` 1e19 (a deadline past what an `Instant` holds), 0, -1 and NaN,
+/// `--shrink-seconds -1` and `--graphs 0`; with `--json`, the error is an object `{"error": ...}` on stdout.
 #[test]
 fn bad_numbers_are_usage_errors() {
     let scratch = Scratch::new("bad-numbers");
@@ -948,6 +948,7 @@ fn bad_numbers_are_usage_errors() {
         ("--seconds", "0"),
         ("--seconds", "-1"),
         ("--seconds", "nan"),
+        ("--shrink-seconds", "-1"),
         ("--graphs", "0"),
     ];
     for (flag, value) in bad {

@@ -105,32 +105,22 @@ pub struct Session {
     report: Option<Value>,
 }
 
-/// The longest budget, as the command line's: about eleven days.
-const MAX_SECONDS: f64 = 1e6;
-
 impl Session {
     /// A run from its JSON settings: `{"seed", "graphs", "seconds", "shrinkSeconds",
-    /// "language"}`, as `cmg judge`'s options of those names (`language`: the name the
-    /// report gives), except that `shrinkSeconds` must be above 0 here, where
-    /// `--shrink-seconds 0` is taken. The first step comes from `resume(&[])`.
+    /// "language"}`, as `cmg judge`'s options of those names, with the same bounds
+    /// (`language`: the name the report gives). The first step comes from `resume(&[])`.
     pub fn start(settings: &Value) -> Result<Session, String> {
-        let seconds = |name: &str, default: Option<f64>| -> Result<f64, String> {
+        let seconds = |name: &str, default: Option<f64>, zero_ok: bool| -> Result<f64, String> {
             let value = match settings.get(name) {
                 None | Some(Value::Null) => default.ok_or(format!("{name} is required"))?,
                 Some(value) => value
                     .as_f64()
                     .ok_or(format!("{name} must be a number of seconds"))?,
             };
-            if value.is_finite() && value > 0.0 && value <= MAX_SECONDS {
-                Ok(value)
-            } else {
-                Err(format!(
-                    "{name} must be a number of seconds above 0 and at most {MAX_SECONDS}, not {value}"
-                ))
-            }
+            cmg_judge::budget_seconds(name, value, zero_ok)
         };
-        let search = seconds("seconds", None)?;
-        let after = seconds("shrinkSeconds", Some((search / 2.0).max(5.0)))?;
+        let search = seconds("seconds", None, false)?;
+        let after = seconds("shrinkSeconds", Some((search / 2.0).max(5.0)), true)?;
         let seed = match settings.get("seed") {
             None | Some(Value::Null) => 1,
             Some(value) => value.as_u64().ok_or("seed must be a whole number from 0")?,

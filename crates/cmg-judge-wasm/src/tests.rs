@@ -80,6 +80,10 @@ fn bad_settings_and_answers_are_refused_with_a_message() {
             "seconds must be a number of seconds above 0",
         ),
         (
+            json!({ "seconds": 5, "shrinkSeconds": -1 }),
+            "shrinkSeconds must be a number of seconds from 0",
+        ),
+        (
             json!({ "seconds": 5, "graphs": 0 }),
             "graphs must be a whole number",
         ),
@@ -91,6 +95,8 @@ fn bad_settings_and_answers_are_refused_with_a_message() {
         let error = Session::start(&settings).err().expect("refused");
         assert!(error.starts_with(message), "{error}");
     }
+    // No shrinking at all, as `--shrink-seconds 0` on the command line.
+    Session::start(&json!({ "seconds": 5, "shrinkSeconds": 0 })).expect("0 is taken");
     let mut session = Session::start(&json!({ "seconds": 5 })).expect("settings");
     session.resume(&json!([])).expect("a first step");
     let error = session

@@ -19,3 +19,20 @@ pub use run::{
     expected, judge, Answer, Checked, Finding, Host, Judging, Kind, Phase, Report, Request,
     Solution, Step, Verdict, WrongAt, SMALL_NODES, START,
 };
+
+/// The longest budget a run takes, in seconds: about eleven days.
+pub const MAX_SECONDS: f64 = 1e6;
+
+/// A budget of `value` seconds, as the command line and the browser take it (`name`, the
+/// setting's name, is for the message): finite, at most [`MAX_SECONDS`], and above 0, or
+/// 0 as well where `zero_ok` (the shrinking's budget: 0 reports the failure as found).
+pub fn budget_seconds(name: &str, value: f64, zero_ok: bool) -> Result<f64, String> {
+    if value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0)) && value <= MAX_SECONDS {
+        Ok(value)
+    } else {
+        let least = if zero_ok { "from 0" } else { "above 0" };
+        Err(format!(
+            "{name} must be a number of seconds {least} and at most {MAX_SECONDS}, not {value}"
+        ))
+    }
+}

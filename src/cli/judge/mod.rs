@@ -85,9 +85,6 @@ pub fn run(args: &Args) -> CliResult {
     }
 }
 
-/// The largest `--seconds` and `--shrink-seconds`: about eleven days.
-const MAX_SECONDS: f64 = 1e6;
-
 #[cfg(target_os = "linux")]
 fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
     session::judge(args, interrupts)
@@ -95,7 +92,7 @@ fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
 
 #[cfg(not(target_os = "linux"))]
 fn judge(args: &Args, _interrupts: &Arc<Interrupts>) -> CliResult {
-    let _ = (MAX_SECONDS, &args.solution, lang::check_shape);
+    let _ = (&args.solution, lang::check_shape);
     Err(super::CliError(
         "cmg judge runs solutions on Linux only: its watch over their processes and its sandbox use Linux's process controls and Landlock".to_owned(),
     ))

@@ -14,7 +14,7 @@ use super::super::{CliError, CliResult};
 use super::harness::{Runner, Setup};
 use super::lang::{check_shape, Lang};
 use super::sandbox::Sandbox;
-use super::{process, report, Args, MAX_SECONDS};
+use super::{process, report, Args};
 
 pub fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
     let lang = match args.lang.or_else(|| Lang::of_path(&args.solution)) {
@@ -27,13 +27,9 @@ pub fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
         }
     };
     let seconds = |name: &str, value: f64, zero_ok: bool| {
-        if value.is_finite() && (value > 0.0 || (zero_ok && value == 0.0)) && value <= MAX_SECONDS {
-            Ok(Duration::from_secs_f64(value))
-        } else {
-            Err(CliError(format!(
-                "{name} must be a number of seconds above 0 and at most {MAX_SECONDS}, not {value}"
-            )))
-        }
+        cmg_judge::budget_seconds(name, value, zero_ok)
+            .map(Duration::from_secs_f64)
+            .map_err(CliError)
     };
     let search_time = seconds("--seconds", args.seconds, false)?;
     let after_time = match args.shrink_seconds {
