@@ -107,6 +107,12 @@ fn each_graph_visits_one_graph_per_class() {
         });
         assert_eq!(count, whole(request(n, None, Constraints::LeetCode)).graphs);
     }
+    // One node: alone, so no graph under LeetCode's constraints, and one without them.
+    for (constraints, graphs) in [(Constraints::LeetCode, 0), (Constraints::None, 1)] {
+        let mut count = 0;
+        super::each_graph(1, constraints, &mut |_| count += 1);
+        assert_eq!(count, graphs, "{constraints:?}");
+    }
 }
 
 /// The longest games an outside exhaustive search found, 3 to 8 nodes. With
