@@ -1,5 +1,6 @@
 //! Simulated annealing over single-edge changes, on a graph grown one node at a time
-//! (anneal a small graph, add a node, anneal again), on several threads: the search above
+//! (anneal a small graph, add a node, anneal again; a fast growth joins its larger sizes'
+//! nodes where the graph scores best), on several threads: the search above
 //! [`super::TABU_MAX_NODES`] nodes.
 
 use super::{first_graph, solves_per_step, Goal, Progress, Request, Walked};
@@ -60,6 +61,67 @@ impl Chain {
     }
 }
 
+/// The node count up to which the growth adds each node as a leaf of a random node; the
+/// nodes after it join where the graph scores best ([`best_joins`]), when the plan grows
+/// fast (see [`FEW_STEPS_PER_NODE`]). Scoring the joins from the start cost 17 nodes 8 and
+/// 24 moves on seeds 1 and 2 (docs/dev/gen.md).
+const RANDOM_LEAVES_UP_TO: usize = 17;
+
+/// The joins are scored only when the growth has fewer steps than this per node added:
+/// with many, the annealing settles each new node itself, and the greedy join costs moves
+/// (30 nodes, 8.7 steps per node in a 60-second plan: 144 150 156 against 164 148 166 on
+/// seeds 1 to 3); with few, it lifts the result (50 nodes, 4.6 steps per node: 233 286 264
+/// 254 258 against 231 248 236 250 250 on seeds 1 to 5). In a 60-second plan that is 41
+/// nodes and more.
+const FEW_STEPS_PER_NODE: u32 = 6;
+
+/// The ways a new node may join a graph of `m` nodes, as masks of its neighbours, in a
+/// fixed order: to one node besides the hole, or to two nodes (the hole may be one of them).
+fn joins(m: usize) -> impl Iterator<Item = u64> {
+    (0..m).flat_map(move |a| {
+        let alone = (a != 0).then_some(1u64 << a);
+        alone
+            .into_iter()
+            .chain((a + 1..m).map(move |b| 1 << a | 1 << b))
+    })
+}
+
+/// `graph` with one more node, joined to the nodes of `join`.
+fn joined(graph: &Graph, join: u64) -> Graph {
+    let mut grown = graph.clone();
+    grown.push_node();
+    let new = grown.node_count() - 1;
+    for node in (0..new).filter(|&node| join >> node & 1 == 1) {
+        grown.toggle(new, node);
+    }
+    grown
+}
+
+/// The joins of a new node to `graph` ([`joins`]) whose graphs score best, ranked as the tabu
+/// walks rank them (the longest game, then the sum of every start's game): m(m + 1)/2 - 1
+/// solves, under 1 % of a search's. Growing by a leaf of a random node instead left more
+/// to the annealing and reached shorter games at 50 nodes (docs/dev/gen.md).
+fn best_joins(graph: &Graph, goal: Goal, evaluator: &mut Evaluator) -> Vec<u64> {
+    let mut grown = joined(graph, 0);
+    let new = graph.node_count();
+    let mut top = None;
+    let mut ties = Vec::new();
+    for join in joins(new) {
+        let nodes = || (0..new).filter(move |&node| join >> node & 1 == 1);
+        nodes().for_each(|node| grown.toggle(new, node));
+        let score = goal.ranked(evaluator, &grown);
+        nodes().for_each(|node| grown.toggle(new, node));
+        if Some(score) > top {
+            top = Some(score);
+            ties.clear();
+        }
+        if Some(score) == top {
+            ties.push(join);
+        }
+    }
+    ties
+}
+
 /// Runs the annealing; the best graph is smaller than the request's size if it stopped
 /// while growing.
 pub(super) fn search(
@@ -79,6 +141,7 @@ pub(super) fn search(
     };
     let growth_steps = if start_size < n { planned * 4 / 5 } else { 0 };
     let sizes = (n - start_size) as u32;
+    let score_joins = growth_steps < FEW_STEPS_PER_NODE * sizes;
     let size_at = |step: u32| -> usize {
         if step >= growth_steps {
             n
@@ -112,15 +175,23 @@ pub(super) fn search(
     let mut size = start_size;
     loop {
         let target = size_at(steps_run);
-        // A new node joins the best graph as a leaf of a random node; each chain picks its own.
+        // A new node joins the best graph as a leaf of a random node, or, above
+        // `RANDOM_LEAVES_UP_TO` nodes in a fast growth, in the way that scores best. Each
+        // chain draws its own node, or its own among the ways that tie.
         while size < target {
             size += 1;
+            let ties = if score_joins && size > RANDOM_LEAVES_UP_TO {
+                best_joins(&best, goal, &mut chains[0].evaluator)
+            } else {
+                Vec::new()
+            };
             for chain in &mut chains {
-                let mut graph = best.clone();
-                graph.push_node();
-                let anchor = 1 + chain.rng.below(size as u64 - 2) as usize;
-                graph.toggle(size - 1, anchor);
-                chain.restart_from(&graph, goal);
+                let join = if ties.is_empty() {
+                    1 << (1 + chain.rng.below(size as u64 - 2))
+                } else {
+                    ties[chain.rng.below(ties.len() as u64) as usize]
+                };
+                chain.restart_from(&joined(&best, join), goal);
             }
             best = chains[0].graph.clone();
             best_score = chains[0].score;
@@ -170,5 +241,75 @@ pub(super) fn search(
         best,
         steps_run,
         solves,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::Constraints;
+    use crate::search::ANY_GRAPH;
+    use std::collections::BTreeSet;
+
+    /// The joins of a new node are every set of one or two old nodes, each once, but the
+    /// hole alone (a node whose only neighbour is the hole adds no game).
+    #[test]
+    fn a_new_node_may_join_any_one_or_two_nodes_but_the_hole_alone() {
+        for m in 3..10 {
+            let listed: Vec<u64> = joins(m).collect();
+            let unique: BTreeSet<u64> = listed.iter().copied().collect();
+            assert_eq!(unique.len(), listed.len(), "{m} nodes: no join twice");
+            let expected: BTreeSet<u64> = (1..1u64 << m)
+                .filter(|join| matches!(join.count_ones(), 1 | 2) && *join != 1)
+                .collect();
+            assert_eq!(unique, expected, "{m} nodes");
+        }
+    }
+
+    /// The joins kept are exactly those whose grown graph ranks highest, each graph built
+    /// from adjacency lists and scored here on its own, on random graphs of 6 to 12 nodes.
+    #[test]
+    fn a_new_node_joins_where_the_graph_scores_best() {
+        let mut rng = Rng::new(7);
+        let mut tied = 0;
+        for case in 0..24 {
+            let m = 6 + case % 7;
+            let mut graph = first_graph(m);
+            for _ in 0..m {
+                let u = rng.below(m as u64) as usize;
+                let v = rng.below(m as u64) as usize;
+                if u != v {
+                    graph.toggle(u, v);
+                }
+            }
+            let rank = |join: u64| {
+                let mut lists = graph.adjacency();
+                lists.push(
+                    (0..m as u32)
+                        .filter(|&node| join >> node & 1 == 1)
+                        .collect(),
+                );
+                let grown = Graph::from_adjacency(&lists).expect("small");
+                let starts = Evaluator::new().starts(&grown, None, Constraints::None);
+                (starts.longest.map_or(0, |start| start.moves), starts.total)
+            };
+            let every: Vec<u64> = (1..1u64 << m)
+                .filter(|join| matches!(join.count_ones(), 1 | 2) && *join != 1)
+                .collect();
+            let top = every.iter().map(|&join| rank(join)).max();
+            let best: BTreeSet<u64> = every
+                .into_iter()
+                .filter(|&join| Some(rank(join)) == top)
+                .collect();
+            let kept = best_joins(&graph, ANY_GRAPH, &mut Evaluator::new());
+            assert_eq!(
+                kept.iter().copied().collect::<BTreeSet<u64>>(),
+                best,
+                "case {case}"
+            );
+            assert_eq!(kept.len(), best.len(), "case {case}: each join once");
+            tied += usize::from(kept.len() > 1);
+        }
+        assert!(tied > 0, "some cases have ties, which the chains draw from");
     }
 }

@@ -219,13 +219,7 @@ pub(super) fn search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graph::Constraints;
-
-    const ANY_GRAPH: Goal = Goal {
-        wanted: None,
-        constraints: Constraints::None,
-        variant: None,
-    };
+    use crate::search::ANY_GRAPH;
 
     fn walk_from(graph: &Graph, seed: u64) -> Walk {
         Walk::new(ANY_GRAPH, graph, Rng::new(seed))
