@@ -477,6 +477,61 @@ fn record_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// Every row of the records table in `docs/records.md` that a search made, and that takes
+/// at most ten seconds, gives its length again: its command, run as written (`--steps`
+/// makes it the same on any machine), prints the game the row claims, and the row's
+/// graph is committed under that name. Only under `CMG_SLOW_TESTS` (about three minutes
+/// of a core for some thirty rows).
+#[test]
+fn the_records_tables_commands_reproduce_its_rows() {
+    if !slow_tests() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("docs/records.md")).unwrap();
+    let mut checked = 0;
+    for row in table
+        .lines()
+        .filter(|line| line.contains("| `cmg gen --nodes"))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | nodes | longest there is | cmg gen, committed | published | command | time |
+        // (the other games' table has fewer columns)
+        if cells.len() != 8 {
+            continue;
+        }
+        let (nodes, claim, command, time) = (cells[1], cells[3], cells[5], cells[6]);
+        let seconds: f64 = time.trim_end_matches(" s").parse().unwrap_or(f64::MAX);
+        if !command.contains("--steps") || seconds > 10.0 {
+            continue;
+        }
+        let (moves, winner) = claim.split_once(' ').expect("`42 (cat)`");
+        let winner = winner.trim_matches(['(', ')']);
+        let args: Vec<&str> = command
+            .trim_matches('`')
+            .split_whitespace()
+            .skip(1)
+            .collect();
+        let output = Command::cargo_bin("cmg")
+            .unwrap()
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{command}");
+        let text = String::from_utf8(output.stdout).unwrap();
+        let said = format!("# the {winner} wins in {moves} moves");
+        assert!(
+            text.lines().any(|line| line.starts_with(&said)),
+            "{command}: the table says {claim}, the run:\n{}",
+            text.lines().take(3).collect::<Vec<_>>().join("\n")
+        );
+        let file = root.join(format!("examples/records/n{nodes}-{moves}.cmg"));
+        assert!(file.exists(), "{command}: no {}", file.display());
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} rows");
+}
+
 /// The records of other games in `examples/variant-records/` (`directed-n8-41.cmg`: 8
 /// nodes, 41 moves) have their lengths, by the variant reference, in the game their
 /// files state, and name the command that made them.
