@@ -212,3 +212,61 @@ impl Graph {
         keeps(u, v) && keeps(v, u)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Constraints, Graph};
+
+    /// Edges both ways from adjacency lists, one way from move lists; self-loops, repeats
+    /// and neighbours outside the graph dropped.
+    #[test]
+    fn lists_make_edges_and_arcs_and_drop_what_is_not_one() {
+        let lists = vec![vec![0, 1, 1, 7], vec![2], vec![]];
+        let graph = Graph::from_adjacency(&lists).unwrap();
+        assert_eq!(graph.adjacency(), vec![vec![1], vec![0, 2], vec![1]]);
+        assert_eq!(graph.edge_count(), 2);
+        let moves = Graph::from_moves(&lists).unwrap();
+        assert_eq!(moves.adjacency(), vec![vec![1], vec![2], vec![]]);
+        assert!(Graph::from_adjacency(&vec![vec![]; super::MAX_NODES + 1]).is_none());
+    }
+
+    #[test]
+    fn an_arc_toggles_one_way_and_an_edge_both() {
+        let mut graph = Graph::empty(3);
+        graph.toggle_arc(0, 1);
+        assert!(graph.has_edge(0, 1) && !graph.has_edge(1, 0));
+        graph.toggle_arc(0, 1);
+        assert_eq!(graph.adjacency(), vec![Vec::<u32>::new(); 3]);
+        for (u, v) in [(0, 1), (1, 2), (0, 2)] {
+            graph.toggle(u, v);
+        }
+        assert_eq!(graph.edge_count(), 3);
+    }
+
+    /// LeetCode's constraints: three nodes or more, none alone, and the cat (node 2) with
+    /// a move besides the hole; a change keeps them unless it leaves a node alone or the
+    /// cat with the hole only.
+    #[test]
+    fn the_constraints_and_the_changes_that_keep_them() {
+        // 0 -- 2, 2 -- 3, 1 -- 3, 0 -- 1
+        let graph =
+            Graph::from_adjacency(&[vec![1, 2], vec![0, 3], vec![0, 3], vec![1, 2]]).unwrap();
+        assert!(graph.meets(Constraints::LeetCode));
+        assert!(
+            !Graph::from_adjacency(&[vec![1], vec![0], vec![3], vec![2], vec![]])
+                .unwrap()
+                .meets(Constraints::LeetCode)
+        );
+        assert!(Graph::empty(2).meets(Constraints::None));
+        // Removing 2 -- 3 leaves the cat with the hole only; removing 1 -- 3 leaves the
+        // mouse with the hole, which is allowed; adding an edge always keeps them.
+        assert!(!graph.toggle_keeps(2, 3, Constraints::LeetCode));
+        assert!(graph.toggle_keeps(1, 3, Constraints::LeetCode));
+        assert!(graph.toggle_keeps(0, 3, Constraints::LeetCode));
+        assert!(graph.toggle_keeps(2, 3, Constraints::None));
+        assert_eq!(
+            [Constraints::LeetCode.word(), Constraints::None.word()],
+            ["leetcode", "none"]
+        );
+    }
+}
