@@ -341,7 +341,7 @@ fn finish(walked: Walked, n: usize, goal: Goal, steps_planned: u32) -> Found {
 
 #[cfg(test)]
 mod tests {
-    use super::{search, search_variant, Request};
+    use super::{planned_steps, search, search_variant, Request};
     use crate::{Constraints, Graph, Variant, Winner};
     use cmg_solve::{solve, Game, Outcome, Player, Position, Rules};
 
@@ -520,6 +520,27 @@ mod tests {
             let again = search(&beyond, stop_at(9));
             assert_eq!(again.graph, longer.graph, "{nodes} nodes");
         }
+    }
+
+    /// Stopped while the graph still grows, the search gives a graph of the size asked
+    /// for: the missing nodes hang off the hole, out of both players' reach, so the game
+    /// it claims is the one from the start of the graph it gives.
+    #[test]
+    fn a_search_stopped_while_growing_gives_the_full_size() {
+        let grown = search(&request(30, 40, 2), |progress| progress.steps_run < 2);
+        assert_eq!(grown.steps_run, 2);
+        let graph = &grown.graph;
+        assert_eq!(graph.node_count(), 30);
+        assert!(graph.meets(Constraints::LeetCode));
+        assert_eq!(grown.result, solved(graph, &STANDARD));
+        assert!(graph.rows()[29] == 1, "the last node hangs off the hole");
+    }
+
+    /// `--seconds S` plans `S * STEPS_PER_SECOND` steps, at least one.
+    #[test]
+    fn the_plan_has_four_steps_a_second() {
+        assert_eq!(planned_steps(60.0), 240);
+        assert_eq!(planned_steps(0.01), 1);
     }
 
     /// A fixed seed and number of steps give one graph, on every machine: pinned here
