@@ -162,3 +162,68 @@ impl Variant {
         order
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Variant;
+
+    /// Holes 0 and 3, the mouse on 1 and the cat on 4, in a graph of `nodes` nodes.
+    fn two_holes(nodes: usize) -> Variant {
+        Variant {
+            holes: 0b1001,
+            mouse: 1,
+            cat: 4,
+            cat_first: false,
+            cat_enters_holes: false,
+            limit: None,
+            directed: false,
+        }
+        .fitted(nodes)
+    }
+
+    impl Variant {
+        fn fitted(self, nodes: usize) -> Variant {
+            assert_eq!(self.unfit(nodes), None);
+            self
+        }
+    }
+
+    #[test]
+    fn the_rules_that_differ_are_stated_in_fmts_order() {
+        let variant = Variant {
+            limit: Some(9),
+            ..two_holes(5)
+        };
+        assert_eq!(
+            variant.rule_statements(),
+            ["rule limit 9", "rule start 1 4", "rule holes 0 3"]
+        );
+    }
+
+    /// A variant needs its holes and starts among the graph's nodes, apart.
+    #[test]
+    fn a_variant_that_does_not_fit_says_why() {
+        let variant = two_holes(5);
+        assert!(variant.unfit(4).is_some(), "the cat on node 4 of 0 to 3");
+        assert!(Variant {
+            holes: 1 << 5,
+            ..variant
+        }
+        .unfit(5)
+        .is_some());
+        assert!(Variant { cat: 1, ..variant }.unfit(5).is_some());
+        assert!(Variant { cat: 3, ..variant }.unfit(5).is_some());
+        assert!(Variant {
+            holes: 0,
+            ..variant
+        }
+        .unfit(5)
+        .is_some());
+    }
+
+    /// The search's labels: the holes first, then the other nodes, each in order.
+    #[test]
+    fn the_search_order_puts_the_holes_first() {
+        assert_eq!(two_holes(6).search_order(6), [0, 3, 1, 2, 4, 5]);
+    }
+}
