@@ -76,6 +76,35 @@ fn agrees_with_a_brute_force_over_every_labelled_graph() {
     }
 }
 
+/// The graph printed, pinned at 5 to 8 nodes: among the longest games, the one whose rows
+/// come first, whichever order the graphs and holes are examined in (and however early
+/// a graph that cannot beat the best so far is passed over).
+#[test]
+fn the_longest_games_printed_are_pinned() {
+    let pinned: [(usize, Option<Winner>, u32, &[u64]); 5] = [
+        (5, None, 5, &[4, 12, 3, 18, 8]),
+        (7, None, 12, &[32, 88, 64, 50, 42, 89, 38]),
+        (7, Some(Winner::Mouse), 9, &[12, 20, 3, 33, 66, 72, 48]),
+        (8, None, 17, &[164, 120, 105, 54, 202, 143, 150, 113]),
+        (
+            8,
+            Some(Winner::Cat),
+            16,
+            &[64, 88, 192, 50, 138, 200, 39, 52],
+        ),
+    ];
+    for (n, winner, moves, rows) in pinned {
+        let best = whole(request(n, winner, Constraints::LeetCode))
+            .best
+            .unwrap();
+        assert_eq!(
+            (best.moves, best.graph.rows()),
+            (moves, rows),
+            "{n} {winner:?}"
+        );
+    }
+}
+
 /// One graph per isomorphism class: graphs with no isolated node (OEIS A002494) under
 /// the puzzle's constraints, all graphs (OEIS A000088) without.
 #[test]

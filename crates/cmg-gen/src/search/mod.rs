@@ -566,5 +566,20 @@ mod tests {
                 ]
             )
         );
+        // Two threads: the walks share the step's work differently.
+        let two = search(
+            &Request {
+                threads: 2,
+                ..request(13, 2, 3)
+            },
+            |_| true,
+        );
+        assert_eq!(
+            (two.result, two.graph.rows()),
+            (
+                Some((Winner::Mouse, 51)),
+                &[224, 5388, 5178, 6950, 3780, 4173, 3761, 5713, 5642, 1496, 982, 4184, 2478][..]
+            )
+        );
     }
 }
