@@ -36,3 +36,22 @@ pub fn budget_seconds(name: &str, value: f64, zero_ok: bool) -> Result<f64, Stri
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{budget_seconds, MAX_SECONDS};
+
+    #[test]
+    fn a_budget_is_positive_finite_and_bounded_and_zero_only_where_allowed() {
+        assert_eq!(budget_seconds("s", 2.5, false), Ok(2.5));
+        assert_eq!(budget_seconds("s", MAX_SECONDS, false), Ok(MAX_SECONDS));
+        assert_eq!(budget_seconds("s", 0.0, true), Ok(0.0));
+        for (value, zero_ok) in [(0.0, false), (-1.0, true), (f64::NAN, true), (2e6, true)] {
+            let error = budget_seconds("--s", value, zero_ok).expect_err("refused");
+            assert!(
+                error.starts_with("--s must be a number of seconds"),
+                "{error}"
+            );
+        }
+    }
+}

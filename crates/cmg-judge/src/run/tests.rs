@@ -100,6 +100,30 @@ fn a_right_solution_passes_every_graph_it_is_given() {
     assert!(host.failed.is_empty());
 }
 
+/// A graph limit that ends the small games one graph short of a size's last leaves that
+/// size incomplete: the report is complete only up to the size before.
+#[test]
+fn a_graph_limit_one_short_of_a_size_leaves_it_incomplete() {
+    // The games sent of each size: each sorted, and reversed where that is another order.
+    let sent = |nodes| -> u64 {
+        graphs::small_graphs(nodes)
+            .iter()
+            .map(|lists| 1 + u64::from(graphs::order_matters(lists)))
+            .sum()
+    };
+    let through_four = sent(3) + sent(4);
+    for (limit, complete) in [(through_four, 4), (through_four + sent(5) - 1, 4)] {
+        let report = judge(
+            &mut fake(right),
+            &mut Bounded::new(Some(limit)),
+            1,
+            Vec::new(),
+        );
+        assert_eq!(report.checked.total(), limit);
+        assert_eq!(report.checked.complete_to, Some(complete), "{limit} graphs");
+    }
+}
+
 #[test]
 fn a_turn_limit_is_caught_on_a_graph_no_removal_keeps_failing_and_named() {
     let mut solution = fake(turn_limited);
