@@ -356,6 +356,15 @@ fn solution_lines(text: &str) -> Vec<&str> {
 mod tests {
     use super::*;
 
+    /// The end of a text, trailing space dropped, cut at a character boundary.
+    #[test]
+    fn a_tail_keeps_the_last_bytes_whole_characters_only() {
+        assert_eq!(tail("first\nlast  \n", 4), "last");
+        assert_eq!(tail("short", 100), "short");
+        assert_eq!(tail("abc\u{e9}", 2), "\u{e9}");
+        assert_eq!(tail("abc\u{e9}", 1), "");
+    }
+
     #[test]
     fn a_crash_keeps_its_message_and_the_solutions_frames() {
         let python = "Traceback (most recent call last):\n  File \"/tmp/x/solution.py\", line 81, in <module>\n    __cmg_main()\n  File \"/tmp/x/solution.py\", line 77, in __cmg_main\n    answer = Solution().catMouseGame(graph)\n  File \"/tmp/x/solution.py\", line 12, in catMouseGame\n    return 1 / 0\nZeroDivisionError: division by zero";
