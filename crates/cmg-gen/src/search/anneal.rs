@@ -293,13 +293,15 @@ mod tests {
                 let starts = Evaluator::new().starts(&grown, None, Constraints::None);
                 (starts.longest.map_or(0, |start| start.moves), starts.total)
             };
-            let every: Vec<u64> = (1..1u64 << m)
+            let ranked: Vec<(u64, _)> = (1..1u64 << m)
                 .filter(|join| matches!(join.count_ones(), 1 | 2) && *join != 1)
+                .map(|join| (join, rank(join)))
                 .collect();
-            let top = every.iter().map(|&join| rank(join)).max();
-            let best: BTreeSet<u64> = every
+            let top = ranked.iter().map(|&(_, score)| score).max();
+            let best: BTreeSet<u64> = ranked
                 .into_iter()
-                .filter(|&join| Some(rank(join)) == top)
+                .filter(|&(_, score)| Some(score) == top)
+                .map(|(join, _)| join)
                 .collect();
             let kept = best_joins(&graph, ANY_GRAPH, &mut Evaluator::new());
             assert_eq!(
