@@ -120,7 +120,11 @@ impl Session {
             cmg_judge::budget_seconds(name, value, zero_ok)
         };
         let search = seconds("seconds", None, false)?;
-        let after = seconds("shrinkSeconds", Some((search / 2.0).max(5.0)), true)?;
+        let after = seconds(
+            "shrinkSeconds",
+            Some(cmg_judge::default_shrink_seconds(search)),
+            true,
+        )?;
         let seed = match settings.get("seed") {
             None | Some(Value::Null) => 1,
             Some(value) => value.as_u64().ok_or("seed must be a whole number from 0")?,

@@ -23,6 +23,11 @@ pub use run::{
 /// The longest budget a run takes, in seconds: about eleven days.
 pub const MAX_SECONDS: f64 = 1e6;
 
+/// The shrinking's budget when none is given: half the search's, at least 5 seconds.
+pub fn default_shrink_seconds(search_seconds: f64) -> f64 {
+    (search_seconds / 2.0).max(5.0)
+}
+
 /// A budget of `value` seconds, as the command line and the browser take it (`name`, the
 /// setting's name, is for the message): finite, at most [`MAX_SECONDS`], and above 0, or
 /// 0 as well where `zero_ok` (the shrinking's budget: 0 reports the failure as found).

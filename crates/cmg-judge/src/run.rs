@@ -436,9 +436,10 @@ impl Run<'_> {
         (answers, true)
     }
 
+    /// A fresh start of the solution, for the checks after a failure (the search's
+    /// history is done with by then: the failure took it).
     async fn restart(&mut self) {
         self.call(Request::Restart).await;
-        self.history.clear();
     }
 
     /// Runs the solution on `graph`: what was wrong, if anything (`None` also when a

@@ -34,7 +34,7 @@ pub fn judge(args: &Args, interrupts: &Arc<Interrupts>) -> CliResult {
     let search_time = seconds("--seconds", args.seconds, false)?;
     let after_time = match args.shrink_seconds {
         Some(value) => seconds("--shrink-seconds", value, true)?,
-        None => (search_time / 2).max(Duration::from_secs(5)),
+        None => Duration::from_secs_f64(cmg_judge::default_shrink_seconds(args.seconds)),
     };
     if args.graphs == Some(0) {
         return Err(CliError(

@@ -192,8 +192,10 @@ fn state_kept_between_graphs_gives_the_sequence_that_fails_from_a_fresh_start() 
 #[test]
 fn a_time_limit_after_a_failure_in_its_batch_keeps_the_failures_sequence() {
     let last_of_three = graphs::small_graphs(3).pop().expect("3-node games");
+    let mut slow_asked = 0;
     let cached_then_slow = |before: &[Lists], graph: &[Vec<u32>]| {
         if graph == last_of_three.as_slice() {
+            slow_asked += 1;
             return Answer::TimedOut;
         }
         match before.iter().find(|earlier| earlier.len() == graph.len()) {
@@ -201,12 +203,11 @@ fn a_time_limit_after_a_failure_in_its_batch_keeps_the_failures_sequence() {
             None => right(before, graph),
         }
     };
-    let report = judge(
-        &mut fake(cached_then_slow),
-        &mut Bounded::new(None),
-        1,
-        Vec::new(),
-    );
+    let mut solution = fake(cached_then_slow);
+    let report = judge(&mut solution, &mut Bounded::new(None), 1, Vec::new());
+    drop(solution);
+    // The slow graph came in the failure's batch, after it: else this tests nothing.
+    assert!(slow_asked > 0, "the time limit was never reached");
     let finding = report.finding.expect("a counterexample");
     assert_eq!(finding.verdict, Verdict::WrongAnswer);
     assert_eq!(finding.graph.len(), 3);
