@@ -34,7 +34,7 @@ pub fn critical_edge_hints(analysis: &Analysis, solved: Option<&Solved>) -> Vec<
             .pairs(edge)
             .filter_map(|pair| {
                 let (a, b) = (graph.index_of(pair.a)?, graph.index_of(pair.b)?);
-                let outcome = find_what_if(&what_if.edges, (a.min(b), a.max(b)))?;
+                let outcome = find_what_if(&what_if.edges, (a, b))?;
                 outcome
                     .critical
                     .then(|| describe_what_if(graph, outcome, now, now_moves))

@@ -83,7 +83,6 @@ pub(super) fn edge_markdown(
         let outcome = graph
             .index_of(a)
             .zip(graph.index_of(b))
-            .map(|(a, b)| (a.min(b), a.max(b)))
             .and_then(|key| find(&what_if.edges, key));
         let text = match outcome {
             Some(outcome) => {
@@ -114,8 +113,11 @@ pub(super) fn edge_markdown(
     markdown
 }
 
-/// The what-if of the edge `key` (dense indices, smaller first); the list is sorted.
-pub(crate) fn find(edges: &[EdgeOutcome], key: (u32, u32)) -> Option<&EdgeOutcome> {
+/// The what-if of the edge between dense indices `a` and `b`, in either order; the list is
+/// sorted.
+pub(crate) fn find(edges: &[EdgeOutcome], (a, b): (u32, u32)) -> Option<&EdgeOutcome> {
+    // The what-if lists each pair smaller index first, whichever way an edge goes.
+    let key = (a.min(b), a.max(b));
     edges
         .binary_search_by_key(&key, |edge| edge.edge)
         .ok()

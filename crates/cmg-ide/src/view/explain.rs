@@ -61,12 +61,7 @@ pub fn add_explanations(scene: &mut Scene, analysis: &Analysis, solved: Option<&
         Some(what_if) => {
             let (now, now_moves) = (solution.outcome(start), solution.moves_to_end(start));
             for edge in &mut scene.edges {
-                // The what-if lists each pair smaller index first; a one-way edge's
-                // ends are in its direction.
-                let key = graph
-                    .index_of(edge.a)
-                    .zip(graph.index_of(edge.b))
-                    .map(|(a, b)| (a.min(b), a.max(b)));
+                let key = graph.index_of(edge.a).zip(graph.index_of(edge.b));
                 if let Some(outcome) = key.and_then(|key| find_what_if(&what_if.edges, key)) {
                     edge.critical = outcome.critical;
                     edge.what_if = Some(describe_what_if(graph, outcome, now, now_moves));
