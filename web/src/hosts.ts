@@ -86,6 +86,10 @@ function webviewStore(api: VsCodeApi): PinStore {
       return typeof value === "string" ? value : null;
     },
     setItem: (key, value) => api.setState?.({ ...state(), [key]: value }),
+    removeItem: (key) => {
+      const { [key]: _removed, ...rest } = state();
+      api.setState?.(rest);
+    },
   };
 }
 

@@ -9,6 +9,7 @@ export type Pins = Record<number, [number, number]>;
 export interface PinStore {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
+  removeItem(key: string): void;
 }
 
 /** The key of a file's pins in `cmg view`'s localStorage. */
@@ -48,7 +49,9 @@ export function savePin(store: PinStore, key: string, node: number, at: [number,
   if (at === null) delete pins[node];
   else pins[node] = at;
   try {
-    store.setItem(key, JSON.stringify(pins));
+    // A file with no pins left keeps no entry: the store holds only files that have pins.
+    if (Object.keys(pins).length === 0) store.removeItem(key);
+    else store.setItem(key, JSON.stringify(pins));
   } catch {
     // Full or turned off: the pins stay for this page only.
   }

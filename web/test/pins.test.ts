@@ -15,6 +15,9 @@ class MapStore {
   setItem(key: string, value: string): void {
     this.items.set(key, value);
   }
+  removeItem(key: string): void {
+    this.items.delete(key);
+  }
 }
 
 test("a file's pins are kept under its path, apart from another file's", () => {
@@ -27,6 +30,9 @@ test("a file's pins are kept under its path, apart from another file's", () => {
   assert.deepEqual(loadPins(store, pinsKey("/a/game.cmg")), { 4: [5, 6] });
   assert.deepEqual(loadPins(store, pinsKey("/b/game.cmg")), { 3: [99, 99] });
   assert.deepEqual(loadPins(store, pinsKey("/c/none.cmg")), {});
+  // The last pin of a file removed: its entry goes too.
+  savePin(store, pinsKey("/b/game.cmg"), 3, null);
+  assert.equal(store.items.has(pinsKey("/b/game.cmg")), false);
 });
 
 test("what is not a pin is left out, and a store that throws keeps nothing and breaks nothing", () => {
@@ -38,6 +44,9 @@ test("what is not a pin is left out, and a store that throws keeps nothing and b
       throw new Error("storage is off");
     },
     setItem: (): void => {
+      throw new Error("storage is off");
+    },
+    removeItem: (): void => {
       throw new Error("storage is off");
     },
   };
