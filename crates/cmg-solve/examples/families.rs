@@ -1,6 +1,6 @@
 //! Writes the benchmark graph families as `.cmg` files, and solves one in process with a chosen engine, for comparisons outside criterion.
 //!
-//! `cargo run --release -p cmg-solve --example families -- write DIR` writes
+//! `cargo run --release -p cmg-solve --features test-support --example families -- write DIR` writes
 //! `DIR/FAMILY-N-DEGREE.cmg` for every family at n = 200, 2000, 5000 and degrees 6 and 8
 //! (the graphs of `benches/solve.rs`); `... -- solve FAMILY N DEGREE [ENGINE [THREADS]]`
 //! (ENGINE: `queue`, `rounds`, `hybrid` or `switchN`, rounds up to N then the queue)

@@ -28,8 +28,9 @@ mod table;
 #[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_env;
-/// The tests' generator, also used by the benchmarks' graph families (always built: a
-/// few lines, and `benches/common/graphs.rs` is compiled into examples as well).
+/// The tests' generator, also used by the benchmarks' graph families (the `families`
+/// example requires the feature).
+#[cfg(any(test, feature = "test-support"))]
 #[doc(hidden)]
 pub mod test_rng;
 pub mod variant;
