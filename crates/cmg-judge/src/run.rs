@@ -532,12 +532,13 @@ impl Run<'_> {
             return Err(());
         }
         let last = answers.len().saturating_sub(1);
-        for (i, (graph, answer)) in batch.iter().zip(answers).enumerate() {
+        let nodes_now = batch.last().map_or(0, Vec::len);
+        for (i, (graph, answer)) in batch.into_iter().zip(answers).enumerate() {
             if retried && i == last {
                 self.history.clear();
             }
             let value = matches!(answer, Answer::Value(_));
-            let finding = self.judged(graph, answer);
+            let finding = self.judged(&graph, answer);
             if self.host.stopped() {
                 return Err(());
             }
@@ -553,13 +554,12 @@ impl Run<'_> {
                 if self.history.len() == MAX_HISTORY {
                     self.history.drain(..MAX_HISTORY / 2);
                 }
-                self.history.push(graph.clone());
+                self.history.push(graph);
             }
         }
         self.host.progress(&format!(
-            "{} graphs tried; now {} nodes",
-            checked.total(),
-            batch.last().map_or(0, Vec::len)
+            "{} graphs tried; now {nodes_now} nodes",
+            checked.total()
         ));
         Ok(None)
     }
