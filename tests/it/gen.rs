@@ -2,6 +2,7 @@
 //! reference solver's, a seed gives one graph, `--longer-than` stops early, `--from` keeps the
 //! node count, and the committed record graphs have the lengths `docs/records.md` gives.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Duration;
 
@@ -536,6 +537,82 @@ fn the_records_tables_commands_reproduce_its_rows() {
         checked += 1;
     }
     assert!(checked >= 20, "{checked} rows");
+}
+
+/// Every row of the table of records on directed graphs in `docs/records.md` names a
+/// committed graph (`examples/variant-records/directed-n8-41.cmg`) made by the row's own
+/// command, whose `expect` is the row's winner; the test above checks each graph's
+/// length. Under `CMG_SLOW_TESTS` the rows of at most 20 steps are run again and print
+/// their committed graphs.
+#[test]
+fn the_directed_records_table_names_its_graphs_and_commands() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let table = std::fs::read_to_string(root.join("docs/records.md")).unwrap();
+    let options = |command: &str| -> BTreeSet<String> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let mut set = BTreeSet::new();
+        for (at, word) in words.iter().enumerate() {
+            if let Some(name) = word.strip_prefix("--") {
+                let value = words.get(at + 1).filter(|next| !next.starts_with("--"));
+                set.insert(format!("{name}={}", value.copied().unwrap_or("")));
+            }
+        }
+        set
+    };
+    let mut checked = 0;
+    for row in table
+        .lines()
+        .filter(|line| line.contains("| `cmg gen --nodes") && line.contains("--directed"))
+    {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        // | nodes | directed, found | undirected, longest there is | command | time |
+        assert_eq!(cells.len(), 7, "{row}");
+        let (nodes, claim, command) = (cells[1], cells[2], cells[4].trim_matches('`'));
+        let (moves, winner) = claim.split_once(' ').expect("`41 (cat)`");
+        let winner = winner.trim_matches(['(', ')']);
+        let file = root.join(format!(
+            "examples/variant-records/directed-n{nodes}-{moves}.cmg"
+        ));
+        let text = std::fs::read_to_string(&file)
+            .unwrap_or_else(|_| panic!("{row}: no {}", file.display()));
+        let made_by = text
+            .lines()
+            .next()
+            .and_then(|line| line.strip_prefix("# made by: "))
+            .expect("a made-by line");
+        assert_eq!(options(made_by), options(command), "{}", file.display());
+        assert!(
+            text.contains(&format!("\nexpect {winner}\n")),
+            "{}",
+            file.display()
+        );
+        let steps: u32 = command
+            .split(" --steps ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+            .expect("--steps");
+        if slow_tests() && steps <= 20 {
+            let output = Command::cargo_bin("cmg")
+                .unwrap()
+                .args(command.split_whitespace().skip(1))
+                .output()
+                .unwrap();
+            assert!(output.status.success(), "{command}");
+            // All but the time and the solves, which the second line gives.
+            let lines = |text: &str| -> Vec<String> {
+                let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+                lines.remove(1);
+                lines
+            };
+            assert_eq!(
+                lines(&String::from_utf8(output.stdout).unwrap()),
+                lines(&text),
+                "{command}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked} rows");
 }
 
 /// The records of other games in `examples/variant-records/` (`directed-n8-41.cmg`: 8
