@@ -185,8 +185,8 @@ let space: PyProxy | null = null;
 /**
  * Fails at once, naming the file, when one of Pyodide's files is not on the site: a
  * missing pyodide.asm.wasm would otherwise leave Pyodide waiting until the judge's setup
- * time runs out. One HEAD request a file, all at once; a host that answers HEAD with
- * "not allowed" is given the benefit of the doubt.
+ * time runs out. One HEAD request a file, all at once, beside Pyodide's load; a host
+ * that answers HEAD with "not allowed" is given the benefit of the doubt.
  */
 async function checkPyodideFiles(indexURL: string): Promise<void> {
   const missing = await Promise.all(
@@ -209,14 +209,29 @@ async function checkPyodideFiles(indexURL: string): Promise<void> {
   }
 }
 
-/** Pyodide from the site's pyodide/ folder, beside this worker. */
+/**
+ * Pyodide from the site's pyodide/ folder, beside this worker. The check of its files runs
+ * beside the load, which it does not delay: a file missing ends the wait as soon as the
+ * check knows, even while Pyodide still waits for that file, and a load that fails on its
+ * own gives way to the check's clearer message.
+ */
 async function pyodideFromSite(): Promise<Pyodide> {
   const indexURL = new URL("pyodide/", self.location.href).href;
-  await checkPyodideFiles(indexURL);
-  // Pyodide runs in module workers only; its module is the site's own copy.
-  const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
-  // The packages too would come from this site (none is loaded).
-  return loadPyodide({ indexURL, packageBaseUrl: indexURL });
+  const checked = checkPyodideFiles(indexURL);
+  const loaded = (async () => {
+    // Pyodide runs in module workers only; its module is the site's own copy.
+    const { loadPyodide } = (await import(`${indexURL}pyodide.mjs`)) as { loadPyodide: LoadPyodide };
+    // The packages too would come from this site (none is loaded).
+    return loadPyodide({ indexURL, packageBaseUrl: indexURL });
+  })();
+  // Settles only when the check fails: a check that passes leaves the load to answer.
+  const missing = checked.then(() => new Promise<never>(() => {}));
+  try {
+    return await Promise.race([loaded, missing]);
+  } catch (error) {
+    await checked;
+    throw error;
+  }
 }
 
 async function python(code: string, files: PyodideFiles | undefined): Promise<Solve> {

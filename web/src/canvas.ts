@@ -6,7 +6,7 @@
 // and every state this layer paints (outcomes, choices, focus, tokens, the last move), so
 // the canvas is only ever a picture of the SVG. Clicks and hovers are hit-tested here.
 
-import { edgeLook, NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
+import { bothStarts, edgeLook, NODE_RADIUS, TOKEN_OFFSET, TOKEN_RADIUS, type Picture } from "./render";
 import { nodeLook, type Scene, type SceneNode } from "./scene";
 
 /** Above this many nodes the page draws on the canvas (see docs/dev/view.md for the measurement). */
@@ -233,6 +233,9 @@ function shapePath(node: SceneNode, r: number): Path2D {
     path.lineTo(node.x + d, node.y);
     path.lineTo(node.x, node.y + d);
     path.lineTo(node.x - d, node.y);
+    path.closePath();
+  } else if (outline === "starts") {
+    for (const [x, y] of bothStarts(r)) path.lineTo(node.x + x, node.y + y);
     path.closePath();
   } else {
     path.arc(node.x, node.y, r, 0, 2 * Math.PI);

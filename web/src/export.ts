@@ -4,7 +4,7 @@
 // SVG is only its light layer), takes the shown state from the page's picture, and has
 // every colour written on its elements, so that it needs no stylesheet.
 
-import { createPicture, draw, setArrow, type Picture } from "./render";
+import { createPicture, draw, markLastMove, type Picture } from "./render";
 import type { Scene } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -125,12 +125,9 @@ export function pictureSvg(shown: Picture, scene: Scene, stage: HTMLElement): st
     }
     group.classList.toggle("choice", twin.classList.contains("choice"));
   }
-  const last = shown.last?.getAttribute("data-edge");
-  const lastLine = last ? full.edges.querySelector(`[data-edge="${last}"]`) : null;
-  if (lastLine !== null) {
-    lastLine.setAttribute("data-last", "true");
-    setArrow(lastLine);
-  }
+  // The edge's key read as a move finds the same edge: a one-way edge's key is its move.
+  const last = shown.last?.getAttribute("data-edge")?.split("-").map(Number);
+  markLastMove(full, last === undefined ? null : { from: last[0], to: last[1] });
   full.overlay.replaceChildren(...Array.from(shown.overlay.children).map((token) => token.cloneNode(true)));
   full.viewport.setAttribute("transform", shown.viewport.getAttribute("transform") ?? "");
   // In the stage, off screen, the page's stylesheet gives it the look it has there.

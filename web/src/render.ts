@@ -3,7 +3,7 @@
 // user's zoom and pan survive.
 
 import type { Shown } from "./explorer";
-import { nodeLook, type Scene, type SceneNode } from "./scene";
+import { nodeLook, type NodeOutline, type Scene, type SceneNode } from "./scene";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -73,7 +73,8 @@ function element<K extends keyof SVGElementTagNameMap>(
 
 /**
  * The shape of a node by its roles (`nodeLook`): square (mouse start), diamond (cat
- * start) or circle, with the hole's ring inside for a hole: a double circle for a plain hole.
+ * start), the square's left half joined to the diamond's right half (both starts) or
+ * circle, with the hole's ring inside for a hole: a double circle for a plain hole.
  */
 function shape(node: SceneNode): SVGElement[] {
   const { outline, ring } = nodeLook(node);
@@ -82,15 +83,26 @@ function shape(node: SceneNode): SVGElement[] {
   return drawn;
 }
 
-function outlineOf(role: SceneNode["role"]): SVGElement {
+/**
+ * The corners of the outline of a node where both players start, around 0,0 for a
+ * node of radius `r`: the mouse's square on the left, the cat's diamond on the right.
+ */
+export function bothStarts(r: number): [number, number][] {
+  const d = r * 1.3;
+  return [[-r, -r], [0, -r], [0, -d], [d, 0], [0, d], [0, r], [-r, r]];
+}
+
+function outlineOf(outline: NodeOutline): SVGElement {
   const r = NODE_RADIUS;
-  switch (role) {
+  switch (outline) {
     case "mouse":
       return element("rect", { class: "shape", x: -r, y: -r, width: 2 * r, height: 2 * r, rx: 3 });
     case "cat": {
       const d = r * 1.3;
       return element("polygon", { class: "shape", points: `0,${-d} ${d},0 0,${d} ${-d},0` });
     }
+    case "starts":
+      return element("polygon", { class: "shape", points: bothStarts(r).join(" ") });
     default:
       return element("circle", { class: "shape", r });
   }

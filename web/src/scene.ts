@@ -104,14 +104,19 @@ export interface SceneRules {
   cat_enters_holes: boolean;
 }
 
+/** A node's outline: its role's, or `starts` where the mouse and the cat both start. */
+export type NodeOutline = SceneRole | "starts";
+
 /**
- * How a node is drawn with all its roles: the outline of its start (the mouse's square
- * before the cat's diamond), else of its role, and whether the hole's ring is inside.
+ * How a node is drawn with all its roles: the outline of its start (`starts`, the mouse's
+ * square on the left and the cat's diamond on the right, where both start), else of its
+ * role, and whether the hole's ring is inside.
  * `node_shape` in crates/cmg-ide/src/view/svg.rs draws the same for the export.
  */
-export function nodeLook(node: Pick<SceneNode, "role" | "also">): { outline: SceneRole; ring: boolean } {
+export function nodeLook(node: Pick<SceneNode, "role" | "also">): { outline: NodeOutline; ring: boolean } {
   const roles = [node.role, ...(node.also ?? [])];
-  const outline = roles.find((role) => role === "mouse" || role === "cat") ?? node.role;
+  const [mouse, cat] = [roles.includes("mouse"), roles.includes("cat")];
+  const outline = mouse && cat ? "starts" : mouse ? "mouse" : cat ? "cat" : node.role;
   return { outline, ring: roles.includes("hole") };
 }
 

@@ -215,6 +215,14 @@ try {
       [Math.min(1, scene.line[1][0]), Math.max(1, scene.line[1][0])].join("-"),
     "the last move's edge is marked",
   );
+  // The page's saved SVG marks that edge, and only it, in the last move's colour.
+  const [savedLast] = await Promise.all([page.waitForEvent("download"), page.click('[data-export="svg"]')]);
+  const savedMarks = readFileSync(await savedLast.path(), "utf8").match(/<line[^>]*data-last="true"[^>]*>/g) ?? [];
+  const lastLine = await page.$eval('.edge[data-last="true"]', (line) => ({ edge: line.getAttribute("data-edge"), stroke: getComputedStyle(line).stroke }));
+  check(
+    savedMarks.length === 1 && savedMarks[0].includes(`data-edge="${lastLine.edge}"`) && savedMarks[0].includes(`stroke="${lastLine.stroke}"`),
+    `the saved SVG marks the last move's edge ${lastLine.edge} in ${lastLine.stroke}: ${savedMarks.join(" ")}`,
+  );
   await page.keyboard.press("ArrowRight");
   check((await text(page, "#step")) === "2/21", "→ steps the line");
   await page.keyboard.press("ArrowLeft");

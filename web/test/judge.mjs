@@ -4,7 +4,8 @@
 // after 2n turns and a JavaScript search that caches provisional draws are caught on the
 // smallest graphs they fail, verified by the native build; a JavaScript infinite loop is
 // a time limit while the main editor still answers keystrokes; "open" loads the
-// counterexample; a Pyodide that does not start says why; no request leaves the page's origin. Prints what it measures
+// counterexample; a Pyodide that does not start says why, and its load does not wait for
+// the check of its files; no request leaves the page's origin. Prints what it measures
 // (Pyodide's load, graphs a second) for BENCHMARKS.md. A screenshot goes to
 // target/artifacts/playground-judge.png.
 //
@@ -54,16 +55,35 @@ const types = {
 const served = [];
 /** Set while a part checks a start of Pyodide that fails: the file of Pyodide's the site then does not have. */
 let pyodideGone = null;
+/**
+ * Set while a part checks that Pyodide's load does not wait for the check of its files:
+ * the answers to the HEAD requests of pyodide/, held until Pyodide's module is asked for
+ * (or HELD_MS have passed, so that a load that waits for them still ends), and whether it
+ * was asked for while they were held.
+ */
+let headsHeld = null;
+const HELD_MS = 10000;
 const server = createServer((request, response) => {
   const path = normalize(decodeURIComponent(new URL(request.url, "http://x").pathname));
   const file = join(site, path === "/" ? "index.html" : path);
   served.push(path);
-  if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile() || (pyodideGone !== null && path === `/pyodide/${pyodideGone}`)) {
-    response.writeHead(404).end();
-    return;
+  const answer = () => {
+    if (!file.startsWith(site) || !statSync(file, { throwIfNoEntry: false })?.isFile() || (pyodideGone !== null && path === `/pyodide/${pyodideGone}`)) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "max-age=3600" });
+    response.end(readFileSync(file));
+  };
+  if (headsHeld !== null && path.startsWith("/pyodide/")) {
+    if (request.method === "HEAD" && !headsHeld.released) {
+      headsHeld.answers.push(answer);
+      setTimeout(() => headsHeld?.release(false), HELD_MS).unref();
+      return;
+    }
+    if (request.method === "GET" && path === "/pyodide/pyodide.mjs") headsHeld.release(headsHeld.answers.length > 0);
   }
-  response.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream", "cache-control": "max-age=3600" });
-  response.end(readFileSync(file));
+  answer();
 });
 await new Promise((done) => server.listen(0, "127.0.0.1", done));
 const base = `http://127.0.0.1:${server.address().port}/`;
@@ -239,7 +259,7 @@ try {
   // none of them cached): the report says at once which file and what to do, never
   // "[object Object]", and never waits for the setup's 60 s (a missing .wasm left
   // Pyodide waiting that long).
-  for (const gone of ["python_stdlib.zip", "pyodide.asm.wasm"]) {
+  for (const gone of ["pyodide.mjs", "python_stdlib.zip", "pyodide.asm.wasm"]) {
     if (!wanted(`pyodide-fails ${gone}`)) continue;
     pyodideGone = gone;
     const fresh = await browser.newContext();
@@ -257,6 +277,35 @@ try {
     } finally {
       await fresh.close();
       pyodideGone = null;
+    }
+  }
+
+  // Pyodide's load does not wait for the check of its files: in a browser that has none
+  // of them cached, the site holds its answers to the check's HEAD requests until
+  // Pyodide's module is asked for, and Python still starts and judges.
+  if (wanted("pyodide-check-beside")) {
+    headsHeld = {
+      answers: [],
+      released: false,
+      loadWhileHeld: null,
+      release(whileHeld) {
+        if (this.released) return;
+        this.released = true;
+        this.loadWhileHeld = whileHeld;
+        for (const answer of this.answers.splice(0)) answer();
+      },
+    };
+    const fresh = await browser.newContext();
+    try {
+      const page = await fresh.newPage();
+      await page.goto(link(fixture("right.py"), "python"));
+      await page.locator("[data-judge-run]").waitFor({ timeout: 10000 });
+      const result = await judge(page, { seconds: 60, graphs: 50 });
+      check(result.verdict === "no-counterexample", `right.py is judged with the check's answers held (${result.verdict})`);
+      check(headsHeld.loadWhileHeld === true, `Pyodide's module is asked for while the check's HEAD requests wait (${headsHeld.loadWhileHeld})`);
+    } finally {
+      await fresh.close();
+      headsHeld = null;
     }
   }
 

@@ -59,6 +59,60 @@ async function canvasArrow(page, from, to) {
   );
 }
 
+/**
+ * How the view draws node `id` once `count` nodes are drawn: its roles, its shapes'
+ * elements (SVG), its polygon's points, and for each spot (scene units from its centre)
+ * whether the canvas paints it (not the page's white background; null without a canvas).
+ */
+async function drawnNode(page, count, id, spots) {
+  await page.waitForFunction((count) => document.querySelectorAll("[data-node]").length === count, count, { timeout: WAIT_MS });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return page.evaluate(
+    ({ id, spots }) => {
+      const group = document.querySelector(`[data-node="${id}"]`);
+      const shapes = Array.from(group.children, (c) => `${c.tagName} ${c.getAttribute("class")}`).filter((t) => !t.startsWith("text"));
+      const canvas = document.querySelector("#stage canvas");
+      const background = getComputedStyle(document.querySelector("svg.cmg-scene")).getPropertyValue("--cmg-background").trim();
+      const painted = spots.map(([dx, dy]) => {
+        if (canvas === null || document.body.dataset.renderer !== "canvas" || background !== "#ffffff") return null;
+        const matrix = document.querySelector("svg.cmg-scene .viewport").getCTM();
+        const [x, y] = group.getAttribute("transform").match(/-?[\d.]+/g).map(Number);
+        const ratio = canvas.width / canvas.clientWidth;
+        const at = [matrix.a * (x + dx) + matrix.e, matrix.d * (y + dy) + matrix.f].map((v) => Math.round(v * ratio));
+        const [r, g, b] = canvas.getContext("2d").getImageData(at[0], at[1], 1, 1).data;
+        return `${r},${g},${b}` !== "255,255,255";
+      });
+      const points = group.querySelector("polygon")?.getAttribute("points") ?? null;
+      return { role: group.getAttribute("data-role"), also: group.getAttribute("data-also"), shapes, points, painted };
+    },
+    { id, spots },
+  );
+}
+
+/**
+ * Node `id` of the view of `text` (saved as NAME.cmg, `count` nodes) as each renderer
+ * draws it (`drawnNode`), by renderer; a screenshot of each goes to artifacts/view-NAME-RENDERER.png.
+ */
+async function drawnByEach(browser, errors, name, text, count, id, spots) {
+  const path = join(mkdtempSync(join(tmpdir(), `cmg-${name}-`)), `${name}.cmg`);
+  writeFileSync(path, text);
+  const view = startView(cmg, path);
+  try {
+    const url = await view.url;
+    const drawn = {};
+    for (const renderer of ["svg", "canvas"]) {
+      const page = await openView(browser, `${url}?renderer=${renderer}`, errors);
+      drawn[renderer] = await drawnNode(page, count, id, spots);
+      await page.screenshot({ path: join(artifacts, `view-${name}-${renderer}.png`) });
+      // Closed before its server stops, which would otherwise be a page error.
+      await page.close();
+    }
+    return drawn;
+  } finally {
+    view.child.kill();
+  }
+}
+
 const browser = await chromium.launch({ executablePath: browserPath, args: ["--no-sandbox"] });
 const view = startView(cmg, file);
 const { child } = view;
@@ -145,42 +199,38 @@ try {
   }
 
   // A hole where the cat starts is drawn as both, in the SVG and on the canvas: the cat's
-  // diamond with the hole's ring inside.
+  // diamond with the hole's ring inside. Inside the diamond's top corner, outside a circle
+  // of the node's radius: painted only for a diamond.
+  const holeText = "rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n";
+  const hole = await drawnByEach(browser, errors, "hole-start", holeText, 3, "2", [[0, -20]]);
+  for (const [renderer, drawn] of Object.entries(hole)) {
+    check(
+      drawn.role === "hole" && drawn.also === "cat" &&
+        (renderer === "svg" ? drawn.shapes.join(", ") === "polygon shape, circle ring" : drawn.painted[0] === true),
+      `${renderer}: the hole where the cat starts is the cat's diamond with the hole's ring: ${JSON.stringify(drawn)}`,
+    );
+  }
+
+  // A node where the mouse and the cat both start (the game over at once) is drawn as
+  // both, in the SVG and on the canvas: the mouse's square on the left, the cat's diamond
+  // on the right. The bottom corners (clear of the tokens above): the square's, painted;
+  // the diamond's side leaves its corner bare.
+  const both = await drawnByEach(browser, errors, "both-start", "0 -- 1 -- 2\nrule start 1 1\n", 3, "1", [[-15, 15], [15, 15]]);
+  for (const [renderer, drawn] of Object.entries(both)) {
+    check(
+      drawn.role === "mouse" && drawn.also === "cat" &&
+        (renderer === "svg"
+          ? drawn.shapes.join(", ") === "polygon shape" && drawn.points === "-18,-18 0,-18 0,-23.400000000000002 23.400000000000002,0 0,23.400000000000002 0,18 -18,18"
+          : drawn.painted[0] === true && drawn.painted[1] === false),
+      `${renderer}: the node where both start is the mouse's square and the cat's diamond: ${JSON.stringify(drawn)}`,
+    );
+  }
+
   const holeStart = join(mkdtempSync(join(tmpdir(), "cmg-hole-start-")), "hole-start.cmg");
-  writeFileSync(holeStart, "rule holes 0 2\nrule cat-enters-holes\n0 -- 1 -- 2\n");
+  writeFileSync(holeStart, holeText);
   const holeView = startView(cmg, holeStart);
   try {
     const holeUrl = await holeView.url;
-    for (const renderer of ["svg", "canvas"]) {
-      const holePage = await openView(browser, `${holeUrl}?renderer=${renderer}`, errors);
-      await holePage.waitForFunction(() => document.querySelectorAll("[data-node]").length === 3, null, { timeout: WAIT_MS });
-      await holePage.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-      const drawn = await holePage.evaluate(() => {
-        const group = document.querySelector('[data-node="2"]');
-        const shapes = Array.from(group.children, (c) => `${c.tagName} ${c.getAttribute("class")}`).filter((t) => !t.startsWith("text"));
-        const canvas = document.querySelector("#stage canvas");
-        let corner = null;
-        if (canvas !== null && document.body.dataset.renderer === "canvas") {
-          // Inside the diamond's top corner, outside a circle of the node's radius: painted only for a diamond.
-          const matrix = document.querySelector("svg.cmg-scene .viewport").getCTM();
-          const [x, y] = group.getAttribute("transform").match(/-?[\d.]+/g).map(Number);
-          const ratio = canvas.width / canvas.clientWidth;
-          const at = [matrix.a * x + matrix.e, matrix.d * (y - 20) + matrix.f].map((v) => Math.round(v * ratio));
-          const [r, g, b] = canvas.getContext("2d").getImageData(at[0], at[1], 1, 1).data;
-          corner = `rgb(${r}, ${g}, ${b})`;
-        }
-        return { role: group.getAttribute("data-role"), also: group.getAttribute("data-also"), shapes, corner };
-      });
-      const background = await holePage.evaluate(() => getComputedStyle(document.querySelector("svg.cmg-scene")).getPropertyValue("--cmg-background").trim());
-      check(
-        drawn.role === "hole" && drawn.also === "cat" &&
-          (renderer === "svg" ? drawn.shapes.join(", ") === "polygon shape, circle ring" : drawn.corner !== null && drawn.corner !== "rgb(255, 255, 255)" && background === "#ffffff"),
-        `${renderer}: the hole where the cat starts is the cat's diamond with the hole's ring: ${JSON.stringify(drawn)}`,
-      );
-      await holePage.screenshot({ path: join(artifacts, `view-hole-start-${renderer}.png`) });
-      await holePage.close();
-    }
-
     // A dragged node stays pinned through a reload of the page (kept in localStorage
     // under the file's path), until a double click unpins it, also through a reload.
     const pinPage = await openView(browser, `${holeUrl}?renderer=svg`, errors);
@@ -204,6 +254,7 @@ try {
   } finally {
     holeView.child.kill();
   }
+
   check(errors.length === 0, `no page errors ${errors.join("; ")}`);
 } finally {
   await browser.close();

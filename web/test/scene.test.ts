@@ -259,7 +259,13 @@ test("the turn limit: a win in more moves than are left is a draw, and play ends
 
 test("a hole where a player starts is drawn with the start's outline and the hole's ring", () => {
   assert.deepEqual(nodeLook({ role: "hole", also: ["cat"] }), { outline: "cat", ring: true });
-  assert.deepEqual(nodeLook({ role: "hole", also: ["mouse", "cat"] }), { outline: "mouse", ring: true });
+  assert.deepEqual(nodeLook({ role: "hole", also: ["mouse"] }), { outline: "mouse", ring: true });
   assert.deepEqual(nodeLook({ role: "hole" }), { outline: "hole", ring: true });
   assert.deepEqual(nodeLook({ role: "cat" }), { outline: "cat", ring: false });
+});
+
+test("a node where both players start is drawn as both starts, with the hole's ring when it is a hole", () => {
+  assert.deepEqual(nodeLook({ role: "mouse", also: ["cat"] }), { outline: "starts", ring: false });
+  assert.deepEqual(nodeLook({ role: "hole", also: ["mouse", "cat"] }), { outline: "starts", ring: true });
+  assert.deepEqual(nodeLook({ role: "mouse" }), { outline: "mouse", ring: false });
 });

@@ -199,24 +199,30 @@ fn write_node(svg: &mut String, node: &SceneNode) {
     svg.push_str("</g>\n");
 }
 
-/// The shape of a node with all its roles (`role`, then `also`): a start's outline
-/// (the mouse's square before the cat's diamond), with the hole's ring inside when the
-/// node is a hole too; a node of one role has [`shape`]'s. The page draws the same
-/// (`shape` in `web/src/render.ts`, `shapePath` in `web/src/canvas.ts`).
+/// The shape of a node with all its roles (`role`, then `also`): a start's outline, with
+/// the hole's ring inside when the node is a hole too; a node where both players start
+/// has the mouse's square on the left and the cat's diamond on the right, halves of one
+/// outline (the side each player's token is drawn on); a node of one role has
+/// [`shape`]'s. The page draws the same (`nodeLook` in `web/src/scene.ts`, drawn by
+/// `shape` in `web/src/render.ts` and `shapePath` in `web/src/canvas.ts`).
 pub fn node_shape(role: &str, also: &[&str]) -> String {
-    let roles = || std::iter::once(role).chain(also.iter().copied());
-    let outline = roles()
-        .find(|&role| role == "mouse" || role == "cat")
-        .unwrap_or(role);
+    let has = |wanted: &str| role == wanted || also.contains(&wanted);
+    let outline = match (has("mouse"), has("cat")) {
+        (true, true) => "starts",
+        (true, false) => "mouse",
+        (false, true) => "cat",
+        (false, false) => role,
+    };
     let mut drawn = shape(outline);
-    if outline != "hole" && roles().any(|role| role == "hole") {
+    if outline != "hole" && has("hole") {
         let _ = write!(drawn, r#"<circle class="ring" r="{}"/>"#, NODE_RADIUS - 5.0);
     }
     drawn
 }
 
 /// The shape of a node by its role: a double circle for the hole, a square for the
-/// mouse's start, a diamond for the cat's, a circle for the others.
+/// mouse's start, a diamond for the cat's, the square's left half joined to the
+/// diamond's right half for `starts` (both players start there), a circle for the others.
 pub fn shape(role: &str) -> String {
     let r = NODE_RADIUS;
     match role {
@@ -236,6 +242,14 @@ pub fn shape(role: &str) -> String {
             format!(
                 r#"<polygon class="shape" points="0,{} {d},0 0,{d} {},0"/>"#,
                 -d, -d
+            )
+        }
+        "starts" => {
+            let d = r * 1.3;
+            format!(
+                r#"<polygon class="shape" points="{m},{m} 0,{m} 0,{} {d},0 0,{d} 0,{r} {m},{r}"/>"#,
+                -d,
+                m = -r
             )
         }
         _ => format!(r#"<circle class="shape" r="{r}"/>"#),

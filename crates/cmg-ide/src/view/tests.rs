@@ -1028,3 +1028,58 @@ fn a_hole_where_a_player_starts_is_drawn_as_both() {
     let json = serde_json::to_string(&scene_of(&Analysis::new("0 -- 1 -- 2\n"))).expect("JSON");
     assert!(!json.contains("also"), "{json}");
 }
+
+/// A node where the mouse and the cat both start (the game over at once,
+/// `start-ends-game`) shows both: the mouse's square on the left, the cat's diamond on
+/// the right, halves of one outline; with the hole's ring inside when it is a hole too.
+#[test]
+fn a_node_where_both_players_start_is_drawn_as_both() {
+    let outline_of = |text: &str, id: &str| {
+        let analysis = Analysis::new(text.to_owned());
+        let picture = svg::to_svg(&scene_of(&analysis));
+        let document = roxmltree::Document::parse(&picture).expect("XML");
+        let group = element_with(&document, "data-node", id);
+        let drawn: Vec<String> = group
+            .children()
+            .filter(|c| c.is_element() && !c.has_tag_name("text"))
+            .map(|c| {
+                let class = c.attribute("class").unwrap_or("");
+                match c.attribute("points") {
+                    Some(points) => format!("{} {class} {points}", c.tag_name().name()),
+                    None => format!("{} {class}", c.tag_name().name()),
+                }
+            })
+            .collect();
+        let roles = format!(
+            "{} {}",
+            group.attribute("data-role").unwrap_or(""),
+            group.attribute("data-also").unwrap_or("")
+        );
+        (roles, drawn)
+    };
+    // Left: the square's corners (-18,±18); right: the diamond's tip (1.3 × 18, 0).
+    let d = svg::NODE_RADIUS * 1.3;
+    let both = format!(
+        "polygon shape -18,-18 0,-18 0,{} {d},0 0,{d} 0,18 -18,18",
+        -d
+    );
+    assert_eq!(
+        outline_of("0 -- 1 -- 2\nrule start 1 1\n", "1"),
+        ("mouse cat".to_owned(), vec![both.clone()])
+    );
+    assert_eq!(
+        outline_of(
+            "0 -- 1 -- 2\nrule holes 1\nrule cat-enters-holes\nrule start 1 1\n",
+            "1"
+        ),
+        (
+            "hole mouse cat".to_owned(),
+            vec![both, "circle ring".to_owned()]
+        )
+    );
+    // Apart, each start keeps its own shape.
+    assert_eq!(
+        outline_of("0 -- 1 -- 2\n", "1").1,
+        ["rect shape".to_owned()]
+    );
+}
