@@ -478,6 +478,30 @@ fn record_graphs_have_their_lengths() {
     assert!(checked >= 4, "{checked}");
 }
 
+/// The value of `--name` in a records table's command, if it has one.
+fn option_value<'a>(command: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = command.split_whitespace();
+    words.find(|word| word.strip_prefix("--") == Some(name))?;
+    words.next()
+}
+
+/// A records table's claim, `42 (cat)`, as its moves and winner.
+fn row_claim(claim: &str) -> (&str, &str) {
+    let (moves, winner) = claim.split_once(' ').expect("`42 (cat)`");
+    (moves, winner.trim_matches(['(', ')']))
+}
+
+/// The standard output of a records table's command (`cmg gen …`), which must succeed.
+fn run_row(command: &str) -> String {
+    let output = Command::cargo_bin("cmg")
+        .unwrap()
+        .args(command.split_whitespace().skip(1))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{command}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
 /// Every row of the records table in `docs/records.md` that a search made with a plan of
 /// at most ten seconds gives its length again: its command, run as written (`--steps`
 /// makes it the same on any machine), prints the game the row claims, and the row's
@@ -504,28 +528,15 @@ fn the_records_tables_commands_reproduce_its_rows() {
         let (nodes, claim, command) = (cells[1], cells[3], cells[5]);
         // The plan asked for (`--seconds S`), not the time a run took: that is a
         // measurement of one machine, and would move the rows in and out of the test.
-        let planned: f64 = command
-            .split(" --seconds ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        let command = command.trim_matches('`');
+        let planned: f64 = option_value(command, "seconds")
+            .and_then(|value| value.parse().ok())
             .unwrap_or(f64::MAX);
-        if !command.contains("--steps") || planned > 10.0 {
+        if option_value(command, "steps").is_none() || planned > 10.0 {
             continue;
         }
-        let (moves, winner) = claim.split_once(' ').expect("`42 (cat)`");
-        let winner = winner.trim_matches(['(', ')']);
-        let args: Vec<&str> = command
-            .trim_matches('`')
-            .split_whitespace()
-            .skip(1)
-            .collect();
-        let output = Command::cargo_bin("cmg")
-            .unwrap()
-            .args(&args)
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{command}");
-        let text = String::from_utf8(output.stdout).unwrap();
+        let (moves, winner) = row_claim(claim);
+        let text = run_row(command);
         let said = format!("# the {winner} wins in {moves} moves");
         assert!(
             text.lines().any(|line| line.starts_with(&said)),
@@ -541,8 +552,8 @@ fn the_records_tables_commands_reproduce_its_rows() {
 
 /// Every row of the table of records on directed graphs in `docs/records.md` names a
 /// committed graph (`examples/variant-records/directed-n8-41.cmg`) made by the row's own
-/// command, whose `expect` is the row's winner; the test above checks each graph's
-/// length. Under `CMG_SLOW_TESTS` the rows of at most 20 steps are run again and print
+/// command, whose `expect` is the row's winner; `variant_record_graphs_have_their_lengths`
+/// checks each graph's length. Under `CMG_SLOW_TESTS` the rows of at most 20 steps are run again and print
 /// their committed graphs.
 #[test]
 fn the_directed_records_table_names_its_graphs_and_commands() {
@@ -568,8 +579,7 @@ fn the_directed_records_table_names_its_graphs_and_commands() {
         // | nodes | directed, found | undirected, longest there is | command | time |
         assert_eq!(cells.len(), 7, "{row}");
         let (nodes, claim, command) = (cells[1], cells[2], cells[4].trim_matches('`'));
-        let (moves, winner) = claim.split_once(' ').expect("`41 (cat)`");
-        let winner = winner.trim_matches(['(', ')']);
+        let (moves, winner) = row_claim(claim);
         let file = root.join(format!(
             "examples/variant-records/directed-n{nodes}-{moves}.cmg"
         ));
@@ -586,29 +596,17 @@ fn the_directed_records_table_names_its_graphs_and_commands() {
             "{}",
             file.display()
         );
-        let steps: u32 = command
-            .split(" --steps ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
+        let steps: u32 = option_value(command, "steps")
+            .and_then(|value| value.parse().ok())
             .expect("--steps");
         if slow_tests() && steps <= 20 {
-            let output = Command::cargo_bin("cmg")
-                .unwrap()
-                .args(command.split_whitespace().skip(1))
-                .output()
-                .unwrap();
-            assert!(output.status.success(), "{command}");
             // All but the time and the solves, which the second line gives.
             let lines = |text: &str| -> Vec<String> {
                 let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
                 lines.remove(1);
                 lines
             };
-            assert_eq!(
-                lines(&String::from_utf8(output.stdout).unwrap()),
-                lines(&text),
-                "{command}"
-            );
+            assert_eq!(lines(&run_row(command)), lines(&text), "{command}");
         }
         checked += 1;
     }
