@@ -57,9 +57,9 @@ const served = [];
 let pyodideGone = null;
 /**
  * Set while a part checks that Pyodide's load does not wait for the check of its files:
- * the answers to the HEAD requests of pyodide/, held until Pyodide's module is asked for
+ * the answer to the first HEAD request of pyodide/, held until Pyodide's module is asked for
  * (or HELD_MS have passed, so that a load that waits for them still ends), and whether it
- * was asked for while they were held.
+ * was asked for while it was held.
  */
 let headsHeld = null;
 const HELD_MS = 10000;
@@ -76,12 +76,16 @@ const server = createServer((request, response) => {
     response.end(readFileSync(file));
   };
   if (headsHeld !== null && path.startsWith("/pyodide/")) {
-    if (request.method === "HEAD" && !headsHeld.released) {
-      headsHeld.answers.push(answer);
-      setTimeout(() => headsHeld?.release(false), HELD_MS).unref();
+    // One answer held is enough: a check that waits for all of them waits for it. Holding
+    // one keeps the browser's other connections to the site free for the module's GET,
+    // whichever of the requests reaches the server first.
+    const held = headsHeld;
+    if (request.method === "HEAD" && !held.released && held.answers.length === 0) {
+      held.answers.push(answer);
+      setTimeout(() => held.release(false), HELD_MS).unref();
       return;
     }
-    if (request.method === "GET" && path === "/pyodide/pyodide.mjs") headsHeld.release(headsHeld.answers.length > 0);
+    if (request.method === "GET" && path === "/pyodide/pyodide.mjs") held.release(true);
   }
   answer();
 });
@@ -281,7 +285,7 @@ try {
   }
 
   // Pyodide's load does not wait for the check of its files: in a browser that has none
-  // of them cached, the site holds its answers to the check's HEAD requests until
+  // of them cached, the site holds its answer to the check's first HEAD request until
   // Pyodide's module is asked for, and Python still starts and judges.
   if (wanted("pyodide-check-beside")) {
     headsHeld = {
