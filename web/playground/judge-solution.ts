@@ -224,10 +224,9 @@ async function pyodideFromSite(): Promise<Pyodide> {
     // The packages too would come from this site (none is loaded).
     return loadPyodide({ indexURL, packageBaseUrl: indexURL });
   })();
-  // Settles only when the check fails: a check that passes leaves the load to answer.
-  const missing = checked.then(() => new Promise<never>(() => {}));
+  // A check that fails answers first; one that passes leaves the load to answer.
   try {
-    return await Promise.race([loaded, missing]);
+    return await Promise.race([loaded, checked.then(() => loaded)]);
   } catch (error) {
     await checked;
     throw error;

@@ -51,7 +51,7 @@ export function edgeLook(line: Element): (typeof ARROW_LOOKS)[number] | null {
 }
 
 /** Gives a one-way edge's line the arrowhead of its look (its colour); an edge none. */
-export function setArrow(line: Element): void {
+function setArrow(line: Element): void {
   if (!line.hasAttribute("data-one-way")) {
     line.removeAttribute("marker-end");
     return;

@@ -52,6 +52,7 @@ test("what is not a pin is left out, and a store that throws keeps nothing and b
   };
   assert.deepEqual(loadPins(refusing, "k"), {});
   assert.doesNotThrow(() => savePin(refusing, "k", 1, [1, 1]));
+  assert.doesNotThrow(() => savePin(refusing, "k", 1, null));
 });
 
 test("VS Code's page keeps its pins in the webview's state, and a page loaded again gets them", () => {
