@@ -87,7 +87,7 @@ fn joins(m: usize) -> impl Iterator<Item = u64> {
 }
 
 /// `graph` with one more node, joined to the nodes of `join`.
-fn joined(graph: &Graph, join: u64) -> Graph {
+pub(super) fn joined(graph: &Graph, join: u64) -> Graph {
     let mut grown = graph.clone();
     grown.push_node();
     let new = grown.node_count() - 1;
@@ -97,16 +97,22 @@ fn joined(graph: &Graph, join: u64) -> Graph {
     grown
 }
 
-/// The joins of a new node to `graph` ([`joins`]) whose graphs score best, ranked as the tabu
-/// walks rank them (the longest game, then the sum of every start's game): m(m + 1)/2 - 1
-/// solves, under 1 % of a search's. Growing by a leaf of a random node instead left more
-/// to the annealing and reached shorter games at 50 nodes (docs/dev/gen.md).
-fn best_joins(graph: &Graph, goal: Goal, evaluator: &mut Evaluator) -> Vec<u64> {
+/// The joins of a new node to `graph` ([`joins`]) to nodes of `allowed` whose graphs score
+/// best, ranked as the tabu walks rank them (the longest game, then the sum of every start's
+/// game): m(m + 1)/2 - 1 solves, under 1 % of a search's. Growing by a leaf of a random
+/// node instead left more to the annealing and reached shorter games at 50 nodes
+/// (docs/dev/gen.md).
+pub(super) fn best_joins(
+    graph: &Graph,
+    goal: Goal,
+    evaluator: &mut Evaluator,
+    allowed: u64,
+) -> Vec<u64> {
     let mut grown = joined(graph, 0);
     let new = graph.node_count();
     let mut top = None;
     let mut ties = Vec::new();
-    for join in joins(new) {
+    for join in joins(new).filter(|&join| join & !allowed == 0) {
         let nodes = || (0..new).filter(move |&node| join >> node & 1 == 1);
         nodes().for_each(|node| grown.toggle(new, node));
         let score = goal.ranked(evaluator, &grown);
@@ -181,7 +187,7 @@ pub(super) fn search(
         while size < target {
             size += 1;
             let ties = if score_joins && size > RANDOM_LEAVES_UP_TO {
-                best_joins(&best, goal, &mut chains[0].evaluator)
+                best_joins(&best, goal, &mut chains[0].evaluator, !0)
             } else {
                 Vec::new()
             };
@@ -303,7 +309,7 @@ mod tests {
                 .filter(|&(_, score)| Some(score) == top)
                 .map(|(join, _)| join)
                 .collect();
-            let kept = best_joins(&graph, ANY_GRAPH, &mut Evaluator::new());
+            let kept = best_joins(&graph, ANY_GRAPH, &mut Evaluator::new(), !0);
             assert_eq!(
                 kept.iter().copied().collect::<BTreeSet<u64>>(),
                 best,

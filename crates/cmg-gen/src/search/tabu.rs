@@ -15,9 +15,9 @@ use crate::rng::Rng;
 
 /// An edge changed at move `m` may change again from move `m + TENURE_MIN + r` on, `r`
 /// drawn below [`TENURE_SPREAD`]: it stays tabu for the next 4 to 13 moves.
-const TENURE_MIN: u64 = 5;
+pub(super) const TENURE_MIN: u64 = 5;
 /// See [`TENURE_MIN`].
-const TENURE_SPREAD: u64 = 10;
+pub(super) const TENURE_SPREAD: u64 = 10;
 /// Moves without a new best after which a walk starts again from a fresh graph (its best
 /// is kept). Measured at 13 nodes: going back to the best and changing half as many edges
 /// as there are nodes left 4 of seeds 1 to 5 at 58 moves or less; starting afresh after
@@ -66,10 +66,8 @@ impl Walk {
         let n = self.graph.node_count();
         for _ in 0..count {
             self.moves += 1;
-            // The best change that is not tabu (or that beats the walk's best), ties
-            // drawn uniformly.
-            let mut chosen: Option<((usize, usize), Score)> = None;
-            let mut ties = 0;
+            // The best change that is not tabu (or that beats the walk's best).
+            let mut choice = Choice::default();
             let goal = self.goal;
             for (u, v) in goal.changes(n) {
                 if !goal.keeps(&self.graph, u, v) {
@@ -79,22 +77,14 @@ impl Walk {
                 let score = self.score();
                 goal.toggle(&mut self.graph, u, v);
                 let tabu = self.tabu_until[u * n + v] > self.moves;
-                if tabu && score.0 <= self.best_moves {
-                    continue;
-                }
-                match chosen {
-                    Some((_, best)) if score < best => continue,
-                    Some((_, best)) if score == best => {
-                        ties += 1;
-                        if self.rng.below(ties) != 0 {
-                            continue;
-                        }
-                    }
-                    _ => ties = 1,
-                }
-                chosen = Some(((u, v), score));
+                choice.offer(
+                    (u, v),
+                    score,
+                    tabu && score.0 <= self.best_moves,
+                    &mut self.rng,
+                );
             }
-            let Some(((u, v), score)) = chosen else {
+            let Some(((u, v), score)) = choice.chosen else {
                 continue;
             };
             goal.toggle(&mut self.graph, u, v);
@@ -109,6 +99,41 @@ impl Walk {
                 self.last_better = self.moves;
             }
         }
+    }
+}
+
+/// A tabu move being chosen: the best change offered that is not barred, ties drawn
+/// uniformly as they come (the k-th of equal scores replaces the choice with chance 1/k).
+#[derive(Default)]
+pub(super) struct Choice {
+    pub(super) chosen: Option<((usize, usize), Score)>,
+    ties: u64,
+}
+
+impl Choice {
+    /// Offers the change `(u, v)` with the graph's `score` after it; a `barred` change (tabu,
+    /// and no better than the walk's best) is passed over without a draw.
+    pub(super) fn offer(
+        &mut self,
+        change: (usize, usize),
+        score: Score,
+        barred: bool,
+        rng: &mut Rng,
+    ) {
+        if barred {
+            return;
+        }
+        match self.chosen {
+            Some((_, best)) if score < best => return,
+            Some((_, best)) if score == best => {
+                self.ties += 1;
+                if rng.below(self.ties) != 0 {
+                    return;
+                }
+            }
+            _ => self.ties = 1,
+        }
+        self.chosen = Some((change, score));
     }
 }
 
