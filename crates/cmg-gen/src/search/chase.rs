@@ -176,12 +176,20 @@ fn scan(
 
 /// Runs the rounds; the best graph is smaller than the request's size if the first round
 /// did not reach it.
+///
+/// # Panics
+///
+/// Panics if the request's size is not above the first graph's (8 nodes).
 pub(super) fn search(
     request: &Request,
     goal: Goal,
     mut go_on: impl FnMut(&Progress) -> bool,
 ) -> Walked {
     let n = request.nodes;
+    assert!(
+        n > FIRST_SIZE,
+        "a round grows from {FIRST_SIZE} nodes, asked for {n}"
+    );
     let mut evaluators: Vec<Evaluator> = (0..request.threads).map(|_| Evaluator::new()).collect();
     let mut seeds = Rng::new(request.seed);
     let mut round = Round::new(Rng::new(seeds.next_u64()), goal, &mut evaluators[0]);
