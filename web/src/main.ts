@@ -466,7 +466,13 @@ class View {
     this.need(play.position.cat, play.position.turn);
     this.setText("step", `${play.history.length - 1}`);
     const side: Player = play.side;
-    const status = waitsForSolver(game, play) ? "the solver is thinking…" : playStatus(game, play);
+    // A slice on its way is said as the explorer says it, not as "no solution".
+    const loading = over(game, play) === null && game.missing(play.position) !== null;
+    const status = waitsForSolver(game, play)
+      ? "the solver is thinking…"
+      : loading
+        ? "loading the slice…"
+        : playStatus(game, play);
     this.setText("caption", `you play the ${side}: ${status}`);
     this.showMoves(play);
     // The solver's reply is said once, for screen readers too (#announce is aria-live).

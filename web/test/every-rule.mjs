@@ -91,6 +91,10 @@ export async function checkEveryRule(page, game, check, screenshot) {
   check(fromNine.join(",") === "6", `from 9 only on to 6, not back along 4 -> 9: ${fromNine}`);
   const last = await page.evaluate(() => document.querySelector("line.edge[data-last]")?.getAttribute("data-edge"));
   check(last !== undefined, `the last move's edge is marked (${last})`);
+  // The caption follows the position's slice, which may still be on its way.
+  await page
+    .waitForFunction(() => /moves left$/.test(document.querySelector("#caption")?.textContent?.trim() ?? ""), null, { timeout: WAIT_MS })
+    .catch(() => undefined);
   const status = (await page.textContent("#caption"))?.trim() ?? "";
   check(/moves left$/.test(status), `play counts the moves left: "${status}"`);
   await screenshot("every-rule-play");
